@@ -2,6 +2,7 @@
 // and does not need a build; `pnpm typecheck` covers types.
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -38,6 +39,14 @@ export default tseslint.config(
           message: 'Use Decimal.clone() instead of the global Decimal.set().',
         },
       ],
+    },
+  },
+  {
+    files: ['**/*.tsx', 'apps/portal/src/**/*.ts', 'packages/ui/src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {
