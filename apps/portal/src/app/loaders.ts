@@ -1,0 +1,55 @@
+import { data, redirect } from 'react-router-dom';
+import type { LoaderFunctionArgs } from 'react-router-dom';
+
+import { paths } from '@/config/paths';
+import { getClient } from '@/hooks/use-client';
+import { ApiError } from '@/lib/api-client';
+import type { Client } from '@/types/api';
+
+type Params = LoaderFunctionArgs['params'];
+
+/** The client routes' loaders run in parallel; they share one request per prefix while it is in flight. */
+const inFlight = new Map<string, Promise<Client>>();
+
+function fetchClientOnce(prefix: string): Promise<Client> {
+  let pending = inFlight.get(prefix);
+  if (!pending) {
+    pending = getClient(prefix).finally(() => inFlight.delete(prefix));
+    inFlight.set(prefix, pending);
+  }
+  return pending;
+}
+
+const notFound = (message: string | null = null) =>
+  data(message, { status: 404, statusText: 'Not Found' });
+
+/** The client of the URL: an unknown client is the 404 page, any other failure the error page. */
+async function loadClient(params: Params): Promise<{ prefix: string; client: Client }> {
+  const prefix = params.client;
+  if (!prefix) throw notFound();
+  try {
+    return { prefix, client: await fetchClientOnce(prefix) };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound(error.message);
+    throw error;
+  }
+}
+
+/** `/:client`: GET /api/{client}. */
+export async function clientLoader({ params }: LoaderFunctionArgs): Promise<Client> {
+  return (await loadClient(params)).client;
+}
+
+/** The hub's pages: without a session, go to the login page. */
+export async function protectedLoader({ params }: LoaderFunctionArgs): Promise<null> {
+  const { prefix, client } = await loadClient(params);
+  if (!client.logged_in) throw redirect(paths.app.login(prefix));
+  return null;
+}
+
+/** The login page: someone already logged in goes straight to the dashboard. */
+export async function loginLoader({ params }: LoaderFunctionArgs): Promise<null> {
+  const { prefix, client } = await loadClient(params);
+  if (client.logged_in) throw redirect(paths.app.dashboard(prefix));
+  return null;
+}

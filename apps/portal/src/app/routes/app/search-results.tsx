@@ -1,0 +1,3 @@
+export function Component() {
+  return <h1>Search Results</h1>;
+}

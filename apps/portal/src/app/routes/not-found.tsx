@@ -1,0 +1,7 @@
+export function NotFoundRoute() {
+  return (
+    <main>
+      <h1>404 Not Found</h1>
+    </main>
+  );
+}

@@ -1,0 +1,3 @@
+export function PageLoading() {
+  return <p role="status">Loading…</p>;
+}

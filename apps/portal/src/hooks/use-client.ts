@@ -1,0 +1,33 @@
+import { useParams, useRouteLoaderData } from 'react-router-dom';
+import useSWR from 'swr';
+
+import { paths } from '@/config/paths';
+import { apiFetch } from '@/lib/api-client';
+import type { Client } from '@/types/api';
+
+/** The id of the `/:client` route, whose loader fetches the client first (so `client` is always there). */
+export const CLIENT_ROUTE_ID = 'client';
+
+/** GET /api/{client}: the client, its branding and who is logged in (no session needed). */
+export function getClient(prefix: string): Promise<Client> {
+  return apiFetch<Client>(paths.api.client(prefix));
+}
+
+/**
+ * The current client (from the `:client` URL segment) and the logged-in user, as SWR data seeded by the route
+ * loader. It revalidates when the window regains focus, so an expired session sends the user back to the login page;
+ * call `mutate()` after anything that changes the session.
+ */
+export function useClient() {
+  const { client: prefix } = useParams();
+  const loaded = useRouteLoaderData(CLIENT_ROUTE_ID) as Client | undefined;
+  if (!prefix) throw new Error('useClient() is only available under the /:client route.');
+
+  const { data, mutate } = useSWR(paths.api.client(prefix), () => getClient(prefix), {
+    fallbackData: loaded,
+    revalidateOnMount: loaded === undefined,
+    revalidateIfStale: false,
+  });
+  if (!data) throw new Error(`The client "${prefix}" is not loaded yet.`);
+  return { prefix, client: data, mutate };
+}

@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const apiTarget = 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    strictPort: true,
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/media': { target: apiTarget, changeOrigin: false },
+    },
+  },
+  preview: { host: '127.0.0.1', port: 4173 },
+  build: {
+    // The manifest lets us check which chunks each route pulls in (the login route must stay small).
+    manifest: true,
+    sourcemap: true,
+  },
+  test: {
+    environment: 'jsdom',
+    globals: false,
+    setupFiles: ['./src/testing/setup-tests.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+  },
+});
