@@ -1,0 +1,2 @@
+export { Card } from './card';
+export type { CardLinkProps, CardProps } from './card';

@@ -1,0 +1,19 @@
+export { Button } from './button';
+export type { ButtonProps, ButtonSize, ButtonVariant } from './button';
+export { Card } from './card';
+export type { CardLinkProps, CardProps } from './card';
+export { Spinner } from './spinner';
+export type { SpinnerProps, SpinnerSize } from './spinner';
+export { TextArea, TextField } from './text-field';
+export type { TextAreaProps, TextFieldProps } from './text-field';
+export {
+  contrastRatio,
+  createTheme,
+  DEFAULT_BRANDING,
+  defaultTheme,
+  ensureContrast,
+  GlobalStyle,
+} from './theme';
+export type { Branding, Breakpoints, Theme } from './theme';
+export { VisuallyHidden, visuallyHiddenCss } from './visually-hidden';
+export type { VisuallyHiddenProps } from './visually-hidden';
