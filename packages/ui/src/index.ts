@@ -1,3 +1,10 @@
+export { Accordion, AccordionItem } from './accordion';
+export type {
+  AccordionHeadingLevel,
+  AccordionItemProps,
+  AccordionItemState,
+  AccordionProps,
+} from './accordion';
 export { Button } from './button';
 export type { ButtonProps, ButtonSize, ButtonVariant } from './button';
 export { Card } from './card';
