@@ -1,0 +1,66 @@
+/** A command line split into positional words and `--name value` / `--name=value` options. */
+export interface ParsedArgs {
+  readonly positionals: readonly string[];
+  readonly options: ReadonlyMap<string, string>;
+  readonly switches: ReadonlySet<string>;
+  readonly problems: readonly string[];
+}
+
+/** Options that take no value. */
+const SWITCHES = new Set(['json', 'csv', 'help']);
+
+/**
+ * Split the arguments. `--json`, `--csv` and `--help` are switches; every other `--name` takes the
+ * next word (or the text after `=`) as its value.
+ *
+ * @example parseArgs(['quote', 'car', '--contract-works-value=500000', '--json'])
+ */
+export function parseArgs(args: readonly string[]): ParsedArgs {
+  const positionals: string[] = [];
+  const options = new Map<string, string>();
+  const switches = new Set<string>();
+  const problems: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (arg === '-h') {
+      switches.add('help');
+    } else if (arg.startsWith('--')) {
+      const equals = arg.indexOf('=');
+      const name = equals >= 0 ? arg.slice(2, equals) : arg.slice(2);
+      if (SWITCHES.has(name)) {
+        if (equals >= 0) problems.push(`--${name} takes no value.`);
+        switches.add(name);
+        continue;
+      }
+      let value: string | undefined;
+      if (equals >= 0) value = arg.slice(equals + 1);
+      else if (i + 1 < args.length && !(args[i + 1] as string).startsWith('--')) value = args[++i];
+      if (value === undefined) problems.push(`--${name} needs a value.`);
+      else if (options.has(name)) problems.push(`--${name} is given twice.`);
+      else options.set(name, value);
+    } else {
+      positionals.push(arg);
+    }
+  }
+  return { positionals, options, switches, problems };
+}
+
+const NUMBER_PATTERN = /^[+-]?\d[\d,_]*(?:\.\d+)?$/;
+
+/**
+ * Read a number the way people type pounds: digits with optional `,` or `_` separators. Anything
+ * else is passed on as text, so the library reports it with its own message.
+ *
+ * @example readNumber('1,000,000') // 1000000
+ */
+export function readNumber(text: string): number | string {
+  return NUMBER_PATTERN.test(text) ? Number(text.replace(/[,_]/g, '')) : text;
+}
+
+/** Read yes/no/true/false; anything else is passed on as text for the library to report. */
+export function readBoolean(text: string): boolean | string {
+  const lower = text.toLowerCase();
+  if (lower === 'true' || lower === 'yes') return true;
+  if (lower === 'false' || lower === 'no') return false;
+  return text;
+}
