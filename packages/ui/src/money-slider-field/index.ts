@@ -1,0 +1,3 @@
+export { MoneySliderField } from './money-slider-field';
+export type { MoneyInputProblem, MoneySliderFieldProps } from './money-slider-field';
+export { parseMoneyInput } from './parse-money-input';

@@ -1,0 +1,160 @@
+import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { describedBy } from '../field/field';
+import { FieldError, FieldHint, FieldLabel, FieldRoot } from '../field/field.styles';
+import { snapToStep, sliderFillStyle } from '../slider/slider';
+import { RangeInput, SliderBounds, SliderHeader } from '../slider/slider.styles';
+import { VisuallyHidden } from '../visually-hidden/visually-hidden';
+import { AmountInput } from './money-slider-field.styles';
+import { parseMoneyInput } from './parse-money-input';
+
+export interface MoneySliderFieldProps {
+  /** Visible label; names the slider, and the amount field as '{label} (exact amount)'. */
+  label: ReactNode;
+  /** Smallest allowed amount in whole pounds. */
+  min: number;
+  /** Largest allowed amount in whole pounds. */
+  max: number;
+  /** Slider step; typed amounts may be any whole pound in range. */
+  step: number;
+  /** The amount in whole pounds. */
+  value: number;
+  /** Called with a new amount from the slider, or a typed amount once committed and valid. */
+  onValueChange(value: number): void;
+  /** Formats an amount for display, e.g. `formatPounds` from @firm/pricing ('£12,500,000'). */
+  format(value: number): string;
+  /** Id of the range input; the amount field gets `{id}-amount`. */
+  id?: string;
+  /** Help shown under the label, linked to both controls. */
+  hint?: ReactNode;
+  disabled?: boolean;
+  className?: string;
+}
+
+/** Why a typed amount was refused. */
+export type MoneyInputProblem = 'unreadable' | 'out-of-range';
+
+/** The inline error for a refused typed amount. */
+export function moneyInputMessage(
+  problem: MoneyInputProblem,
+  { min, max, format }: Pick<MoneySliderFieldProps, 'min' | 'max' | 'format'>,
+): string {
+  return problem === 'out-of-range'
+    ? `Enter an amount between ${format(min)} and ${format(max)}`
+    : `Enter an amount in whole pounds, such as 12,500,000, £12.5m or 750k`;
+}
+
+/**
+ * A money slider paired with a text field for the exact amount. The field shows the formatted value;
+ * the user may type `12,500,000`, `£12.5m`, `750k`… and commit with Enter or by leaving the field
+ * (Escape restores the current amount). An unreadable or out-of-range amount is never clamped: it
+ * shows an inline error, marks the field `aria-invalid`, and leaves the value unchanged.
+ */
+export function MoneySliderField({
+  label,
+  min,
+  max,
+  step,
+  value,
+  onValueChange,
+  format,
+  id,
+  hint,
+  disabled,
+  className,
+}: MoneySliderFieldProps) {
+  const generatedId = useId();
+  const sliderId = id ?? `money-${generatedId}`;
+  const amountId = `${sliderId}-amount`;
+  const labelId = `${sliderId}-label`;
+  const amountSuffixId = `${sliderId}-amount-suffix`;
+  const hintId = hint != null ? `${sliderId}-hint` : undefined;
+  const errorId = `${sliderId}-error`;
+
+  /** What the user is typing, until committed; `null` shows the formatted value. */
+  const [draft, setDraft] = useState<string | null>(null);
+  const [problem, setProblem] = useState<MoneyInputProblem | null>(null);
+  const formatted = format(value);
+
+  const commit = () => {
+    if (draft === null) return;
+    const amount = parseMoneyInput(draft);
+    if (amount === null) {
+      setProblem('unreadable');
+      return;
+    }
+    if (amount < min || amount > max) {
+      setProblem('out-of-range');
+      return;
+    }
+    setDraft(null);
+    setProblem(null);
+    if (amount !== value) onValueChange(amount);
+  };
+
+  const handleKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      // Commit here rather than submit a surrounding form with a half-typed amount.
+      event.preventDefault();
+      commit();
+    } else if (event.key === 'Escape' && draft !== null) {
+      event.preventDefault();
+      setDraft(null);
+      setProblem(null);
+    }
+  };
+
+  const message = problem ? moneyInputMessage(problem, { min, max, format }) : null;
+
+  return (
+    <FieldRoot className={className} data-ui="money-slider-field">
+      <SliderHeader>
+        <FieldLabel id={labelId} htmlFor={sliderId}>
+          {label}
+        </FieldLabel>
+        <AmountInput
+          id={amountId}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          spellCheck={false}
+          disabled={disabled}
+          value={draft ?? formatted}
+          aria-labelledby={`${labelId} ${amountSuffixId}`}
+          aria-invalid={problem !== null || undefined}
+          aria-describedby={describedBy(hintId, message ? errorId : undefined)}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={handleKeyDown}
+          onBlur={commit}
+        />
+        <VisuallyHidden id={amountSuffixId}>(exact amount)</VisuallyHidden>
+      </SliderHeader>
+      {hintId ? <FieldHint id={hintId}>{hint}</FieldHint> : null}
+      {message ? (
+        <FieldError id={errorId} role="alert">
+          {message}
+        </FieldError>
+      ) : null}
+      <RangeInput
+        type="range"
+        id={sliderId}
+        min={min}
+        max={max}
+        step={step}
+        value={value}
+        disabled={disabled}
+        aria-valuetext={formatted}
+        aria-describedby={hintId}
+        style={sliderFillStyle(value, min, max)}
+        onChange={(event) => {
+          setDraft(null);
+          setProblem(null);
+          onValueChange(snapToStep(Number(event.target.value), { min, max, step }));
+        }}
+      />
+      <SliderBounds>
+        <span>{format(min)}</span>
+        <span>{format(max)}</span>
+      </SliderBounds>
+    </FieldRoot>
+  );
+}

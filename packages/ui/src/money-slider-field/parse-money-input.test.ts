@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseMoneyInput } from './parse-money-input';
+
+describe('parseMoneyInput', () => {
+  describe('given an amount the user may type', () => {
+    it.each([
+      ['12,500,000', 12_500_000],
+      ['12500000', 12_500_000],
+      ['£12,500,000', 12_500_000],
+      ['£12.5m', 12_500_000],
+      ['12.5M', 12_500_000],
+      ['12.5 m', 12_500_000],
+      ['750k', 750_000],
+      ['£750K', 750_000],
+      ['1.25bn', 1_250_000_000],
+      ['1.25BN', 1_250_000_000],
+      [' £ 1,234,567 ', 1_234_567],
+      ['£1,234,567', 1_234_567],
+      ['500000', 500_000],
+      ['50m', 50_000_000],
+      ['£0.5m', 500_000],
+      ['.5m', 500_000],
+      ['1.15m', 1_150_000],
+      ['4.35m', 4_350_000],
+      ['1.2345670m', 1_234_567],
+      ['1.234567m', 1_234_567],
+      ['1,250k', 1_250_000],
+      ['1234.00', 1_234],
+      ['0', 0],
+      ['9007199254740991', Number.MAX_SAFE_INTEGER],
+    ])('should read %j as %i', (text, expected) => {
+      expect(parseMoneyInput(text)).toBe(expected);
+    });
+  });
+
+  describe('given text that is not a whole, non-negative amount of pounds', () => {
+    it.each([
+      ['', 'empty'],
+      ['   ', 'blank'],
+      ['£', 'a pound sign alone'],
+      ['k', 'a multiplier alone'],
+      ['abc', 'letters'],
+      ['12abc', 'trailing junk'],
+      ['twelve million', 'words'],
+      ['-500000', 'a negative amount'],
+      ['£-500,000', 'a negative amount after £'],
+      ['−500000', 'a negative amount with a minus sign'],
+      ['+500000', 'a plus sign'],
+      ['1.5', 'pence'],
+      ['£1,234,567.50', 'pence with commas'],
+      ['1.2345678m', 'more precision than whole pounds'],
+      ['0.0001k', 'a fraction of a pound through a multiplier'],
+      ['12,50,000', 'misplaced commas'],
+      ['1,2345', 'a short group after a comma'],
+      [',500', 'a leading comma'],
+      ['12.', 'a trailing decimal point'],
+      ['1.2.3', 'two decimal points'],
+      ['1e6', 'exponent notation'],
+      ['0x10', 'hexadecimal'],
+      ['12 500 000', 'spaces between digits'],
+      ['12mm', 'a doubled multiplier'],
+      ['5b', 'an unknown multiplier'],
+      ['$500', 'another currency'],
+      ['500£', 'the pound sign after the number'],
+      ['9007199254740992', 'more than Number.MAX_SAFE_INTEGER'],
+      ['10000000bn', 'more than Number.MAX_SAFE_INTEGER through a multiplier'],
+    ])('should reject %j (%s)', (text) => {
+      expect(parseMoneyInput(text)).toBeNull();
+    });
+  });
+
+  describe('properties', () => {
+    it('should read back every whole amount formatted in en-GB pounds', () => {
+      fc.assert(
+        fc.property(poundsArb, (n) => {
+          expect(parseMoneyInput(formatPounds(n))).toBe(n);
+        }),
+      );
+    });
+
+    it('should read back every whole amount typed as plain digits', () => {
+      fc.assert(
+        fc.property(poundsArb, (n) => {
+          expect(parseMoneyInput(String(n))).toBe(n);
+        }),
+      );
+    });
+
+    it('should read thousands and millions written with a multiplier exactly', () => {
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 350_000_000 }), (n) => {
+          // n pounds written as thousands, e.g. 1234567 → '1234.567k'
+          const thousands = `${Math.floor(n / 1000)}.${String(n % 1000).padStart(3, '0')}k`;
+          // and as millions, e.g. 1234567 → '1.234567m'
+          const millions = `${Math.floor(n / 1_000_000)}.${String(n % 1_000_000).padStart(6, '0')}m`;
+          expect(parseMoneyInput(thousands)).toBe(n);
+          expect(parseMoneyInput(millions)).toBe(n);
+        }),
+      );
+    });
+
+    it('should never read a negative amount', () => {
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: 350_000_000 }), (n) => {
+          expect(parseMoneyInput(`-${formatPounds(n)}`)).toBeNull();
+          expect(parseMoneyInput(`-${n}`)).toBeNull();
+        }),
+      );
+    });
+
+    it('should reject any amount with pence', () => {
+      fc.assert(
+        fc.property(poundsArb, fc.integer({ min: 1, max: 99 }), (n, pence) => {
+          expect(parseMoneyInput(`${n}.${String(pence).padStart(2, '0')}`)).toBeNull();
+        }),
+      );
+    });
+  });
+});
+
+// Helpers
+
+const poundsFormat = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'GBP',
+  maximumFractionDigits: 0,
+});
+
+function formatPounds(n: number): string {
+  return poundsFormat.format(n);
+}
+
+/** Every slider range in the portal lies within 0 to £500m. */
+const poundsArb = fc.integer({ min: 0, max: 500_000_000 });

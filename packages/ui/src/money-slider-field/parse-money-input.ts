@@ -1,0 +1,49 @@
+/**
+ * `£`, then digits with or without thousands commas, an optional decimal part and an optional
+ * multiplier (`k`, `m`, `bn`, any case). Spaces are allowed after `£` and before the multiplier.
+ */
+const MONEY_INPUT =
+  /^£?\s*(?<whole>\d{1,3}(?:,\d{3})+|\d*)(?:\.(?<fraction>\d+))?\s*(?<multiplier>k|m|bn)?$/i;
+
+/** Powers of ten of the multipliers. */
+const MULTIPLIER_DIGITS = { k: 3, m: 6, bn: 9 } as const satisfies Record<string, number>;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Reads an amount of money typed by a user as a whole number of pounds, exactly: the digits are
+ * shifted as text and converted with BigInt, never multiplied as floating point (`£1.15m` is
+ * 1,150,000, not 1,149,999.9999).
+ *
+ * Accepts `12500000`, `12,500,000`, `£12,500,000`, `£ 1,234,567` (surrounding spaces ignored),
+ * `12.5m` / `£12.5M`, `750k` / `£750K`, `1.25bn`, and decimals that are whole pounds (`1234.00`).
+ * Returns `null` for anything else: empty or junk text, negative amounts, pence (`1.5`), more precision
+ * than whole pounds (`1.2345678m`), badly placed commas (`12,50,000`) or amounts beyond
+ * `Number.MAX_SAFE_INTEGER`. Range checks are the caller's job.
+ *
+ * @example
+ * parseMoneyInput('£12.5m'); // 12500000
+ * parseMoneyInput('750k'); // 750000
+ * parseMoneyInput(' £ 1,234,567 '); // 1234567
+ * parseMoneyInput('1.5'); // null (not whole pounds)
+ * parseMoneyInput('-500'); // null
+ */
+export function parseMoneyInput(text: string): number | null {
+  const match = MONEY_INPUT.exec(text.trim());
+  if (!match?.groups) return null;
+  const whole = (match.groups.whole ?? '').replaceAll(',', '');
+  const fraction = match.groups.fraction ?? '';
+  const multiplier = match.groups.multiplier?.toLowerCase() as
+    keyof typeof MULTIPLIER_DIGITS | undefined;
+  if (whole === '' && fraction === '') return null;
+
+  const shift = multiplier ? MULTIPLIER_DIGITS[multiplier] : 0;
+  // Digits of the fraction beyond the shift would be pence or less: allowed only when all zero.
+  const kept = fraction.slice(0, shift);
+  const dropped = fraction.slice(shift);
+  if (/[^0]/.test(dropped)) return null;
+
+  const pounds = BigInt(`${whole}${kept.padEnd(shift, '0')}` || '0');
+  if (pounds > MAX_SAFE) return null;
+  return Number(pounds);
+}

@@ -1,0 +1,2 @@
+export { Slider } from './slider';
+export type { SliderProps } from './slider';
