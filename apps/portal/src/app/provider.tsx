@@ -1,4 +1,6 @@
+import { defaultTheme, GlobalStyle } from '@firm/ui';
 import type { ReactNode } from 'react';
+import { ThemeProvider } from 'styled-components';
 import { SWRConfig } from 'swr';
 
 import { ApiError } from '@/lib/api-client';
@@ -9,6 +11,14 @@ const swrOptions = {
   errorRetryCount: 2,
 };
 
+/** The firm's theme until a client's own is known (404 and error pages outside a client use it). */
 export function AppProvider({ children }: { children: ReactNode }) {
-  return <SWRConfig value={swrOptions}>{children}</SWRConfig>;
+  return (
+    <SWRConfig value={swrOptions}>
+      <ThemeProvider theme={defaultTheme}>
+        <GlobalStyle />
+        {children}
+      </ThemeProvider>
+    </SWRConfig>
+  );
 }

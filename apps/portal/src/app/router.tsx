@@ -9,6 +9,7 @@ import { clientLoader, loginLoader, protectedLoader } from './loaders';
 import { ClientRoot } from './routes/client-root';
 import { NotFoundRoute } from './routes/not-found';
 import { PageLoading } from './routes/page-loading';
+import type { RouteHandle } from './route-handle';
 import { RouteErrorBoundary } from './routes/route-error';
 
 /** The client and the session are re-read only when the client prefix changes (and on window focus, via SWR). */
@@ -17,30 +18,64 @@ const sameClient = ({ currentParams, nextParams }: ShouldRevalidateFunctionArgs)
 
 /**
  * Every page is its own chunk (`lazy`), so the login page loads no calculator, pricing or PDF code. Each lazy module
- * exports `Component` (React Router's lazy convention).
+ * exports `Component` (React Router's lazy convention). Each page's `handle` names it for its view activity.
  */
+const page = (name: RouteHandle['page']): RouteHandle => ({ page: name });
+
+/** An article's view names its type and id (`case_study:harbour-quay`). */
+const articlePage = (searchParams: URLSearchParams) =>
+  `${searchParams.get('type') ?? 'article'}:${searchParams.get('id') ?? ''}`;
+
 const appRoutes: RouteObject[] = [
-  { path: routes.dashboard, lazy: () => import('./routes/app/dashboard') },
-  { path: routes.info, lazy: () => import('./routes/app/info') },
-  { path: routes.searchResults, lazy: () => import('./routes/app/search-results') },
-  { path: routes.article, lazy: () => import('./routes/app/article') },
-  { path: routes.sampleReport, lazy: () => import('./routes/app/sample-report') },
-  { path: routes.dueDiligence, lazy: () => import('./routes/app/due-diligence') },
+  {
+    path: routes.dashboard,
+    handle: page('dashboard'),
+    lazy: () => import('./routes/app/dashboard'),
+  },
+  { path: routes.info, handle: page('info'), lazy: () => import('./routes/app/info') },
+  {
+    path: routes.searchResults,
+    handle: page('search-results'),
+    lazy: () => import('./routes/app/search-results'),
+  },
+  {
+    path: routes.article,
+    handle: page(articlePage),
+    lazy: () => import('./routes/app/article'),
+  },
+  {
+    path: routes.sampleReport,
+    handle: page('sample-report'),
+    lazy: () => import('./routes/app/sample-report'),
+  },
+  {
+    path: routes.dueDiligence,
+    handle: page('due-diligence'),
+    lazy: () => import('./routes/app/due-diligence'),
+  },
   {
     path: routes.insuranceFramework,
+    handle: page('insurance-framework'),
     lazy: () => import('@/features/framework/routes/insurance-framework'),
   },
-  { path: routes.insuranceGuide, lazy: () => import('@/features/guide/routes/insurance-guide') },
+  {
+    path: routes.insuranceGuide,
+    handle: page('insurance-guide'),
+    lazy: () => import('@/features/guide/routes/insurance-guide'),
+  },
   {
     path: routes.calculator.buildingWarranty,
+    handle: page('building-warranty-calculator'),
     lazy: () => import('@/features/calculators/routes/building-warranty'),
   },
   {
     path: routes.calculator.contractorsAllRisks,
+    handle: page('contractors-all-risks-calculator'),
     lazy: () => import('@/features/calculators/routes/contractors-all-risks'),
   },
   {
     path: routes.calculator.btrWarranty,
+    handle: page('btr-warranty-calculator'),
     lazy: () => import('@/features/calculators/routes/btr-warranty'),
   },
 ];

@@ -1,5 +1,34 @@
+import { createTheme, defaultTheme, GlobalStyle } from '@firm/ui';
+import type { Theme } from '@firm/ui';
+import { useMemo } from 'react';
 import { Outlet } from 'react-router-dom';
+import { ThemeProvider } from 'styled-components';
 
+import { useClient } from '@/hooks/use-client';
+import { useDisableContextMenu } from '@/hooks/use-disable-context-menu';
+import type { Branding } from '@/types/api';
+
+/** A client's theme; branding the UI kit cannot read (not a hex colour) falls back to the firm's own colours. */
+export function themeFor(branding: Branding): Theme {
+  try {
+    return createTheme({ primary: branding.primary, accent: branding.accent });
+  } catch (error) {
+    console.error('Invalid client branding, using the default theme', error);
+    return defaultTheme;
+  }
+}
+
+/** Everything under /{client}: the client's theme, and no right-click menu on the hub (spec §1). */
 export function ClientRoot() {
-  return <Outlet />;
+  const { client } = useClient();
+  const { primary, accent, logo_url } = client.branding;
+  const theme = useMemo(() => themeFor({ primary, accent, logo_url }), [primary, accent, logo_url]);
+  useDisableContextMenu();
+
+  return (
+    <ThemeProvider theme={theme}>
+      <GlobalStyle />
+      <Outlet />
+    </ThemeProvider>
+  );
 }

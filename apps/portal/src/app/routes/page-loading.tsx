@@ -1,3 +1,17 @@
+import { Spinner } from '@firm/ui';
+import styled from 'styled-components';
+
+/** Shown while the first page of a visit loads. */
 export function PageLoading() {
-  return <p role="status">Loading…</p>;
+  return (
+    <Center>
+      <Spinner label="Loading…" />
+    </Center>
+  );
 }
+
+const Center = styled.div`
+  display: grid;
+  place-items: center;
+  min-height: 50vh;
+`;

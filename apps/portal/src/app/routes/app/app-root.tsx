@@ -1,5 +1,39 @@
-import { Outlet } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router-dom';
 
+import { AppLayout } from '@/components/layouts/app-layout';
+import { paths } from '@/config/paths';
+import { useClient } from '@/hooks/use-client';
+import { useScrollToTopOnPathChange } from '@/hooks/use-scroll-to-top';
+import { recordActivity } from '@/lib/activity';
+
+import { pageOf } from '../../route-handle';
+
+/** The logged-in hub around every page: layout, scroll to top, and a view activity for every page. */
 export function Component() {
-  return <Outlet />;
+  const { prefix, client } = useClient();
+  const { pathname } = useLocation();
+  const [searchParams] = useSearchParams();
+  const page = pageOf(useMatches(), searchParams);
+  const main = useRef<HTMLElement>(null);
+
+  useScrollToTopOnPathChange(pathname, main);
+
+  const loggedIn = client.logged_in;
+  useEffect(() => {
+    if (loggedIn && page) recordActivity(prefix, 'view', page);
+  }, [prefix, page, loggedIn]);
+
+  // The session can end while the hub is open (SWR re-reads the client on focus).
+  if (!loggedIn) return <Navigate to={paths.app.login(prefix)} replace />;
+
+  return (
+    <AppLayout
+      client={client}
+      showFooterBanner={pathname !== paths.app.dueDiligence(prefix)}
+      mainRef={main}
+    >
+      <Outlet />
+    </AppLayout>
+  );
 }

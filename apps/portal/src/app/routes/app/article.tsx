@@ -1,3 +1,142 @@
-export function Component() {
-  return <h1>Article</h1>;
+import { Button } from '@firm/ui';
+import { useId } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+
+import { SafeHtml } from '@/components/safe-html';
+import { LoadState } from '@/components/ui/load-state';
+import { PageHeading } from '@/components/ui/page-heading';
+import { paths } from '@/config/paths';
+import { useArticle } from '@/features/content/api/get-article';
+import { useClient } from '@/hooks/use-client';
+import { ApiError } from '@/lib/api-client';
+import { CONTENT_TYPES } from '@/types/api';
+import type { ContentType } from '@/types/api';
+
+function isContentType(value: string | null): value is ContentType {
+  return CONTENT_TYPES.some((type) => type === value);
 }
+
+/** /{client}/article?id=…&type=…: image, title, HTML, Go Back, and related items on wide screens. */
+export function Component() {
+  const { prefix, client } = useClient();
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const id = searchParams.get('id');
+  const type = searchParams.get('type');
+  const item = id && isContentType(type) ? { id, type } : null;
+  const { data, error, isLoading, mutate } = useArticle(prefix, item);
+  const relatedId = useId();
+
+  // Go Back is history back; opened directly (no earlier page in the hub), it goes to the dashboard.
+  const goBack = () => {
+    if (location.key === 'default') navigate(paths.app.dashboard(prefix));
+    else navigate(-1);
+  };
+
+  const notFound = !item || (error instanceof ApiError && error.status === 404);
+
+  return (
+    <Layout>
+      <Article>
+        <BackButton type="button" variant="secondary" onClick={goBack}>
+          Go Back
+        </BackButton>
+        {notFound ? (
+          <PageHeading lead="This article does not exist or is no longer available.">
+            Article not found
+          </PageHeading>
+        ) : (
+          <LoadState
+            error={error}
+            isLoading={isLoading}
+            label="Loading the article…"
+            onRetry={() => void mutate()}
+          />
+        )}
+        {data && !notFound ? (
+          <>
+            {data.image_url ? <Hero src={data.image_url} alt="" /> : null}
+            <PageHeading documentTitle={`${data.title} – ${client.name}`}>{data.title}</PageHeading>
+            <SafeHtml html={data.description} />
+          </>
+        ) : null}
+      </Article>
+      {data && !notFound && data.related.length > 0 ? (
+        <Related aria-labelledby={relatedId}>
+          <h2 id={relatedId}>You may also like…</h2>
+          <ul>
+            {data.related.map((related) => (
+              <li key={`${related.type}:${related.id}`}>
+                <Link to={paths.app.article(prefix, related)}>{related.title}</Link>
+                {related.description_text ? <p>{related.description_text}</p> : null}
+              </li>
+            ))}
+          </ul>
+        </Related>
+      ) : null}
+    </Layout>
+  );
+}
+
+const Layout = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space.xl};
+
+  ${({ theme }) => theme.media.lg} {
+    grid-template-columns: minmax(0, 1fr) 18rem;
+    align-items: start;
+  }
+`;
+
+const Article = styled.article`
+  max-width: 48rem;
+`;
+
+const BackButton = styled(Button)`
+  margin-bottom: ${({ theme }) => theme.space.md};
+`;
+
+const Hero = styled.img`
+  display: block;
+  width: 100%;
+  max-height: 24rem;
+  object-fit: cover;
+  margin-bottom: ${({ theme }) => theme.space.lg};
+  border-radius: ${({ theme }) => theme.radius.md};
+`;
+
+/** 'You may also like…' only on wide screens (spec §2). */
+const Related = styled.section`
+  display: none;
+
+  ${({ theme }) => theme.media.lg} {
+    display: block;
+    position: sticky;
+    top: ${({ theme }) => theme.space.md};
+    padding: ${({ theme }) => theme.space.md};
+    background: ${({ theme }) => theme.color.surface};
+    border: 1px solid ${({ theme }) => theme.color.divider};
+    border-radius: ${({ theme }) => theme.radius.md};
+  }
+
+  h2 {
+    margin-top: 0;
+    font-size: ${({ theme }) => theme.fontSize.lg};
+  }
+
+  ul {
+    margin: 0;
+    padding: 0;
+    list-style: none;
+    display: grid;
+    gap: ${({ theme }) => theme.space.md};
+  }
+
+  p {
+    margin: ${({ theme }) => theme.space.xxs} 0 0;
+    font-size: ${({ theme }) => theme.fontSize.sm};
+    color: ${({ theme }) => theme.color.muted};
+  }
+`;

@@ -1,3 +1,92 @@
+import { Card } from '@firm/ui';
+import styled from 'styled-components';
+
+import { PageHeading } from '@/components/ui/page-heading';
+import { LoadState } from '@/components/ui/load-state';
+import { RouterLink } from '@/components/ui/router-link';
+import { paths } from '@/config/paths';
+import { useContent } from '@/features/content/api/get-content';
+import { useVideo } from '@/features/content/api/get-video';
+import { CardGrid, ContentRow, SectionTitle } from '@/features/content/components/content-row';
+import { DashboardVideo } from '@/features/content/components/dashboard-video';
+import { useClient } from '@/hooks/use-client';
+
+/** The four 'Where to start' cards (spec §2), in the spec's order. */
+const WHERE_TO_START = [
+  {
+    title: 'Information hub',
+    text: 'Plain answers on every insurance a development needs, with tips from our advisers.',
+    href: paths.app.info,
+  },
+  {
+    title: 'Insurance guide',
+    text: 'Who buys which insurance, and when, from site acquisition to completion.',
+    href: paths.app.insuranceGuide,
+  },
+  {
+    title: 'Insurance framework',
+    text: 'The insurance programme your project needs, with recommended limits.',
+    href: paths.app.insuranceFramework,
+  },
+  {
+    title: 'Sample report',
+    text: 'See what an insurance due diligence report from us looks like.',
+    href: paths.app.sampleReport,
+  },
+] as const;
+
 export function Component() {
-  return <h1>Dashboard</h1>;
+  const { prefix, client } = useClient();
+  const video = useVideo(prefix);
+  const content = useContent(prefix);
+
+  return (
+    <>
+      <PageHeading documentTitle={`Dashboard – ${client.name}`} lead={client.name}>
+        Dashboard
+      </PageHeading>
+
+      <LoadState
+        error={video.error}
+        isLoading={video.isLoading}
+        label="Loading the video…"
+        onRetry={() => void video.mutate()}
+      />
+      {video.data ? <DashboardVideo video={video.data} /> : null}
+
+      <section aria-labelledby="where-to-start">
+        <SectionTitle id="where-to-start">Where to start</SectionTitle>
+        <CardGrid>
+          {WHERE_TO_START.map((card) => (
+            <li key={card.title}>
+              <Card
+                title={card.title}
+                text={card.text}
+                href={card.href(prefix)}
+                linkComponent={RouterLink}
+              />
+            </li>
+          ))}
+        </CardGrid>
+      </section>
+
+      <LoadState
+        error={content.error}
+        isLoading={content.isLoading}
+        label="Loading articles…"
+        onRetry={() => void content.mutate()}
+      />
+      {content.data && content.data.case_studies.length > 0 ? (
+        <ContentRow prefix={prefix} title="Case Studies" items={content.data.case_studies} />
+      ) : null}
+      {content.data && content.data.insights.length > 0 ? (
+        <ContentRow prefix={prefix} title="Insights" items={content.data.insights} />
+      ) : null}
+      <Spacer />
+    </>
+  );
 }
+
+const Spacer = styled.div`
+  height: ${({ theme }) => theme.space.md};
+`;

@@ -1,3 +1,64 @@
+import { useEffect, useId } from 'react';
+import { useSearchParams } from 'react-router-dom';
+
+import { PageHeading } from '@/components/ui/page-heading';
+import { LoadState } from '@/components/ui/load-state';
+import { Notice } from '@/components/ui/notice';
+import { useSearchContent } from '@/features/content/api/search-content';
+import { ContentRow, SectionTitle } from '@/features/content/components/content-row';
+import { TopicAccordion } from '@/features/content/components/topic-accordion';
+import { useClient } from '@/hooks/use-client';
+import { recordActivity } from '@/lib/activity';
+
+/** /{client}/search-results?search=…: Information, Case Studies and Insights, or 'No results found'. */
 export function Component() {
-  return <h1>Search Results</h1>;
+  const { prefix, client } = useClient();
+  const [searchParams] = useSearchParams();
+  const text = (searchParams.get('search') ?? '').trim();
+  const { data, error, isLoading, mutate } = useSearchContent(prefix, text);
+  const informationId = useId();
+
+  // A search activity for every search (spec §4).
+  useEffect(() => {
+    if (text !== '') recordActivity(prefix, 'search', text);
+  }, [prefix, text]);
+
+  const empty =
+    data !== undefined &&
+    data.insurance.length === 0 &&
+    data.case_studies.length === 0 &&
+    data.insights.length === 0;
+
+  return (
+    <>
+      <PageHeading
+        documentTitle={text ? `Search results for “${text}” – ${client.name}` : 'Search results'}
+        lead={text ? `Results for “${text}”` : undefined}
+      >
+        Search Results
+      </PageHeading>
+      {text === '' ? (
+        <Notice>Type what you are looking for in the search box at the top of the page.</Notice>
+      ) : null}
+      <LoadState
+        error={error}
+        isLoading={isLoading}
+        label="Searching…"
+        onRetry={() => void mutate()}
+      />
+      {empty ? <Notice>No results found</Notice> : null}
+      {data && data.insurance.length > 0 ? (
+        <section aria-labelledby={informationId}>
+          <SectionTitle id={informationId}>Information</SectionTitle>
+          <TopicAccordion topics={data.insurance} headingLevel={3} />
+        </section>
+      ) : null}
+      {data && data.case_studies.length > 0 ? (
+        <ContentRow prefix={prefix} title="Case Studies" items={data.case_studies} />
+      ) : null}
+      {data && data.insights.length > 0 ? (
+        <ContentRow prefix={prefix} title="Insights" items={data.insights} />
+      ) : null}
+    </>
+  );
 }

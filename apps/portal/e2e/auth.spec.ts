@@ -1,0 +1,98 @@
+import { expect, loginMagicLink, loginOpen, newUser, test } from './fixtures';
+
+test.describe('login', () => {
+  test('an open client logs in straight to the dashboard', async ({ page }) => {
+    await page.goto('/demo/login');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Harbourside Developments' }),
+    ).toBeVisible();
+    for (const label of ['First name', 'Last name', 'Email', 'Phone']) {
+      await expect(page.getByLabel(label)).toHaveAttribute('required', '');
+    }
+    await expect(page.getByLabel('Email')).toHaveAttribute('type', 'email');
+    await expect(page.getByLabel('Phone')).toHaveAttribute('type', 'tel');
+
+    const user = await loginOpen(page, 'demo');
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('banner')).toContainText(`${user.first_name} ${user.last_name}`);
+    await expect(page.getByRole('banner')).toContainText(user.email);
+  });
+
+  test('the browser refuses to send the form while a field is empty or the e-mail is malformed', async ({
+    page,
+  }) => {
+    let posted = false;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/demo/login')) posted = true;
+    });
+    await page.goto('/demo/login');
+    await page.getByLabel('First name').fill('Alex');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Last name').fill('Tester');
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Phone').fill('07700 900123');
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    expect(
+      await page.getByLabel('Email').evaluate((input: HTMLInputElement) => input.validity.valid),
+    ).toBe(false);
+    await expect(page).toHaveURL(/\/demo\/login$/);
+    expect(posted).toBe(false);
+  });
+
+  test('a magic-link client gets an e-mail; Send again returns to the form; the link logs in', async ({
+    page,
+  }) => {
+    await page.goto('/northbank/login');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Northbank Capital Partners' }),
+    ).toBeVisible();
+
+    const user = newUser('again');
+    await page.getByLabel('First name').fill(user.first_name);
+    await page.getByLabel('Last name').fill(user.last_name);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Phone').fill(user.phone);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('An email has been sent with a link to log in')).toBeVisible();
+    await page.getByRole('button', { name: 'Send again' }).click();
+    await expect(page.getByLabel('Email')).toHaveValue(user.email);
+    await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
+
+    await loginMagicLink(page, 'northbank');
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  });
+
+  test('a protected page without a session goes to the login page', async ({ page }) => {
+    await page.goto('/demo/calculator/building-warranty');
+    await expect(page).toHaveURL(/\/demo\/login$/);
+    await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  });
+
+  test('a session of one client does not open another client', async ({ hub: page }) => {
+    await page.goto('/northbank/dashboard');
+    await expect(page).toHaveURL(/\/northbank\/login$/);
+  });
+
+  test('Log out ends the session and a protected page then asks to log in again', async ({
+    hub: page,
+  }) => {
+    await page.getByRole('link', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/demo\/login$/);
+    await page.goto('/demo/dashboard');
+    await expect(page).toHaveURL(/\/demo\/login$/);
+  });
+});
+
+test.describe('not found', () => {
+  test('an unknown client shows 404 Not Found', async ({ page }) => {
+    await page.goto('/no-such-client/login');
+    await expect(page.getByRole('heading', { level: 1, name: '404 Not Found' })).toBeVisible();
+  });
+
+  test('an unmatched URL shows 404 Not Found', async ({ hub: page }) => {
+    await page.goto('/demo/no/such/page');
+    await expect(page.getByRole('heading', { level: 1, name: '404 Not Found' })).toBeVisible();
+  });
+});

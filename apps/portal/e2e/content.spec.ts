@@ -1,0 +1,148 @@
+import { expect, test } from './fixtures';
+
+test.describe('dashboard', () => {
+  test('shows the video, the four Where to start cards and the article rows', async ({
+    hub: page,
+  }) => {
+    const video = page.locator('main video');
+    await expect(video).toHaveAttribute('poster', /.+/);
+    await expect(video.locator('track[kind="captions"]')).toHaveCount(1);
+
+    const start = page.getByRole('region', { name: 'Where to start' });
+    const cards = {
+      'Information hub': /\/demo\/info$/,
+      'Insurance guide': /\/demo\/insurance-guide$/,
+      'Insurance framework': /\/demo\/insurance-framework$/,
+      'Sample report': /\/demo\/sample-report$/,
+    };
+    for (const [name, href] of Object.entries(cards)) {
+      await expect(start.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+    }
+    await expect(page.getByRole('heading', { level: 2, name: 'Case Studies' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Insights' })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Insights' }).getByRole('link').first(),
+    ).toHaveAttribute('href', /\/demo\/article\?id=[^&]+&type=insight$/);
+  });
+});
+
+test.describe('information hub', () => {
+  test('opens one topic at a time, and the open one can be collapsed', async ({ hub: page }) => {
+    await page.goto('/demo/info');
+    const triggers = page.getByRole('main').getByRole('button', { expanded: false });
+    await expect(triggers.first()).toBeVisible();
+    const first = page
+      .getByRole('main')
+      .getByRole('heading', { level: 2 })
+      .nth(0)
+      .getByRole('button');
+    const second = page
+      .getByRole('main')
+      .getByRole('heading', { level: 2 })
+      .nth(1)
+      .getByRole('button');
+
+    await first.click();
+    await expect(first).toHaveAttribute('aria-expanded', 'true');
+    const firstPanel = page.locator(`#${await first.getAttribute('aria-controls')}`);
+    await expect(firstPanel).toBeVisible();
+    await expect(firstPanel.locator('p').first()).not.toBeEmpty();
+
+    await second.click();
+    await expect(second).toHaveAttribute('aria-expanded', 'true');
+    await expect(first).toHaveAttribute('aria-expanded', 'false');
+
+    await second.click();
+    await expect(second).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('main').getByRole('button', { expanded: true })).toHaveCount(0);
+  });
+
+  test('a topic with a pro tip shows a Pro Tip block', async ({ hub: page }) => {
+    await page.goto('/demo/info');
+    const buttons = page.getByRole('main').getByRole('heading', { level: 2 }).getByRole('button');
+    const count = await buttons.count();
+    let found = false;
+    for (let index = 0; index < count && !found; index += 1) {
+      await buttons.nth(index).click();
+      const panel = page.locator(`#${await buttons.nth(index).getAttribute('aria-controls')}`);
+      found = (await panel.getByText('Pro Tip', { exact: true }).count()) > 0;
+    }
+    expect(found).toBe(true);
+  });
+});
+
+test.describe('search', () => {
+  test('Enter in the header box shows the results; the box keeps the query there and clears elsewhere', async ({
+    hub: page,
+  }) => {
+    const box = page.getByRole('searchbox', { name: 'Search the hub' });
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/demo\/dashboard$/);
+
+    await box.fill('warranty');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/demo\/search-results\?search=warranty$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Search Results' })).toBeVisible();
+    await expect(box).toHaveValue('warranty');
+    await expect(page.getByRole('heading', { level: 2, name: 'Information' })).toBeVisible();
+    await expect(page.getByText('No results found')).toHaveCount(0);
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Dashboard' })
+      .click();
+    await expect(box).toHaveValue('');
+  });
+
+  test("a search that matches nothing says 'No results found'", async ({ hub: page }) => {
+    const box = page.getByRole('searchbox', { name: 'Search the hub' });
+    await box.fill('zzqxv-nothing-matches-this');
+    await box.press('Enter');
+    await expect(page.getByText('No results found', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2 })).toHaveCount(0);
+  });
+});
+
+test.describe('article', () => {
+  test('shows image, title and body, related items on wide screens, and Go Back returns', async ({
+    hub: page,
+  }) => {
+    const card = page.getByRole('region', { name: 'Case Studies' }).getByRole('link').first();
+    const title = (await card.textContent()) ?? '';
+    await card.click();
+    await expect(page).toHaveURL(/\/demo\/article\?id=[^&]+&type=case_study$/);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.locator('main article img').first()).toBeVisible();
+    const related = page.getByRole('region', { name: 'You may also like…' });
+    await expect(related).toBeVisible();
+
+    await page.setViewportSize({ width: 800, height: 800 });
+    await expect(related).toBeHidden();
+
+    await page.getByRole('button', { name: 'Go Back' }).click();
+    await expect(page).toHaveURL(/\/demo\/dashboard$/);
+  });
+
+  test('an unknown article says so', async ({ hub: page }) => {
+    await page.goto('/demo/article?id=no-such-article&type=insight');
+    await expect(page.getByRole('heading', { level: 1, name: 'Article not found' })).toBeVisible();
+  });
+});
+
+test.describe('sample report', () => {
+  test('embeds the PDF after a loading placeholder and offers a download', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/sample-report');
+    const frame = page.locator('main iframe');
+    await expect(frame).toHaveAttribute('src', '/sample-report.pdf');
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Loading the sample report' }),
+    ).toHaveCount(0);
+    await expect(frame).toBeVisible();
+    const download = page.getByRole('link', { name: 'Download the sample report (PDF)' });
+    const response = await page.request.get((await download.getAttribute('href')) ?? '');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toContain('application/pdf');
+  });
+});

@@ -1,0 +1,109 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { Page } from '@playwright/test';
+
+import { expect, test } from './fixtures';
+
+const TWENTY_MB = 20 * 1024 * 1024;
+let files: string;
+
+test.beforeAll(async () => {
+  files = await mkdtemp(path.join(tmpdir(), 'firm-portal-dd-'));
+  await writeFile(path.join(files, 'too-large.pdf'), Buffer.alloc(TWENTY_MB + 1, 0x20));
+  await writeFile(
+    path.join(files, 'site-appraisal.pdf'),
+    '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+  );
+});
+
+test.afterAll(async () => {
+  await rm(files, { recursive: true, force: true });
+});
+
+test.describe('request due diligence', () => {
+  test('highlights the empty required fields and sends nothing', async ({ hub: page }) => {
+    let posted = false;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/due-diligence')) posted = true;
+    });
+    await page.goto('/demo/due-diligence');
+    await expect(page.getByText('Choose file (max 20Mb)')).toBeVisible();
+    await page.getByLabel('Project name').fill('Harbour Quay Phase 2');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+
+    for (const label of ['Project address', 'City and postcode', 'Project description']) {
+      await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    }
+    await expect(page.getByLabel('Project name')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Project address', { exact: true })).toBeFocused();
+    expect(posted).toBe(false);
+  });
+
+  test("a file over 20MB shows 'File size should be less than 20MB.' before any upload", async ({
+    hub: page,
+  }) => {
+    let posted = false;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/due-diligence')) posted = true;
+    });
+    await page.goto('/demo/due-diligence');
+    await page.locator('input[type="file"]').setInputFiles(path.join(files, 'too-large.pdf'));
+    await expect(page.getByText('File size should be less than 20MB.')).toBeVisible();
+    await fillRequired(page);
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await expect(page.getByText('File size should be less than 20MB.')).toBeVisible();
+    expect(posted).toBe(false);
+  });
+
+  test('sends the request with an attachment and shows the thank-you page', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/due-diligence');
+    await fillRequired(page);
+    const amount = page.getByRole('textbox', { name: 'Build cost' });
+    await amount.fill('£12.5m');
+    await amount.press('Tab');
+    await page.locator('input[type="file"]').setInputFiles(path.join(files, 'site-appraisal.pdf'));
+
+    const posted = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/api/demo/due-diligence'),
+    );
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    const request = await posted;
+    const body = request.postDataBuffer()?.toString('latin1') ?? '';
+    for (const field of [
+      'SingleLine',
+      'SingleLine1',
+      'SingleLine2',
+      'SingleLine3',
+      'Currency1',
+      'Currency2',
+      'Currency',
+      'Email',
+      'SingleLine4',
+      'FileUpload',
+    ]) {
+      expect(body).toContain(`name="${field}"`);
+    }
+    expect(body).toMatch(/name="Currency1"\r\n\r\n12500000\r\n/);
+
+    await expect(page).toHaveURL(/\/demo\/due-diligence\?success=1$/);
+    await expect(
+      page.getByText('Thank you we have received your submission and will be in touch shortly'),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Request Due Diligence' }),
+    ).toBeVisible();
+  });
+});
+
+async function fillRequired(page: Page) {
+  await page.getByLabel('Project name').fill('Harbour Quay Phase 2');
+  await page.getByLabel('Project address', { exact: true }).fill('1 Quay Street');
+  await page.getByLabel('City and postcode').fill('Bristol BS1 4XX');
+  await page
+    .getByLabel('Project description')
+    .fill('Forty-two apartments over ground-floor retail.');
+}

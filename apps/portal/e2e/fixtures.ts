@@ -1,0 +1,167 @@
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { test as base, expect } from '@playwright/test';
+import type { Page } from '@playwright/test';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Where screenshots go for CI artefacts (gitignored). */
+export const SCREENSHOT_DIR = path.resolve(here, '../../../artifacts/screenshots');
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/** The run's API data directory (playwright.config.ts creates it and hands it to the API and the workers). */
+export function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR is not set: run the tests through playwright.config.ts.');
+  return dir;
+}
+
+let userCounter = 0;
+
+/** A fresh fictional user, unique within the run (each login starts its own session). */
+export function newUser(label = 'user') {
+  userCounter += 1;
+  const id = `${Date.now().toString(36)}${process.pid.toString(36)}${userCounter}`;
+  return {
+    first_name: 'Alex',
+    last_name: `Tester ${label}`,
+    email: `e2e.${label}.${id}@example.com`,
+    phone: '07700 900123',
+  };
+}
+
+type User = ReturnType<typeof newUser>;
+
+async function fillLoginForm(page: Page, prefix: string, user: User) {
+  await page.goto(`/${prefix}/login`);
+  await page.getByLabel('First name').fill(user.first_name);
+  await page.getByLabel('Last name').fill(user.last_name);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Phone').fill(user.phone);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** Logs in on an open-policy client: the form leads straight to the dashboard. */
+export async function loginOpen(page: Page, prefix = 'demo', user: User = newUser('open')) {
+  await fillLoginForm(page, prefix, user);
+  await expect(page).toHaveURL(new RegExp(`/${prefix}/dashboard$`));
+  await expect(page.getByText(`Welcome, ${user.first_name}`)).toBeVisible();
+  return user;
+}
+
+/**
+ * Logs in on a magic-link client: asks for the link, reads it from the newest e-mail in the API's outbox
+ * (DATA_DIR/outbox/*.eml), opens it and presses Continue on the API's page.
+ */
+export async function loginMagicLink(
+  page: Page,
+  prefix = 'northbank',
+  user: User = newUser('link'),
+) {
+  const since = Date.now();
+  await fillLoginForm(page, prefix, user);
+  await expect(page.getByText('An email has been sent with a link to log in')).toBeVisible();
+  const link = await waitForLoginLink(user.email, since);
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(new RegExp(`/${prefix}/dashboard$`));
+  await expect(page.getByText(`Welcome, ${user.first_name}`)).toBeVisible();
+  return user;
+}
+
+/** The login link of the newest outbox e-mail to `email` written after `since` (ms). */
+export async function waitForLoginLink(
+  email: string,
+  since: number,
+  timeoutMs = 10_000,
+): Promise<string> {
+  const outbox = path.join(dataDir(), 'outbox');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const mails = await newestMails(outbox, since);
+    for (const mail of mails) {
+      const text = decodeMail(await readFile(mail, 'utf8'));
+      if (!text.toLowerCase().includes(email.toLowerCase())) continue;
+      const link = /https?:\/\/[^\s"'<>]+\/login\/link\?token=[A-Za-z0-9_\-.~%]+/.exec(text)?.[0];
+      if (link) return link.replace(/&amp;/g, '&');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No login e-mail to ${email} arrived in ${outbox}`);
+}
+
+async function newestMails(outbox: string, since: number): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await readdir(outbox)).filter((name) => name.endsWith('.eml'));
+  } catch {
+    return [];
+  }
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const file = path.join(outbox, name);
+      return { file, mtime: (await stat(file)).mtimeMs };
+    }),
+  );
+  return files
+    .filter(({ mtime }) => mtime >= since - 1_000)
+    .sort((a, b) => b.mtime - a.mtime)
+    .map(({ file }) => file);
+}
+
+/** Undoes quoted-printable soft breaks and escapes, so a link split over lines reads whole. */
+function decodeMail(raw: string): string {
+  if (!/content-transfer-encoding:\s*quoted-printable/i.test(raw)) return raw;
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+interface AxeResults {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+}
+
+/** Runs axe-core (every rule it runs by default) on the page as it is now, and fails on any violation. */
+export async function expectNoAxeViolations(page: Page) {
+  await page.addScriptTag({ path: require.resolve('axe-core') });
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<AxeResults> } })
+      .axe;
+    return axe.run(document);
+  });
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact ?? 'n/a'}): ${violation.help} — ${violation.nodes
+        .map((node) => JSON.stringify(node.target))
+        .join(', ')}`,
+  );
+  expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+/** Saves a full-page screenshot under artifacts/screenshots/<name>.png. */
+export async function saveScreenshot(page: Page, name: string) {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+interface Fixtures {
+  /** A page already logged in on the demo client (a fresh user and session per test). */
+  hub: Page;
+}
+
+export const test = base.extend<Fixtures>({
+  hub: async ({ page }, use) => {
+    await loginOpen(page, 'demo');
+    await use(page);
+  },
+});
+
+export { expect };

@@ -1,0 +1,85 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { defineConfig, devices } from '@playwright/test';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../..');
+
+/** The API under test: the built server, on its own port, with a fresh data directory for each run. */
+const PORT = Number(process.env.E2E_PORT ?? 3111);
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+// The config is evaluated by the runner and again by each worker: the first evaluation creates the data directory
+// and the workers inherit its path through the environment (global-teardown removes it).
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'firm-portal-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR;
+
+/** Screenshots for CI artefacts (gitignored). */
+export const SCREENSHOT_DIR = path.join(repoRoot, 'artifacts', 'screenshots');
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: path.join(repoRoot, 'artifacts', 'e2e-results'),
+  globalTeardown: './e2e/global-teardown.ts',
+  fullyParallel: false,
+  // Two cores are shared: one worker keeps the API and the browser responsive.
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_500 },
+  reporter: process.env.CI
+    ? [
+        ['list'],
+        [
+          'html',
+          { open: 'never', outputFolder: path.join(repoRoot, 'artifacts', 'playwright-report') },
+        ],
+      ]
+    : 'list',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'desktop',
+      use: { ...chromium, viewport: { width: 1280, height: 800 } },
+    },
+  ],
+  webServer: {
+    command: 'node ../api/dist/server.js',
+    url: `${baseURL}/api/demo`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PORTAL_DIST: path.join(here, 'dist'),
+      PUBLIC_URL: baseURL,
+    },
+  },
+});

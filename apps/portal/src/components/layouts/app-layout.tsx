@@ -1,0 +1,111 @@
+import { useId, useRef, useState } from 'react';
+import type { ReactNode, RefObject } from 'react';
+import styled from 'styled-components';
+
+import type { Client } from '@/types/api';
+
+import { ContactCard } from './contact-card';
+import { NavDrawer } from './nav-drawer';
+import { SidebarNav } from './sidebar-nav';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
+
+export const MAIN_CONTENT_ID = 'main-content';
+
+interface AppLayoutProps {
+  client: Client;
+  /** False on the due-diligence page, which hides the footer banner (spec §2). */
+  showFooterBanner: boolean;
+  mainRef?: RefObject<HTMLElement | null>;
+  children: ReactNode;
+}
+
+/**
+ * The logged-in hub: skip link, header, the sidebar (a drawer behind the Menu button on small screens), the main
+ * area and the footer.
+ */
+export function AppLayout({ client, showFooterBanner, mainRef, children }: AppLayoutProps) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  const closeMenu = () => setMenuOpen(false);
+
+  return (
+    <>
+      <SkipLink href={`#${MAIN_CONTENT_ID}`}>Skip to main content</SkipLink>
+      <SiteHeader
+        client={client}
+        menuOpen={menuOpen}
+        menuId={menuId}
+        menuButton={menuButton}
+        onOpenMenu={() => setMenuOpen(true)}
+      />
+      <NavDrawer id={menuId} open={menuOpen} onClose={closeMenu} returnFocusTo={menuButton}>
+        <SidebarNav prefix={client.prefix} onNavigate={closeMenu} />
+        <ContactCard contact={client.contact} />
+      </NavDrawer>
+      <Body>
+        <Sidebar>
+          <SidebarNav prefix={client.prefix} />
+          <ContactCard contact={client.contact} />
+        </Sidebar>
+        <Main id={MAIN_CONTENT_ID} tabIndex={-1} ref={mainRef}>
+          {children}
+        </Main>
+      </Body>
+      <SiteFooter client={client} showBanner={showFooterBanner} />
+    </>
+  );
+}
+
+const SkipLink = styled.a`
+  position: absolute;
+  left: ${({ theme }) => theme.space.sm};
+  top: ${({ theme }) => theme.space.sm};
+  z-index: 10;
+  padding: ${({ theme }) => `${theme.space.xs} ${theme.space.md}`};
+  color: ${({ theme }) => theme.color.onPrimary};
+  background: ${({ theme }) => theme.color.primary};
+  border-radius: ${({ theme }) => theme.radius.md};
+  transform: translateY(-200%);
+
+  &:focus {
+    transform: none;
+  }
+`;
+
+const Body = styled.div`
+  display: flex;
+  align-items: flex-start;
+`;
+
+const Sidebar = styled.div`
+  display: none;
+
+  ${({ theme }) => theme.media.md} {
+    display: block;
+    position: sticky;
+    top: 0;
+    flex: 0 0 17rem;
+    max-height: 100vh;
+    overflow-y: auto;
+    padding: ${({ theme }) => theme.space.md};
+    background: ${({ theme }) => theme.color.surface};
+    border-right: 1px solid ${({ theme }) => theme.color.divider};
+    align-self: stretch;
+  }
+`;
+
+const Main = styled.main`
+  flex: 1 1 auto;
+  min-width: 0;
+  padding: ${({ theme }) => theme.space.md};
+
+  ${({ theme }) => theme.media.md} {
+    padding: ${({ theme }) => theme.space.xl};
+  }
+
+  &:focus {
+    outline: none;
+  }
+`;

@@ -1,0 +1,81 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { renderWithClient } from '@/testing/test-utils';
+
+import { SearchBox } from './search-box';
+
+function renderSearchBox(path: string) {
+  const box = <SearchBox prefix="demo" />;
+  return renderWithClient(box, {
+    path,
+    pattern: '*',
+  });
+}
+
+describe('SearchBox', () => {
+  describe('given the dashboard', () => {
+    it('should start empty', async () => {
+      renderSearchBox('/demo/dashboard');
+      expect(await screen.findByRole('searchbox', { name: 'Search the hub' })).toHaveValue('');
+    });
+
+    describe('when text is typed and Enter pressed', () => {
+      it('should go to the search results for that text', async () => {
+        const user = userEvent.setup();
+        const { router } = renderSearchBox('/demo/dashboard');
+        await user.type(await screen.findByRole('searchbox'), 'structural warranty{Enter}');
+
+        expect(router.state.location.pathname).toBe('/demo/search-results');
+        expect(new URLSearchParams(router.state.location.search).get('search')).toBe(
+          'structural warranty',
+        );
+      });
+    });
+
+    describe('when Enter is pressed in an empty or blank box', () => {
+      it('should stay where it is', async () => {
+        const user = userEvent.setup();
+        const { router } = renderSearchBox('/demo/dashboard');
+        const box = await screen.findByRole('searchbox');
+        await user.type(box, '{Enter}');
+        await user.type(box, '   {Enter}');
+
+        expect(router.state.location.pathname).toBe('/demo/dashboard');
+      });
+    });
+  });
+
+  describe('given the search results page', () => {
+    it('should show the query', async () => {
+      renderSearchBox('/demo/search-results?search=terrorism');
+      expect(await screen.findByRole('searchbox')).toHaveValue('terrorism');
+    });
+
+    describe('when a new search is made', () => {
+      it('should show the new query and keep focus in the box', async () => {
+        const user = userEvent.setup();
+        const { router } = renderSearchBox('/demo/search-results?search=terrorism');
+        const box = await screen.findByRole('searchbox');
+        await user.clear(box);
+        await user.type(box, 'bonds{Enter}');
+
+        expect(router.state.location.search).toBe('?search=bonds');
+        expect(box).toHaveValue('bonds');
+        expect(box).toHaveFocus();
+      });
+    });
+
+    describe('when the user leaves it', () => {
+      it('should clear the box', async () => {
+        const { router } = renderSearchBox('/demo/search-results?search=terrorism');
+        const box = await screen.findByRole('searchbox');
+        await router.navigate('/demo/info');
+
+        expect(await screen.findByRole('searchbox')).toHaveValue('');
+        expect(box).toHaveValue('');
+      });
+    });
+  });
+});

@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+
+import { paths } from '@/config/paths';
+
+interface SearchBoxProps {
+  prefix: string;
+}
+
+/**
+ * The header's search box (spec §2): Enter submits to the search results page unless the box is empty; on that page
+ * the box shows the query, and it is cleared when the user leaves it.
+ */
+export function SearchBox({ prefix }: SearchBoxProps) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [searchParams] = useSearchParams();
+  const onResults = pathname === paths.app.searchResults(prefix);
+  const query = onResults ? (searchParams.get('search') ?? '') : '';
+
+  // Follow the URL: a new query (or leaving the results page) replaces what is in the box.
+  const [value, setValue] = useState(query);
+  const source = onResults ? `results:${query}` : 'elsewhere';
+  const [syncedWith, setSyncedWith] = useState(source);
+  if (syncedWith !== source) {
+    setSyncedWith(source);
+    setValue(query);
+  }
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = value.trim();
+    if (text === '') return;
+    navigate(paths.app.searchResults(prefix, text));
+  };
+
+  return (
+    <Form role="search" onSubmit={submit}>
+      <Input
+        type="search"
+        name="search"
+        aria-label="Search the hub"
+        placeholder="Search"
+        autoComplete="off"
+        enterKeyHint="search"
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+      />
+    </Form>
+  );
+}
+
+const Form = styled.form`
+  flex: 1 1 16rem;
+  max-width: 32rem;
+  margin: 0;
+`;
+
+const Input = styled.input`
+  width: 100%;
+  min-height: 2.5rem;
+  padding: ${({ theme }) => `${theme.space.xs} ${theme.space.sm}`};
+  font: inherit;
+  color: ${({ theme }) => theme.color.text};
+  background: ${({ theme }) => theme.color.surface};
+  border: 1px solid ${({ theme }) => theme.color.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+`;

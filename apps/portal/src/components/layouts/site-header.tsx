@@ -1,0 +1,146 @@
+import type { RefObject } from 'react';
+import styled from 'styled-components';
+
+import { paths } from '@/config/paths';
+import type { Client } from '@/types/api';
+
+import { SearchBox } from './search-box';
+
+interface SiteHeaderProps {
+  client: Client;
+  menuOpen: boolean;
+  menuId: string;
+  menuButton: RefObject<HTMLButtonElement | null>;
+  onOpenMenu: () => void;
+}
+
+/** Welcome, search, who is logged in, and Log out (a full page navigation: the API ends the session). */
+export function SiteHeader({ client, menuOpen, menuId, menuButton, onOpenMenu }: SiteHeaderProps) {
+  return (
+    <Header>
+      <MenuButton
+        ref={menuButton}
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={menuOpen}
+        aria-controls={menuId}
+        onClick={onOpenMenu}
+      >
+        <Burger aria-hidden="true" />
+        Menu
+      </MenuButton>
+      <Brand>
+        {client.branding.logo_url ? <Logo src={client.branding.logo_url} alt="" /> : null}
+        <Welcome>Welcome, {client.first_name}</Welcome>
+      </Brand>
+      <SearchBox prefix={client.prefix} />
+      <User>
+        <UserText>
+          <strong>
+            {client.first_name} {client.last_name}
+          </strong>
+          <span>{client.email}</span>
+        </UserText>
+        <LogOut href={paths.api.logout(client.prefix)}>Log out</LogOut>
+      </User>
+    </Header>
+  );
+}
+
+const Header = styled.header`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: ${({ theme }) => theme.space.sm} ${({ theme }) => theme.space.md};
+  padding: ${({ theme }) => `${theme.space.sm} ${theme.space.md}`};
+  background: ${({ theme }) => theme.color.surface};
+  border-bottom: 1px solid ${({ theme }) => theme.color.divider};
+`;
+
+const MenuButton = styled.button`
+  display: inline-flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space.xs};
+  min-height: 2.75rem;
+  padding: ${({ theme }) => `${theme.space.xs} ${theme.space.sm}`};
+  font: inherit;
+  color: ${({ theme }) => theme.color.text};
+  background: transparent;
+  border: 1px solid ${({ theme }) => theme.color.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  cursor: pointer;
+
+  ${({ theme }) => theme.media.md} {
+    display: none;
+  }
+`;
+
+const Burger = styled.span`
+  display: inline-block;
+  width: 1.1rem;
+  height: 2px;
+  background: currentColor;
+  box-shadow:
+    0 -6px 0 currentColor,
+    0 6px 0 currentColor;
+`;
+
+const Brand = styled.div`
+  display: flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space.sm};
+  flex: 1 1 auto;
+  min-width: 0;
+
+  ${({ theme }) => theme.media.md} {
+    flex: 0 1 auto;
+  }
+`;
+
+const Logo = styled.img`
+  height: 2rem;
+  width: auto;
+`;
+
+const Welcome = styled.p`
+  margin: 0;
+  font-size: ${({ theme }) => theme.fontSize.lg};
+  font-weight: ${({ theme }) => theme.fontWeight.medium};
+`;
+
+const User = styled.div`
+  display: flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space.md};
+  margin-left: auto;
+`;
+
+const UserText = styled.p`
+  display: flex;
+  flex-direction: column;
+  margin: 0;
+  font-size: ${({ theme }) => theme.fontSize.sm};
+  line-height: ${({ theme }) => theme.lineHeight.tight};
+  text-align: right;
+  overflow-wrap: anywhere;
+
+  span {
+    color: ${({ theme }) => theme.color.muted};
+  }
+`;
+
+const LogOut = styled.a`
+  display: inline-flex;
+  align-items: center;
+  min-height: 2.5rem;
+  padding: ${({ theme }) => `${theme.space.xs} ${theme.space.sm}`};
+  border: 1px solid ${({ theme }) => theme.color.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  color: ${({ theme }) => theme.color.text};
+  text-decoration: none;
+  white-space: nowrap;
+
+  &:hover {
+    text-decoration: underline;
+  }
+`;

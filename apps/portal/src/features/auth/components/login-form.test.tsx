@@ -1,0 +1,132 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { UserEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { jsonResponse } from '@/testing/fixtures';
+import { renderWithClient } from '@/testing/test-utils';
+
+import { LoginForm } from './login-form';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+});
+
+function renderForm() {
+  const onLoggedIn = vi.fn();
+  renderWithClient(<LoginForm prefix="demo" onLoggedIn={onLoggedIn} />, { path: '/demo/login' });
+  return { onLoggedIn };
+}
+
+async function fillIn(user: UserEvent) {
+  await user.type(await screen.findByLabelText('First name'), 'Ada');
+  await user.type(screen.getByLabelText('Last name'), 'Lovelace');
+  await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+  await user.type(screen.getByLabelText('Phone'), '07700 900123');
+}
+
+describe('LoginForm', () => {
+  it('should ask for the four details, all required, with e-mail and telephone types', async () => {
+    renderForm();
+    const first = await screen.findByLabelText('First name');
+    const last = screen.getByLabelText('Last name');
+    const email = screen.getByLabelText('Email');
+    const phone = screen.getByLabelText('Phone');
+
+    for (const field of [first, last, email, phone]) expect(field).toBeRequired();
+    expect(email).toHaveAttribute('type', 'email');
+    expect(phone).toHaveAttribute('type', 'tel');
+  });
+
+  describe('when Continue is pressed', () => {
+    it('should post the details and show a busy Continue button while pending', async () => {
+      const user = userEvent.setup();
+      let answer: (response: Response) => void = () => {};
+      fetchMock.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+      renderForm();
+      await fillIn(user);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+      expect(screen.getByRole('button', { name: /Continue/ })).toHaveAttribute('aria-busy', 'true');
+      const [path, init] = fetchMock.mock.calls[0]!;
+      expect(path).toBe('/api/demo/login');
+      expect(JSON.parse(String(init?.body))).toEqual({
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        phone: '07700 900123',
+      });
+
+      answer(jsonResponse({ redirect: false }));
+      expect(await screen.findByText('An email has been sent with a link to log in')).toBeVisible();
+    });
+  });
+
+  describe('given a magic-link client (redirect false)', () => {
+    it("should show the link-sent state, and 'Send again' should return to the filled-in form", async () => {
+      const user = userEvent.setup();
+      fetchMock.mockResolvedValueOnce(jsonResponse({ redirect: false }));
+      const { onLoggedIn } = renderForm();
+      await fillIn(user);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+      expect(await screen.findByText('An email has been sent with a link to log in')).toBeVisible();
+      expect(screen.queryByLabelText('First name')).not.toBeInTheDocument();
+      expect(onLoggedIn).not.toHaveBeenCalled();
+
+      await user.click(screen.getByRole('button', { name: 'Send again' }));
+      expect(screen.getByLabelText('First name')).toHaveValue('Ada');
+      expect(screen.getByLabelText('First name')).toHaveFocus();
+      expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
+    });
+  });
+
+  describe('given an open client (a truthy redirect)', () => {
+    it('should report the login and not show the link-sent state', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockResolvedValueOnce(jsonResponse({ redirect: '/demo/dashboard' }));
+      const { onLoggedIn } = renderForm();
+      await fillIn(user);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+      await waitFor(() => expect(onLoggedIn).toHaveBeenCalledWith({ redirect: '/demo/dashboard' }));
+      expect(
+        screen.queryByText('An email has been sent with a link to log in'),
+      ).not.toBeInTheDocument();
+    });
+  });
+
+  describe('when the API refuses', () => {
+    it("should show the API's message", async () => {
+      const user = userEvent.setup();
+      fetchMock.mockResolvedValueOnce(
+        jsonResponse({ error: 'Too many attempts. Try again in 15 minutes.' }, { status: 429 }),
+      );
+      renderForm();
+      await fillIn(user);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Too many attempts. Try again in 15 minutes.',
+      );
+      expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
+    });
+
+    it("should show 'An error occurred' when the failure has no message", async () => {
+      const user = userEvent.setup();
+      fetchMock.mockRejectedValueOnce(new TypeError(''));
+      renderForm();
+      await fillIn(user);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(/^An error occurred$/);
+    });
+  });
+});

@@ -1,0 +1,124 @@
+import { Button, TextField } from '@firm/ui';
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import styled from 'styled-components';
+
+import { messageOf } from '@/lib/errors';
+import type { LoginRequest, LoginResponse } from '@/types/api';
+
+import { useLogin } from '../api/login';
+
+const EMPTY: LoginRequest = { first_name: '', last_name: '', email: '', phone: '' };
+
+interface LoginFormProps {
+  prefix: string;
+  /** A truthy `redirect`: the session has started. */
+  onLoggedIn: (response: LoginResponse) => void | Promise<void>;
+}
+
+/**
+ * Spec §4 'Login': idle → pending (Continue shows a spinner) → either logged in (open policy) or 'link sent' with
+ * 'Send again' back to the form; a failure shows the API's message, or 'An error occurred'.
+ */
+export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
+  const { trigger, isMutating, error, reset } = useLogin(prefix);
+  const [details, setDetails] = useState<LoginRequest>(EMPTY);
+  const [linkSent, setLinkSent] = useState(false);
+  const [finishing, setFinishing] = useState(false);
+  const sentMessage = useRef<HTMLParagraphElement>(null);
+  const firstField = useRef<HTMLInputElement>(null);
+  const [returnedToForm, setReturnedToForm] = useState(false);
+
+  useEffect(() => {
+    if (linkSent) sentMessage.current?.focus();
+    else if (returnedToForm) firstField.current?.focus();
+  }, [linkSent, returnedToForm]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const response = await trigger({
+      first_name: details.first_name.trim(),
+      last_name: details.last_name.trim(),
+      email: details.email.trim(),
+      phone: details.phone.trim(),
+    });
+    if (!response) return; // the error is in `error`
+    if (response.redirect) {
+      setFinishing(true);
+      try {
+        await onLoggedIn(response);
+      } finally {
+        setFinishing(false);
+      }
+    } else {
+      setLinkSent(true);
+    }
+  };
+
+  if (linkSent) {
+    return (
+      <Sent>
+        <p ref={sentMessage} tabIndex={-1} role="status">
+          An email has been sent with a link to log in
+        </p>
+        <Button
+          type="button"
+          variant="secondary"
+          onClick={() => {
+            reset();
+            setLinkSent(false);
+            setReturnedToForm(true);
+          }}
+        >
+          Send again
+        </Button>
+      </Sent>
+    );
+  }
+
+  const field = (name: keyof LoginRequest) => ({
+    name,
+    value: details[name],
+    required: true,
+    onChange: (event: { target: { value: string } }) =>
+      setDetails((current) => ({ ...current, [name]: event.target.value })),
+  });
+
+  return (
+    <Form onSubmit={submit} aria-label="Log in">
+      <TextField
+        ref={firstField}
+        label="First name"
+        autoComplete="given-name"
+        {...field('first_name')}
+      />
+      <TextField label="Last name" autoComplete="family-name" {...field('last_name')} />
+      <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
+      <TextField label="Phone" type="tel" autoComplete="tel" {...field('phone')} />
+      {error ? <ErrorText role="alert">{messageOf(error)}</ErrorText> : null}
+      <Button type="submit" loading={isMutating || finishing} fullWidth>
+        Continue
+      </Button>
+    </Form>
+  );
+}
+
+const Form = styled.form`
+  display: grid;
+  gap: ${({ theme }) => theme.space.md};
+`;
+
+const Sent = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space.md};
+
+  p {
+    margin: 0;
+    font-size: ${({ theme }) => theme.fontSize.lg};
+  }
+`;
+
+const ErrorText = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.color.failure};
+`;

@@ -1,0 +1,20 @@
+import useSWR from 'swr';
+
+import { paths } from '@/config/paths';
+import { apiFetch } from '@/lib/api-client';
+import type { Article, ContentType } from '@/types/api';
+
+/** GET /api/{client}/article?id=…&type=…; 404 when unknown. */
+export function getArticle(
+  prefix: string,
+  item: { id: string; type: ContentType },
+): Promise<Article> {
+  return apiFetch<Article>(paths.api.article(prefix, item));
+}
+
+/** `item` null: nothing to fetch (a link without id or type). */
+export function useArticle(prefix: string, item: { id: string; type: ContentType } | null) {
+  return useSWR(item ? paths.api.article(prefix, item) : null, () =>
+    item ? getArticle(prefix, item) : Promise.reject(new Error('No article')),
+  );
+}

@@ -1,0 +1,14 @@
+import useSWR from 'swr';
+
+import { paths } from '@/config/paths';
+import { apiFetch } from '@/lib/api-client';
+import type { Content } from '@/types/api';
+
+/** GET /api/{client}/content: case studies, insights and the information hub's topics. */
+export function getContent(prefix: string): Promise<Content> {
+  return apiFetch<Content>(paths.api.content(prefix));
+}
+
+export function useContent(prefix: string) {
+  return useSWR(paths.api.content(prefix), () => getContent(prefix));
+}

@@ -1,0 +1,19 @@
+import useSWR from 'swr';
+
+import { paths } from '@/config/paths';
+import { ApiError, apiFetch } from '@/lib/api-client';
+import type { Video } from '@/types/api';
+
+/** GET /api/{client}/video: the dashboard video, or null when the client has none (404). */
+export async function getVideo(prefix: string): Promise<Video | null> {
+  try {
+    return await apiFetch<Video>(paths.api.video(prefix));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export function useVideo(prefix: string) {
+  return useSWR(paths.api.video(prefix), () => getVideo(prefix));
+}

@@ -1,0 +1,46 @@
+import { useId } from 'react';
+import styled from 'styled-components';
+
+import type { Video } from '@/types/api';
+
+/** The dashboard video: poster, native controls, and an English captions track when there is one. */
+export function DashboardVideo({ video }: { video: Video }) {
+  const titleId = useId();
+  return (
+    <Figure aria-labelledby={titleId}>
+      <Player controls preload="metadata" poster={video.poster} aria-labelledby={titleId}>
+        <source src={video.src} />
+        {video.captions ? (
+          <track kind="captions" src={video.captions} srcLang="en" label="English" default />
+        ) : null}
+      </Player>
+      <figcaption>
+        <Title id={titleId}>{video.title}</Title>
+        {video.description ? <Description>{video.description}</Description> : null}
+      </figcaption>
+    </Figure>
+  );
+}
+
+const Figure = styled.figure`
+  margin: 0 0 ${({ theme }) => theme.space.lg};
+  max-width: 56rem;
+`;
+
+const Player = styled.video`
+  display: block;
+  width: 100%;
+  aspect-ratio: 16 / 9;
+  background: #000;
+  border-radius: ${({ theme }) => theme.radius.md};
+`;
+
+const Title = styled.p`
+  margin: ${({ theme }) => `${theme.space.sm} 0 ${theme.space.xxs}`};
+  font-weight: ${({ theme }) => theme.fontWeight.bold};
+`;
+
+const Description = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.color.muted};
+`;

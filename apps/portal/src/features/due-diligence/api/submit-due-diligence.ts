@@ -1,0 +1,101 @@
+import { paths } from '@/config/paths';
+import {
+  ApiError,
+  defaultApiErrorMessage,
+  errorMessage,
+  isJsonContentType,
+} from '@/lib/api-client';
+
+/** The request as the form holds it; money in whole pounds. */
+export interface DueDiligenceRequest {
+  projectName: string;
+  projectAddress: string;
+  cityAndPostcode: string;
+  projectDescription: string;
+  buildCost: number;
+  gdv: number;
+  loanAmount: number;
+  file: File | null;
+  /** The logged-in user's e-mail and full name, sent without being shown. */
+  email: string;
+  fullName: string;
+}
+
+/**
+ * The multipart field names of the form service (spec §7, API contract): SingleLine project name, SingleLine1
+ * address, SingleLine2 city and postcode, SingleLine3 description, Currency1 build cost, Currency2 GDV, Currency loan,
+ * FileUpload, Email, SingleLine4 full name. The file goes last so the text fields arrive first.
+ */
+export function toFormData(request: DueDiligenceRequest): FormData {
+  const form = new FormData();
+  form.set('SingleLine', request.projectName.trim());
+  form.set('SingleLine1', request.projectAddress.trim());
+  form.set('SingleLine2', request.cityAndPostcode.trim());
+  form.set('SingleLine3', request.projectDescription.trim());
+  form.set('Currency1', String(request.buildCost));
+  form.set('Currency2', String(request.gdv));
+  form.set('Currency', String(request.loanAmount));
+  form.set('Email', request.email);
+  form.set('SingleLine4', request.fullName);
+  if (request.file) form.set('FileUpload', request.file, request.file.name);
+  return form;
+}
+
+/** Shown when the request never got an answer. */
+export const CONNECTION_FAILED_MESSAGE =
+  'Your request could not be sent: the connection to our server failed. Please try again.';
+
+interface SubmitOptions {
+  /** Upload progress from 0 to 1, when the browser knows the total. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * POST /api/{client}/due-diligence as multipart, through XMLHttpRequest because fetch cannot report upload
+ * progress. The API answers 303 to /{client}/due-diligence?success=1, which the browser follows: any 2xx at the end
+ * means the request is stored. Failures reject with an {@link ApiError} carrying the API's message (spec §8).
+ */
+export function submitDueDiligence(
+  prefix: string,
+  request: DueDiligenceRequest,
+  { onProgress, signal }: SubmitOptions = {},
+): Promise<void> {
+  const path = paths.api.dueDiligence(prefix);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress?.(1);
+        resolve();
+        return;
+      }
+      const payload = parsePayload(xhr);
+      reject(
+        new ApiError(xhr.status, errorMessage(payload) ?? defaultApiErrorMessage(xhr.status, path)),
+      );
+    });
+    xhr.addEventListener('error', () => reject(new Error(CONNECTION_FAILED_MESSAGE)));
+    xhr.addEventListener('abort', () =>
+      reject(new DOMException('The upload was cancelled.', 'AbortError')),
+    );
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(toFormData(request));
+  });
+}
+
+/** The same rule as apiFetch: JSON when the content type says so, otherwise text. */
+function parsePayload(xhr: XMLHttpRequest): unknown {
+  const text = xhr.responseText;
+  if (!text || !isJsonContentType(xhr.getResponseHeader('content-type'))) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,202 @@
+import { formatPounds } from '@firm/pricing';
+import { Button, FileField, MoneySliderField, TextArea, TextField } from '@firm/ui';
+import { useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import styled from 'styled-components';
+
+import { messageOf } from '@/lib/errors';
+
+import { submitDueDiligence } from '../api/submit-due-diligence';
+import { DUE_DILIGENCE_LIMITS, useDueDiligenceDraft } from '../stores/draft-store';
+import type { DueDiligenceDraft } from '../stores/draft-store';
+import { missingFields, REQUIRED_FIELDS } from '../validation';
+import type { RequiredField } from '../validation';
+
+/** The attachment limit (spec §5): 20 MB. */
+export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+export const FILE_TOO_LARGE_MESSAGE = 'File size should be less than 20MB.';
+
+interface DueDiligenceFormProps {
+  prefix: string;
+  /** The logged-in user, sent as the hidden Email and SingleLine4 fields. */
+  user: { email: string; fullName: string };
+  onSubmitted: () => void;
+}
+
+type Status =
+  { state: 'idle' } | { state: 'sending'; progress: number } | { state: 'failed'; message: string };
+
+/**
+ * The due diligence request (spec §3, §5): the four text fields are required and highlighted when empty (nothing is
+ * sent then); three money sliders with typed amounts; an optional attachment of at most 20 MB, checked before any
+ * upload. Sending shows the upload progress and a spinner.
+ */
+export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceFormProps) {
+  const { draft, update, clear } = useDueDiligenceDraft();
+  const [file, setFile] = useState<File | null>(null);
+  const [fileTooLarge, setFileTooLarge] = useState(false);
+  const [showMissing, setShowMissing] = useState(false);
+  const [status, setStatus] = useState<Status>({ state: 'idle' });
+  const form = useRef<HTMLFormElement>(null);
+
+  const missing = showMissing ? missingFields(draft) : [];
+  const errorFor = (field: RequiredField) =>
+    missing.includes(field) ? REQUIRED_FIELDS[field] : undefined;
+
+  const text = (field: RequiredField) => ({
+    value: draft[field],
+    required: true,
+    errorMessage: errorFor(field),
+    onChange: (event: { target: { value: string } }) => update({ [field]: event.target.value }),
+  });
+
+  const money = (field: 'buildCost' | 'gdv' | 'loanAmount') => ({
+    ...DUE_DILIGENCE_LIMITS[field],
+    value: draft[field],
+    onValueChange: (value: number) => update({ [field]: value } as Partial<DueDiligenceDraft>),
+    format: formatPounds,
+  });
+
+  const chooseFile = (chosen: File | null) => {
+    const tooLarge = chosen !== null && chosen.size > MAX_ATTACHMENT_BYTES;
+    setFileTooLarge(tooLarge);
+    setFile(tooLarge ? null : chosen);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (status.state === 'sending') return;
+    const empty = missingFields(draft);
+    if (empty.length > 0 || fileTooLarge) {
+      setShowMissing(true);
+      const first = empty[0];
+      if (first) form.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
+      return;
+    }
+    setStatus({ state: 'sending', progress: 0 });
+    try {
+      await submitDueDiligence(
+        prefix,
+        { ...draft, file, email: user.email, fullName: user.fullName },
+        { onProgress: (progress) => setStatus({ state: 'sending', progress }) },
+      );
+      clear();
+      setFile(null);
+      onSubmitted();
+    } catch (error) {
+      setStatus({ state: 'failed', message: messageOf(error) });
+    }
+  };
+
+  const sending = status.state === 'sending';
+  const percent = sending ? Math.round(status.progress * 100) : 0;
+
+  return (
+    <Form ref={form} onSubmit={submit} noValidate aria-label="Request Due Diligence">
+      <Fieldset>
+        <legend>Your project</legend>
+        <TextField label="Project name" data-field="projectName" {...text('projectName')} />
+        <TextField
+          label="Project address"
+          autoComplete="street-address"
+          data-field="projectAddress"
+          {...text('projectAddress')}
+        />
+        <TextField
+          label="City and postcode"
+          data-field="cityAndPostcode"
+          {...text('cityAndPostcode')}
+        />
+        <TextArea
+          label="Project description"
+          rows={5}
+          data-field="projectDescription"
+          {...text('projectDescription')}
+        />
+      </Fieldset>
+
+      <Fieldset>
+        <legend>Figures</legend>
+        <MoneySliderField label="Build cost" {...money('buildCost')} />
+        <MoneySliderField label="Gross development value (GDV)" {...money('gdv')} />
+        <MoneySliderField label="Loan amount" {...money('loanAmount')} />
+      </Fieldset>
+
+      <Fieldset>
+        <legend>Documents (optional)</legend>
+        <FileField
+          label="Attach a document"
+          placeholder="Choose file (max 20Mb)"
+          maxBytes={MAX_ATTACHMENT_BYTES}
+          tooLargeMessage={FILE_TOO_LARGE_MESSAGE}
+          onFileChange={chooseFile}
+          errorMessage={fileTooLarge ? FILE_TOO_LARGE_MESSAGE : undefined}
+        />
+      </Fieldset>
+
+      <input type="hidden" name="Email" value={user.email} />
+      <input type="hidden" name="SingleLine4" value={user.fullName} />
+
+      {missing.length > 0 ? (
+        <ErrorSummary role="alert">Please fill in the highlighted fields.</ErrorSummary>
+      ) : null}
+      {status.state === 'failed' ? (
+        <ErrorSummary role="alert">{status.message}</ErrorSummary>
+      ) : null}
+
+      {sending ? (
+        <Progress>
+          <label htmlFor="due-diligence-progress">
+            {file ? `Uploading… ${percent}%` : 'Sending…'}
+          </label>
+          <progress id="due-diligence-progress" max={100} value={percent}>
+            {percent}%
+          </progress>
+        </Progress>
+      ) : null}
+
+      <div>
+        <Button type="submit" loading={sending}>
+          Submit request
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+const Form = styled.form`
+  display: grid;
+  gap: ${({ theme }) => theme.space.lg};
+  max-width: 44rem;
+`;
+
+const Fieldset = styled.fieldset`
+  display: grid;
+  gap: ${({ theme }) => theme.space.md};
+  margin: 0;
+  padding: ${({ theme }) => theme.space.lg};
+  border: 1px solid ${({ theme }) => theme.color.divider};
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.color.surface};
+
+  legend {
+    padding: 0 ${({ theme }) => theme.space.xs};
+    font-weight: ${({ theme }) => theme.fontWeight.bold};
+  }
+`;
+
+const ErrorSummary = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.color.failure};
+  font-weight: ${({ theme }) => theme.fontWeight.medium};
+`;
+
+const Progress = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space.xxs};
+
+  progress {
+    width: 100%;
+    height: 0.75rem;
+  }
+`;

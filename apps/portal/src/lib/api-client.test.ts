@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { jsonResponse } from '@/testing/fixtures';
+
+import { ApiError, apiFetch, isJsonContentType } from './api-client';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+function stubFetch(response: Response) {
+  fetchMock.mockResolvedValueOnce(response);
+  vi.stubGlobal('fetch', fetchMock);
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+});
+
+describe('apiFetch', () => {
+  describe('given a JSON answer', () => {
+    it('should parse it as JSON', async () => {
+      stubFetch(jsonResponse({ name: 'Demo' }));
+      await expect(apiFetch('/api/demo')).resolves.toEqual({ name: 'Demo' });
+    });
+
+    it('should parse a +json content type with parameters as JSON too', async () => {
+      stubFetch(
+        new Response('{"a":1}', {
+          headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+        }),
+      );
+      await expect(apiFetch('/api/demo')).resolves.toEqual({ a: 1 });
+    });
+  });
+
+  describe('given an answer that is not JSON', () => {
+    it('should return it as text, even when the text looks like JSON', async () => {
+      stubFetch(new Response('{"a":1}', { headers: { 'content-type': 'text/plain' } }));
+      await expect(apiFetch('/api/demo')).resolves.toBe('{"a":1}');
+    });
+
+    it('should return undefined for an empty 204', async () => {
+      stubFetch(new Response(null, { status: 204 }));
+      await expect(apiFetch('/api/demo/activity', { method: 'POST' })).resolves.toBeUndefined();
+    });
+  });
+
+  describe('when a json body is given', () => {
+    it('should send it serialised, with its content type and same-origin credentials', async () => {
+      stubFetch(jsonResponse({ redirect: false }));
+      await apiFetch('/api/demo/login', { method: 'POST', json: { first_name: 'Ada' } });
+
+      const [path, init] = fetchMock.mock.calls[0]!;
+      expect(path).toBe('/api/demo/login');
+      expect(init?.method).toBe('POST');
+      expect(init?.body).toBe('{"first_name":"Ada"}');
+      expect(init?.credentials).toBe('same-origin');
+      expect(new Headers(init?.headers).get('content-type')).toBe('application/json');
+    });
+  });
+
+  describe('when the answer is not ok', () => {
+    it("should throw the body's error field as the message, with the status", async () => {
+      stubFetch(
+        jsonResponse({ error: 'Too many attempts, try again in a minute.' }, { status: 429 }),
+      );
+      const error = await rejectionOf(apiFetch('/api/demo/login', { method: 'POST' }));
+      expect(error.status).toBe(429);
+      expect(error.message).toBe('Too many attempts, try again in a minute.');
+    });
+
+    it("should use the spec's message word for word when there is no error field", async () => {
+      stubFetch(
+        new Response('<h1>Bad gateway</h1>', {
+          status: 502,
+          headers: { 'content-type': 'text/html' },
+        }),
+      );
+      const error = await rejectionOf(apiFetch('/api/demo/content'));
+      expect(error.status).toBe(502);
+      expect(error.message).toBe('An API error occured, status was 502 for /api/demo/content');
+    });
+
+    it('should use the same message when the error field is empty or not a string', async () => {
+      stubFetch(jsonResponse({ error: '' }, { status: 500 }));
+      const empty = await rejectionOf(apiFetch('/api/demo'));
+      expect(empty.message).toBe('An API error occured, status was 500 for /api/demo');
+
+      stubFetch(jsonResponse({ error: { code: 1 } }, { status: 400 }));
+      const notText = await rejectionOf(apiFetch('/api/demo'));
+      expect(notText.message).toBe('An API error occured, status was 400 for /api/demo');
+    });
+  });
+});
+
+describe('isJsonContentType', () => {
+  it.each([
+    ['application/json', true],
+    ['Application/JSON; charset=utf-8', true],
+    ['application/vnd.api+json', true],
+    ['text/html; charset=utf-8', false],
+    ['text/json-ish', false],
+    [null, false],
+  ])('should say %s is JSON: %s', (contentType, expected) => {
+    expect(isJsonContentType(contentType)).toBe(expected);
+  });
+});
