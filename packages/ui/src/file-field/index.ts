@@ -1,0 +1,2 @@
+export { DEFAULT_FILE_PLACEHOLDER, DEFAULT_TOO_LARGE_MESSAGE, FileField } from './file-field';
+export type { FileFieldProps, FileFieldState } from './file-field';

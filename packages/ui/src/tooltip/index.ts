@@ -1,0 +1,2 @@
+export { Tooltip } from './tooltip';
+export type { TooltipProps, TooltipState } from './tooltip';

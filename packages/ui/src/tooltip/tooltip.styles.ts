@@ -1,0 +1,41 @@
+import { styled } from 'styled-components';
+
+export const TooltipAnchor = styled.span`
+  position: relative;
+  display: inline-flex;
+`;
+
+/** No transition: tooltips open at once (delay 0). */
+export const TooltipBubble = styled.span`
+  position: absolute;
+  bottom: calc(100% + 8px);
+  left: 50%;
+  z-index: ${({ theme }) => theme.zIndex.tooltip};
+  width: max-content;
+  max-width: min(20rem, 80vw);
+  padding: ${({ theme }) => `${theme.space.xs} ${theme.space.sm}`};
+  border-radius: ${({ theme }) => theme.radius.sm};
+  background: ${({ theme }) => theme.color.tooltip};
+  color: ${({ theme }) => theme.color.onPrimary};
+  font-size: ${({ theme }) => theme.fontSize.sm};
+  font-weight: ${({ theme }) => theme.fontWeight.regular};
+  line-height: ${({ theme }) => theme.lineHeight.normal};
+  text-align: left;
+  white-space: normal;
+  transform: translateX(-50%);
+  box-shadow: ${({ theme }) => theme.shadow.md};
+
+  &::after {
+    content: '';
+    position: absolute;
+    top: 100%;
+    left: 50%;
+    border: 6px solid transparent;
+    border-top-color: ${({ theme }) => theme.color.tooltip};
+    transform: translateX(-50%);
+  }
+
+  &[hidden] {
+    display: none;
+  }
+`;

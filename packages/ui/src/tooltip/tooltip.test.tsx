@@ -1,0 +1,115 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from '../test/axe';
+import { renderWithTheme } from '../test/render';
+import { Tooltip } from './tooltip';
+
+function Help() {
+  return (
+    <>
+      <Tooltip content="The gross development value when complete">
+        <button type="button" aria-describedby="gdv-hint">
+          GDV
+        </button>
+      </Tooltip>
+      <p id="gdv-hint">In pounds</p>
+      <button type="button">Next</button>
+    </>
+  );
+}
+
+const trigger = () => screen.getByRole('button', { name: 'GDV' });
+const tooltip = () => screen.getByText('The gross development value when complete');
+
+describe('Tooltip', () => {
+  describe('given a closed tooltip', () => {
+    it('should describe its trigger, keeping the trigger’s own description', () => {
+      renderWithTheme(<Help />);
+      expect(trigger()).toHaveAccessibleDescription(
+        'In pounds The gross development value when complete',
+      );
+      expect(tooltip()).not.toBeVisible();
+      expect(tooltip()).toHaveAttribute('data-state', 'closed');
+    });
+
+    describe('when the trigger is hovered', () => {
+      it('should open at once', async () => {
+        const { user } = renderWithTheme(<Help />);
+        await user.hover(trigger());
+        expect(screen.getByRole('tooltip')).toBeVisible();
+        expect(screen.getByRole('tooltip')).toHaveTextContent(
+          'The gross development value when complete',
+        );
+        expect(screen.getByRole('tooltip')).toHaveAttribute('data-state', 'open');
+      });
+    });
+
+    describe('when the trigger receives keyboard focus', () => {
+      it('should open at once', async () => {
+        const { user } = renderWithTheme(<Help />);
+        await user.tab();
+        expect(trigger()).toHaveFocus();
+        expect(screen.getByRole('tooltip')).toBeVisible();
+      });
+    });
+  });
+
+  describe('given an open tooltip', () => {
+    describe('when Escape is pressed', () => {
+      it('should close it, leaving focus on the trigger', async () => {
+        const { user } = renderWithTheme(<Help />);
+        await user.tab();
+        await user.keyboard('{Escape}');
+        expect(tooltip()).not.toBeVisible();
+        expect(trigger()).toHaveFocus();
+      });
+    });
+
+    describe('when the pointer moves onto the tooltip itself', () => {
+      it('should stay open', async () => {
+        const { user } = renderWithTheme(<Help />);
+        await user.hover(trigger());
+        await user.hover(screen.getByRole('tooltip'));
+        expect(screen.getByRole('tooltip')).toBeVisible();
+      });
+    });
+
+    describe('when the pointer leaves', () => {
+      it('should close', async () => {
+        const { user } = renderWithTheme(<Help />);
+        await user.hover(trigger());
+        await user.unhover(trigger());
+        expect(tooltip()).not.toBeVisible();
+      });
+    });
+
+    describe('when focus moves away', () => {
+      it('should close', async () => {
+        const { user } = renderWithTheme(<Help />);
+        await user.tab();
+        await user.tab();
+        expect(screen.getByRole('button', { name: 'Next' })).toHaveFocus();
+        expect(tooltip()).not.toBeVisible();
+      });
+    });
+
+    it('should have no accessibility violations', async () => {
+      const { user, container } = renderWithTheme(<Help />);
+      await user.hover(trigger());
+      await expectNoAxeViolations(container);
+    });
+  });
+
+  describe('given it was dismissed with Escape', () => {
+    describe('when the trigger is hovered again', () => {
+      it('should open again', async () => {
+        const { user } = renderWithTheme(<Help />);
+        await user.hover(trigger());
+        await user.keyboard('{Escape}');
+        await user.unhover(trigger());
+        await user.hover(trigger());
+        expect(screen.getByRole('tooltip')).toBeVisible();
+      });
+    });
+  });
+});
