@@ -1,0 +1,170 @@
+import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import type { Config } from './config.js';
+import crossSite from './plugins/app/cross-site.js';
+import services from './plugins/app/services.js';
+import session from './plugins/app/session.js';
+import staticFiles from './plugins/app/static.js';
+import bodyParsers from './plugins/external/body-parsers.js';
+import cookie from './plugins/external/cookie.js';
+import openapi from './plugins/external/openapi.js';
+import security from './plugins/external/security.js';
+import activityRoutes from './routes/api/activity.js';
+import clientRoutes from './routes/api/client.js';
+import contentRoutes from './routes/api/content.js';
+import dueDiligenceRoutes from './routes/api/due-diligence.js';
+import loginRoutes from './routes/api/login.js';
+import submissionRoutes from './routes/api/submissions.js';
+import './types.js';
+
+export interface AppOptions {
+  config: Config;
+  /** The time source; tests inject one to expire tokens and sessions without sleeping. */
+  clock?: Clock;
+  /** Start the outbox polling loop and the hourly purge (the server does; tests drive them). */
+  startWorkers?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    portalIndex?: boolean;
+  }
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Validation errors as one plain sentence naming the field. */
+export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
+  const error = errors[0];
+  const noun = dataVar === 'querystring' ? 'query parameter' : 'field';
+  let message = 'Invalid request.';
+  if (error !== undefined) {
+    const where = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (error.keyword === 'additionalProperties') {
+      message = `Unknown ${noun} "${String(error.params.additionalProperty)}".`;
+    } else if (error.keyword === 'required') {
+      message = `Missing required ${noun} "${String(error.params.missingProperty)}".`;
+    } else if (error.keyword === 'pattern' && where !== '') {
+      message = `Invalid ${noun} "${where}": it must not be blank and must be well formed.`;
+    } else if (where !== '') {
+      message = `Invalid ${noun} "${where}": ${error.message ?? 'bad value'}.`;
+    } else {
+      message = `Invalid ${dataVar}: ${error.message ?? 'bad value'}.`;
+    }
+  }
+  return Object.assign(new Error(message), { statusCode: 400 });
+}
+
+/** Fastify's own options for this app (the server and the tests use the same). */
+export function serverOptions(config: Config): FastifyServerOptions {
+  return {
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: true,
+        allErrors: false,
+        allowUnionTypes: true,
+      },
+    },
+    schemaErrorFormatter: (errors, dataVar) => formatSchemaError(errors as AjvError[], dataVar),
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+}
+
+/** The whole app as a plugin: infrastructure, services, routes, error handling. */
+async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
+  await fastify.register(
+    fp(
+      (instance: FastifyInstance) => {
+        instance.decorate('config', opts.config);
+        instance.decorate('clock', opts.clock ?? systemClock);
+      },
+      { name: 'config' },
+    ),
+  );
+
+  // Every route pattern, to tell "wrong method" (405) from "no such path" (404).
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  fastify.addHook('onRoute', (route) => {
+    if (route.url.includes('*')) return;
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}/?$`);
+    const methods = [route.method].flat();
+    routes.push({ pattern, methods });
+  });
+
+  await fastify.register(security);
+  await fastify.register(cookie);
+  await fastify.register(bodyParsers);
+  await fastify.register(services, { startWorkers: opts.startWorkers ?? false });
+  await fastify.register(session);
+  await fastify.register(crossSite);
+  await fastify.register(openapi);
+
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    const status =
+      typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    const context = { method: request.method, url: request.url, status };
+    if (status >= 500) {
+      request.log.error({ err: error, request: context }, 'Request failed');
+    } else {
+      request.log.info({ err: error, request: context }, 'Request refused');
+    }
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send({ error: status >= 500 ? 'Internal server error' : error.message });
+  });
+
+  fastify.setNotFoundHandler(async (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = url === '/api' || url.startsWith('/api/');
+    if (isApi) {
+      const allowed = [
+        ...new Set(routes.filter((r) => r.pattern.test(url)).flatMap((r) => r.methods)),
+      ];
+      if (allowed.length > 0) {
+        return reply
+          .code(405)
+          .header('allow', allowed.join(', '))
+          .send({ error: `Method ${request.method} is not allowed here.` });
+      }
+      return reply.code(404).send({ error: 'Not found.' });
+    }
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      if (url === '/') {
+        return reply.redirect(`/${fastify.config.defaultClient}/login`, 302);
+      }
+      const first = url.split('/')[1] ?? '';
+      if (
+        fastify.portalIndex === true &&
+        !['media', 'assets'].includes(first) &&
+        /^[a-z0-9][a-z0-9-]{0,39}$/.test(first)
+      ) {
+        return reply
+          .header('cache-control', 'no-cache')
+          .sendFile('index.html', fastify.config.portalDist);
+      }
+    }
+    return reply.code(404).send({ error: 'Not found.' });
+  });
+
+  await fastify.register(clientRoutes);
+  await fastify.register(loginRoutes);
+  await fastify.register(contentRoutes);
+  await fastify.register(activityRoutes);
+  await fastify.register(submissionRoutes);
+  await fastify.register(dueDiligenceRoutes);
+  await fastify.register(staticFiles);
+}
+
+export default fp(app, { name: 'portal-api' });

@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The server's configuration, read once from the environment and checked before anything starts. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data folder (SQLite file, uploads, media, outbox .eml files, session secret). */
+  dataDir: string;
+  /** `null` → SQLite file `dataDir/portal.sqlite`; otherwise a `postgres://` URL. */
+  databaseUrl: string | null;
+  /** PostgreSQL schema to use (search_path); `null` → the server's default. */
+  databaseSchema: string | null;
+  /** Origin + optional path prefix the portal is reached at; links in e-mails are built from it. */
+  publicUrl: URL;
+  /** `null` → generated into `dataDir/session-secret` on first start (see {@link resolveSessionSecret}). */
+  sessionSecret: string | null;
+  /** `null` → mails are written as .eml files into `dataDir/outbox`. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  teamEmail: string;
+  formServiceUrl: string | null;
+  providerPhone: string;
+  providerEmail: string;
+  footerBlurb: string;
+  regulatoryText: string;
+  contentDir: string;
+  portalDist: string;
+  defaultClient: string;
+  trustProxy: boolean;
+  logLevel: string;
+  /** Login attempts allowed per e-mail address and per client address within {@link loginWindowMinutes}. */
+  loginLimitPerEmail: number;
+  loginLimitPerAddress: number;
+  loginWindowMinutes: number;
+  outboxPollMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_PROVIDER_PHONE = '020 7946 0000';
+export const DEFAULT_PROVIDER_EMAIL = 'team@advisory.example';
+export const DEFAULT_FOOTER_BLURB =
+  'Our due diligence report is backed by professional indemnity insurance. It confirms that a ' +
+  "project's insurance programme is complete, placed at the right levels and with the most " +
+  'appropriate provider, or it identifies the gaps in cover.';
+export const DEFAULT_REGULATORY_TEXT =
+  'This portal is a fictional demonstration. Advisory Example Ltd is not a real company: it is not ' +
+  'registered anywhere, holds no regulatory permissions and does not arrange insurance. Nothing ' +
+  'here is advice or an offer of insurance.';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PREFIX = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
+/** The repository root, found from this file's own location (src/ or dist/ of apps/api). */
+function repoRoot(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+}
+
+/**
+ * Reads and checks the configuration. Every bad value is reported, not only the first.
+ *
+ * @param env - the environment (normally `process.env`)
+ * @returns the checked configuration
+ * @throws ConfigError listing each bad value with a plain message
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const baseDir = env.INIT_CWD ?? process.cwd();
+  const get = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
+      return fallback;
+    }
+    return value;
+  };
+  const email = (name: string, fallback: string): string => {
+    const value = get(name) ?? fallback;
+    const address = /<([^>]+)>\s*$/.exec(value)?.[1] ?? value;
+    if (!EMAIL.test(address)) problems.push(`${name} must be an e-mail address (got "${value}").`);
+    return value;
+  };
+  const url = (name: string, raw: string, protocols: string[]): URL | null => {
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return parsed;
+    } catch {
+      problems.push(`${name} must be a ${protocols.join(' or ')}// URL (got "${raw}").`);
+      return null;
+    }
+  };
+
+  const port = integer('PORT', 3000, 1, 65535);
+  const host = get('HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(baseDir, get('DATA_DIR') ?? './data');
+
+  const databaseUrl = get('DATABASE_URL') ?? null;
+  if (databaseUrl !== null) url('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']);
+  const databaseSchema = get('DATABASE_SCHEMA') ?? null;
+  if (databaseSchema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push(`DATABASE_SCHEMA must be a lower-case SQL identifier (got "${databaseSchema}").`);
+  }
+
+  const publicRaw = get('PUBLIC_URL') ?? `http://127.0.0.1:${port}`;
+  const publicUrl =
+    url('PUBLIC_URL', publicRaw, ['http:', 'https:']) ?? new URL(`http://127.0.0.1:${port}`);
+  if (publicUrl.search !== '' || publicUrl.hash !== '') {
+    problems.push(`PUBLIC_URL must not have a query or fragment (got "${publicRaw}").`);
+  }
+
+  const sessionSecret = get('SESSION_SECRET') ?? null;
+  if (sessionSecret !== null && sessionSecret.length < 32) {
+    problems.push('SESSION_SECRET must be at least 32 characters long.');
+  }
+
+  const smtpUrl = get('SMTP_URL') ?? null;
+  if (smtpUrl !== null) url('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
+  const formServiceUrl = get('FORM_SERVICE_URL') ?? null;
+  if (formServiceUrl !== null) url('FORM_SERVICE_URL', formServiceUrl, ['http:', 'https:']);
+
+  const defaultClient = get('DEFAULT_CLIENT') ?? 'demo';
+  if (!PREFIX.test(defaultClient)) {
+    problems.push(`DEFAULT_CLIENT must be a client prefix like "demo" (got "${defaultClient}").`);
+  }
+
+  const trustProxyRaw = get('TRUST_PROXY') ?? 'false';
+  if (!['true', 'false'].includes(trustProxyRaw)) {
+    problems.push(`TRUST_PROXY must be true or false (got "${trustProxyRaw}").`);
+  }
+  const logLevel = get('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}").`);
+  }
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    databaseSchema,
+    publicUrl,
+    sessionSecret,
+    smtpUrl,
+    mailFrom: email('MAIL_FROM', 'Client portal <portal@advisory.example>'),
+    teamEmail: email('TEAM_EMAIL', DEFAULT_PROVIDER_EMAIL),
+    formServiceUrl,
+    providerPhone: get('PROVIDER_PHONE') ?? DEFAULT_PROVIDER_PHONE,
+    providerEmail: email('PROVIDER_EMAIL', DEFAULT_PROVIDER_EMAIL),
+    footerBlurb: get('FOOTER_BLURB') ?? DEFAULT_FOOTER_BLURB,
+    regulatoryText: get('REGULATORY_TEXT') ?? DEFAULT_REGULATORY_TEXT,
+    contentDir: path.resolve(baseDir, get('CONTENT_DIR') ?? path.join(repoRoot(), 'content')),
+    portalDist: path.resolve(
+      baseDir,
+      get('PORTAL_DIST') ?? path.join(repoRoot(), 'apps', 'portal', 'dist'),
+    ),
+    defaultClient,
+    trustProxy: trustProxyRaw === 'true',
+    logLevel,
+    loginLimitPerEmail: integer('LOGIN_LIMIT_PER_EMAIL', 5, 1, 10_000),
+    loginLimitPerAddress: integer('LOGIN_LIMIT_PER_ADDRESS', 20, 1, 100_000),
+    loginWindowMinutes: integer('LOGIN_LIMIT_WINDOW_MINUTES', 15, 1, 1440),
+    outboxPollMs: integer('OUTBOX_POLL_MS', 2000, 100, 3_600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/**
+ * Returns SESSION_SECRET, or the secret kept in `dataDir/session-secret`, generating it (mode 0600) on first run.
+ */
+export function resolveSessionSecret(config: Config): string {
+  if (config.sessionSecret !== null) return config.sessionSecret;
+  const file = path.join(config.dataDir, 'session-secret');
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length >= 32) return secret;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** The public URL with a path appended (`/demo/dashboard` → `https://portal.example/demo/dashboard`). */
+export function publicLink(config: Config, pathname: string): string {
+  const base = config.publicUrl.href.replace(/\/+$/, '');
+  return `${base}${pathname}`;
+}

@@ -1,0 +1,234 @@
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/** In-code migrations: append new ones, never edit a released one. */
+const migrations: Record<string, Migration> = {
+  '2026-11-21-001-initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('clients')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('prefix', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('branding', 'text', (c) => c.notNull())
+        .addColumn('login_policy', 'text', (c) => c.notNull())
+        .addColumn('contact_phone', 'text')
+        .addColumn('contact_email', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('first_name', 'text', (c) => c.notNull())
+        .addColumn('last_name', 'text', (c) => c.notNull())
+        .addColumn('phone', 'text', (c) => c.notNull())
+        .addColumn('verified', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('users_verified_email')
+        .unique()
+        .on('users')
+        .columns(['client_id', 'email'])
+        .where(sql.ref('verified'), '=', 1)
+        .execute();
+
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_seen_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_expires').on('sessions').column('expires_at').execute();
+
+      await db.schema
+        .createTable('login_tokens')
+        .addColumn('hash', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('first_name', 'text', (c) => c.notNull())
+        .addColumn('last_name', 'text', (c) => c.notNull())
+        .addColumn('phone', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('login_tokens_expires')
+        .on('login_tokens')
+        .column('expires_at')
+        .execute();
+
+      await db.schema
+        .createTable('login_attempts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('login_attempts_key_at')
+        .on('login_attempts')
+        .columns(['key', 'at'])
+        .execute();
+      await db.schema.createIndex('login_attempts_at').on('login_attempts').column('at').execute();
+
+      await db.schema
+        .createTable('content_items')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id'))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('slug', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .addColumn('body_text', 'text', (c) => c.notNull())
+        .addColumn('html', 'text', (c) => c.notNull())
+        .addColumn('image_url', 'text')
+        .addColumn('pro_tip', 'text')
+        .addColumn('sort_order', 'integer', (c) => c.notNull())
+        .addColumn('related', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('content_items_client_type_slug', ['client_id', 'type', 'slug'])
+        .execute();
+      await db.schema
+        .createIndex('content_items_client_type_order')
+        .on('content_items')
+        .columns(['client_id', 'type', 'sort_order'])
+        .execute();
+      await db.schema
+        .createIndex('content_items_client_slug')
+        .on('content_items')
+        .columns(['client_id', 'slug'])
+        .execute();
+
+      await db.schema
+        .createTable('videos')
+        .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('src', 'text', (c) => c.notNull())
+        .addColumn('poster', 'text')
+        .addColumn('captions', 'text')
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('sequences')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('year', 'integer', (c) => c.notNull())
+        .addColumn('value', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('sequences_pk', ['kind', 'year'])
+        .execute();
+
+      await db.schema
+        .createTable('quotes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('reference', 'text', (c) => c.notNull().unique())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('input', 'text', (c) => c.notNull())
+        .addColumn('quote', 'text', (c) => c.notNull())
+        .addColumn('rate_table_version', 'text', (c) => c.notNull())
+        .addColumn('contact_name', 'text', (c) => c.notNull())
+        .addColumn('contact_phone', 'text', (c) => c.notNull())
+        .addColumn('contact_email', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('quotes_client_created')
+        .on('quotes')
+        .columns(['client_id', 'created_at'])
+        .execute();
+
+      await db.schema
+        .createTable('due_diligence')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('reference', 'text', (c) => c.notNull().unique())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('project_name', 'text', (c) => c.notNull())
+        .addColumn('project_address', 'text', (c) => c.notNull())
+        .addColumn('city_postcode', 'text', (c) => c.notNull())
+        .addColumn('project_description', 'text', (c) => c.notNull())
+        .addColumn('build_cost', 'text', (c) => c.notNull())
+        .addColumn('gdv', 'text', (c) => c.notNull())
+        .addColumn('loan_amount', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('full_name', 'text', (c) => c.notNull())
+        .addColumn('attachment_path', 'text')
+        .addColumn('attachment_name', 'text')
+        .addColumn('attachment_size', 'integer')
+        .addColumn('attachment_sha256', 'text')
+        .addColumn('attachment_mime', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('due_diligence_client_created')
+        .on('due_diligence')
+        .columns(['client_id', 'created_at'])
+        .execute();
+
+      await db.schema
+        .createTable('activity')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('item', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('activity_client_at')
+        .on('activity')
+        .columns(['client_id', 'at'])
+        .execute();
+
+      await db.schema
+        .createTable('outbox')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'text')
+        .addColumn('sent_at', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('outbox_due')
+        .on('outbox')
+        .columns(['sent_at', 'next_attempt_at'])
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<unknown>, schema: string | null): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(schema === null ? {} : { migrationTableSchema: schema }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error !== undefined) {
+    const cause = error instanceof Error ? error : new Error(String(error));
+    throw new Error(
+      `Database migration ${failed?.migrationName ?? ''} failed: ${cause.message}`.trim(),
+      {
+        cause,
+      },
+    );
+  }
+}

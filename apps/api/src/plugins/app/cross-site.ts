@@ -1,0 +1,37 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpError } from '../../types.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CROSS_SITE_MESSAGE = 'Cross-site request refused.';
+
+/** Whether a request may change state: it must come from this site (Sec-Fetch-Site / Origin). */
+export function isSameSite(request: FastifyRequest, publicOrigin: string): boolean {
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return false;
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    const own = `${request.protocol}://${request.host}`;
+    if (origin !== publicOrigin && origin !== own) return false;
+  }
+  return true;
+}
+
+/**
+ * Cookie-authenticated state changes are refused when the browser says they come from another site.
+ * Applies to every unsafe method and to routes marked `config: { stateChanging: true }` (logout).
+ */
+export default fp(
+  (app) => {
+    const publicOrigin = app.config.publicUrl.origin;
+    app.addHook('onRequest', async (request) => {
+      const marked =
+        (request.routeOptions.config as { stateChanging?: boolean } | undefined)?.stateChanging ===
+        true;
+      if ((!SAFE_METHODS.has(request.method) || marked) && !isSameSite(request, publicOrigin)) {
+        throw new HttpError(403, CROSS_SITE_MESSAGE);
+      }
+    });
+  },
+  { name: 'cross-site', dependencies: ['config'] },
+);

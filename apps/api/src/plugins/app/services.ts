@@ -1,0 +1,77 @@
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import { openDatabase } from '../../db/connect.js';
+import { purgeExpired } from '../../repositories/sessions.js';
+import { BackgroundTasks } from '../../services/background.js';
+import { createMailer } from '../../services/mailer.js';
+import { OutboxWorker } from '../../services/outbox-worker.js';
+import { seedIfEmpty } from '../../services/seed.js';
+
+export interface ServicesOptions {
+  /** Start the outbox worker's polling loop (tests drive it with `app.outbox.runOnce()`). */
+  startWorkers: boolean;
+}
+
+/**
+ * The database (migrated, seeded on first start), the mailer, the outbox worker and background tasks.
+ * Closed in reverse order when the app closes.
+ */
+export default fp<ServicesOptions>(
+  async (app, opts) => {
+    const { config } = app;
+    const db = await openDatabase(config);
+    app.decorate('db', db);
+
+    const uploadsDir = path.join(config.dataDir, 'uploads');
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      uploadsDir,
+      log: app.log,
+    });
+    app.decorate('mailer', mailer);
+    const outbox = new OutboxWorker({
+      db,
+      mailer,
+      clock: app.clock,
+      log: app.log,
+      uploadsDir,
+      pollMs: config.outboxPollMs,
+    });
+    app.decorate('outbox', outbox);
+    app.decorate(
+      'background',
+      new BackgroundTasks((error) => app.log.error({ err: error }, 'Background task failed')),
+    );
+
+    await seedIfEmpty(
+      db.kysely,
+      config.contentDir,
+      path.join(config.dataDir, 'media'),
+      app.clock(),
+      app.log,
+    );
+
+    let purgeTimer: NodeJS.Timeout | undefined;
+    if (opts.startWorkers) {
+      outbox.start();
+      const purge = () =>
+        void purgeExpired(db.kysely, app.clock()).catch((error: unknown) =>
+          app.log.error({ err: error }, 'Purging expired sessions failed'),
+        );
+      purgeTimer = setInterval(purge, 60 * 60_000);
+      purgeTimer.unref();
+      purge();
+    }
+
+    app.addHook('onClose', async () => {
+      if (purgeTimer !== undefined) clearInterval(purgeTimer);
+      await app.background.drain();
+      await outbox.stop();
+      mailer.close();
+      await db.close();
+    });
+  },
+  { name: 'services', dependencies: ['config'] },
+);

@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { findClientByPrefix } from '../../repositories/clients.js';
+import { SESSION_ABSOLUTE_MS, findSessionUser } from '../../repositories/sessions.js';
+import { HttpError } from '../../types.js';
+
+export const NOT_LOGGED_IN = 'You are not logged in. Please log in again.';
+export const UNKNOWN_CLIENT = 'Unknown client.';
+
+/** The raw session token from the signed cookie, or `undefined`. */
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const raw = request.cookies[request.server.sessionCookie.name];
+  if (raw === undefined) return undefined;
+  const unsigned = request.unsignCookie(raw);
+  return unsigned.valid && unsigned.value !== null ? unsigned.value : undefined;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string): void {
+  const { name, secure } = reply.server.sessionCookie;
+  reply.setCookie(name, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    signed: true,
+    maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  const { name, secure } = reply.server.sessionCookie;
+  reply.clearCookie(name, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+}
+
+/**
+ * Tenancy: `:client` is resolved once per request, and a session only counts for the client it was
+ * created for (another client's session is simply not logged in there: 401).
+ */
+export default fp(
+  (app) => {
+    app.decorateRequest('portalClient', null);
+    app.decorateRequest('portalUser', null);
+
+    app.decorate('loadClient', async (request: FastifyRequest) => {
+      const { client: prefix } = request.params as { client?: string };
+      const client =
+        prefix === undefined ? undefined : await findClientByPrefix(app.db.kysely, prefix);
+      if (client === undefined) throw new HttpError(404, UNKNOWN_CLIENT);
+      request.portalClient = client;
+      const token = sessionToken(request);
+      if (token !== undefined) {
+        request.portalUser =
+          (await findSessionUser(app.db.kysely, client.id, token, app.clock())) ?? null;
+      }
+    });
+
+    app.decorate('requireUser', async (request: FastifyRequest) => {
+      await app.loadClient(request);
+      if (request.portalUser === null) throw new HttpError(401, NOT_LOGGED_IN);
+    });
+  },
+  { name: 'session', dependencies: ['services', 'cookie'] },
+);

@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+import { MEDIA_EXTENSIONS } from '../../services/content-import.js';
+import { HttpError } from '../../types.js';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const MEDIA_FILE = new RegExp(
+  `^[a-f0-9]{20}(${MEDIA_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})$`,
+);
+/** Media may be SVG: opened on its own it must not run anything. */
+const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * Imported media (/media/{client}/{file}, content-hash names, cached for ever) and, when PORTAL_DIST exists,
+ * the portal's built files: hashed /assets/* cached for ever, index.html revalidated, and the SPA fallback
+ * for /{client}/… (see the not-found handler in app.ts).
+ */
+export default fp(
+  async (app) => {
+    const mediaDir = path.join(app.config.dataDir, 'media');
+    await app.register(fastifyStatic, { root: mediaDir, serve: false });
+
+    app.get<{ Params: { client: string; file: string } }>(
+      '/media/:client/:file',
+      {
+        schema: {
+          summary: 'Imported media (images, video, captions)',
+          tags: ['media'],
+          params: {
+            type: 'object',
+            properties: { client: { type: 'string' }, file: { type: 'string' } },
+            required: ['client', 'file'],
+          },
+        },
+      },
+      (request, reply) => {
+        const { client, file } = request.params;
+        if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(client) || !MEDIA_FILE.test(file)) {
+          throw new HttpError(404, 'Not found.');
+        }
+        return reply
+          .header('cache-control', IMMUTABLE)
+          .header('content-security-policy', MEDIA_CSP)
+          .sendFile(file, path.join(mediaDir, client), { cacheControl: false });
+      },
+    );
+
+    const dist = app.config.portalDist;
+    if (!existsSync(path.join(dist, 'index.html'))) {
+      app.log.info(
+        { portalDist: dist },
+        'The portal has not been built (no index.html in PORTAL_DIST): serving the API only',
+      );
+      return;
+    }
+    await app.register(fastifyStatic, {
+      root: dist,
+      prefix: '/',
+      decorateReply: false,
+      index: false,
+      cacheControl: false,
+      wildcard: true,
+      setHeaders: (res, filePath) => {
+        const relative = path.relative(dist, filePath).split(path.sep);
+        void res.header('cache-control', relative[0] === 'assets' ? IMMUTABLE : 'no-cache');
+      },
+    });
+    app.decorate('portalIndex', true);
+  },
+  { name: 'static', dependencies: ['config'] },
+);

@@ -1,0 +1,139 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../crypto.js';
+import type { ContentItemsTable, ContentType, Database, VideosTable } from '../db/schema.js';
+
+export type ContentItemRow = ContentItemsTable;
+
+export interface ContentItemInput {
+  type: ContentType;
+  slug: string;
+  title: string;
+  summary: string;
+  bodyText: string;
+  html: string;
+  imageUrl: string | null;
+  proTip: string | null;
+  sortOrder: number;
+  related: string[];
+}
+
+/** Inserts or replaces the item with this client, type and slug (the importer is idempotent). */
+export async function upsertContentItem(
+  db: Kysely<Database>,
+  clientId: string,
+  item: ContentItemInput,
+  now: Date,
+): Promise<'created' | 'updated'> {
+  const values = {
+    title: item.title,
+    summary: item.summary,
+    body_text: item.bodyText,
+    html: item.html,
+    image_url: item.imageUrl,
+    pro_tip: item.proTip,
+    sort_order: item.sortOrder,
+    related: JSON.stringify(item.related),
+    updated_at: now.toISOString(),
+  };
+  const result = await db
+    .updateTable('content_items')
+    .set(values)
+    .where('client_id', '=', clientId)
+    .where('type', '=', item.type)
+    .where('slug', '=', item.slug)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return 'updated';
+  await db
+    .insertInto('content_items')
+    .values({ id: newId(), client_id: clientId, type: item.type, slug: item.slug, ...values })
+    .execute();
+  return 'created';
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the characters, not a pattern. */
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Items of one type, in their order; with `search`, only those whose title or text contains it (any case). */
+export async function listContent(
+  db: Kysely<Database>,
+  clientId: string,
+  type: ContentType,
+  search?: string,
+): Promise<ContentItemRow[]> {
+  let query = db
+    .selectFrom('content_items')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('type', '=', type);
+  if (search !== undefined && search !== '') {
+    const pattern = likePattern(search);
+    query = query.where((eb) =>
+      eb.or(
+        (['title', 'summary', 'body_text', 'pro_tip'] as const).map((column) =>
+          eb(eb.fn('lower', [eb.ref(column)]), 'like', eb.val(pattern)).$castTo<boolean>(),
+        ),
+      ),
+    );
+  }
+  return query.orderBy('sort_order').orderBy('title').execute();
+}
+
+export async function findContentItem(
+  db: Kysely<Database>,
+  clientId: string,
+  type: ContentType,
+  slug: string,
+): Promise<ContentItemRow | undefined> {
+  return db
+    .selectFrom('content_items')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('type', '=', type)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+}
+
+export async function findContentBySlugs(
+  db: Kysely<Database>,
+  clientId: string,
+  slugs: string[],
+): Promise<ContentItemRow[]> {
+  if (slugs.length === 0) return [];
+  return db
+    .selectFrom('content_items')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('type', 'in', ['case_study', 'insight'])
+    .where('slug', 'in', slugs)
+    .execute();
+}
+
+export type Video = Omit<VideosTable, 'client_id' | 'updated_at'>;
+
+export async function upsertVideo(
+  db: Kysely<Database>,
+  clientId: string,
+  video: Video,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('videos')
+    .values({ client_id: clientId, ...video, updated_at: now.toISOString() })
+    .onConflict((oc) =>
+      oc.column('client_id').doUpdateSet({ ...video, updated_at: now.toISOString() }),
+    )
+    .execute();
+}
+
+export async function findVideo(
+  db: Kysely<Database>,
+  clientId: string,
+): Promise<Video | undefined> {
+  return db
+    .selectFrom('videos')
+    .select(['title', 'src', 'poster', 'captions', 'description'])
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import { MINUTE } from '../clock.js';
+import { randomToken, sha256 } from '../crypto.js';
+import type { Database } from '../db/schema.js';
+import type { UserDetails } from './users.js';
+
+export const LOGIN_TOKEN_TTL_MS = 15 * MINUTE;
+
+/** Creates a single-use login token bound to the client and the e-mail; returns the raw token for the link. */
+export async function createLoginToken(
+  db: Kysely<Database>,
+  clientId: string,
+  details: UserDetails,
+  now: Date,
+): Promise<string> {
+  const token = randomToken();
+  await db
+    .insertInto('login_tokens')
+    .values({
+      hash: sha256(token),
+      client_id: clientId,
+      ...details,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + LOGIN_TOKEN_TTL_MS).toISOString(),
+      used_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * Uses a token: succeeds once, for this client, before it expires. The conditional update makes two
+ * concurrent uses of the same token end with exactly one winner.
+ */
+export async function consumeLoginToken(
+  db: Kysely<Database>,
+  clientId: string,
+  token: string,
+  now: Date,
+): Promise<UserDetails | undefined> {
+  const hash = sha256(token);
+  const row = await db
+    .selectFrom('login_tokens')
+    .select(['email', 'first_name', 'last_name', 'phone'])
+    .where('hash', '=', hash)
+    .where('client_id', '=', clientId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const result = await db
+    .updateTable('login_tokens')
+    .set({ used_at: now.toISOString() })
+    .where('hash', '=', hash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? row : undefined;
+}

@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../crypto.js';
+import type { Dialect } from '../db/connect.js';
+import type { Database, OutboxTable } from '../db/schema.js';
+
+export interface MailPayload {
+  to: string;
+  subject: string;
+  text: string;
+  /** Files under DATA_DIR/uploads to attach: generated name + the name shown to the reader. */
+  attachments?: { path: string; filename: string; contentType: string }[];
+  /** Logged when mail is written to the outbox folder (no SMTP), e.g. the login link. */
+  logLine?: string;
+}
+
+export interface ForwardPayload {
+  url: string;
+  fields: Record<string, string>;
+  file?: { path: string; filename: string; contentType: string };
+}
+
+export type OutboxJob =
+  { kind: 'mail'; payload: MailPayload } | { kind: 'forward'; payload: ForwardPayload };
+
+export type OutboxRow = OutboxTable;
+
+export async function enqueue(db: Kysely<Database>, job: OutboxJob, now: Date): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('outbox')
+    .values({
+      id,
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      attempts: 0,
+      next_attempt_at: now.toISOString(),
+      locked_until: null,
+      sent_at: null,
+      last_error: null,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Claims up to `limit` due rows for this worker for `leaseMs`. On PostgreSQL the rows are selected
+ * `FOR UPDATE SKIP LOCKED`, so several instances never claim the same row; SQLite serialises writers.
+ */
+export async function claimDue(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+): Promise<OutboxRow[]> {
+  const nowIso = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('outbox')
+      .selectAll()
+      .where('sent_at', 'is', null)
+      .where('next_attempt_at', '<=', nowIso)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', nowIso)]))
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+      .execute();
+    if (rows.length > 0) {
+      await trx
+        .updateTable('outbox')
+        .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString() })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+    }
+    return rows;
+  });
+}
+
+export async function markSent(db: Kysely<Database>, id: string, now: Date): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ sent_at: now.toISOString(), locked_until: null, last_error: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function markFailed(
+  db: Kysely<Database>,
+  row: OutboxRow,
+  error: string,
+  nextAttemptAt: Date,
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({
+      attempts: row.attempts + 1,
+      next_attempt_at: nextAttemptAt.toISOString(),
+      locked_until: null,
+      last_error: error.slice(0, 2000),
+    })
+    .where('id', '=', row.id)
+    .execute();
+}
+
+export async function listOutbox(db: Kysely<Database>): Promise<OutboxRow[]> {
+  return db.selectFrom('outbox').selectAll().orderBy('created_at').execute();
+}

@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../crypto.js';
+import type {
+  ActivityAction,
+  Database,
+  DueDiligenceTable,
+  QuoteKind,
+  QuotesTable,
+} from '../db/schema.js';
+
+export interface NewQuote {
+  reference: string;
+  kind: QuoteKind;
+  clientId: string;
+  userId: string;
+  input: unknown;
+  quote: unknown;
+  rateTableVersion: string;
+  contactName: string;
+  contactPhone: string;
+  contactEmail: string;
+}
+
+export async function insertQuote(
+  db: Kysely<Database>,
+  quote: NewQuote,
+  now: Date,
+): Promise<QuotesTable> {
+  const row: QuotesTable = {
+    id: newId(),
+    reference: quote.reference,
+    kind: quote.kind,
+    client_id: quote.clientId,
+    user_id: quote.userId,
+    input: JSON.stringify(quote.input),
+    quote: JSON.stringify(quote.quote),
+    rate_table_version: quote.rateTableVersion,
+    contact_name: quote.contactName,
+    contact_phone: quote.contactPhone,
+    contact_email: quote.contactEmail,
+    created_at: now.toISOString(),
+  };
+  await db.insertInto('quotes').values(row).execute();
+  return row;
+}
+
+export async function listQuotes(db: Kysely<Database>, clientId: string): Promise<QuotesTable[]> {
+  return db
+    .selectFrom('quotes')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .orderBy('created_at')
+    .orderBy('reference')
+    .execute();
+}
+
+export type DueDiligenceRow = DueDiligenceTable;
+
+export async function insertDueDiligence(
+  db: Kysely<Database>,
+  row: Omit<DueDiligenceRow, 'id'>,
+): Promise<DueDiligenceRow> {
+  const full = { id: newId(), ...row };
+  await db.insertInto('due_diligence').values(full).execute();
+  return full;
+}
+
+export async function listDueDiligence(
+  db: Kysely<Database>,
+  clientId: string,
+): Promise<DueDiligenceRow[]> {
+  return db
+    .selectFrom('due_diligence')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .orderBy('created_at')
+    .orderBy('reference')
+    .execute();
+}
+
+export async function insertActivity(
+  db: Kysely<Database>,
+  entry: { clientId: string; userId: string; action: ActivityAction; item: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('activity')
+    .values({
+      id: newId(),
+      client_id: entry.clientId,
+      user_id: entry.userId,
+      action: entry.action,
+      item: entry.item,
+      at: now.toISOString(),
+    })
+    .execute();
+}
+
+export interface ActivityExportRow {
+  at: string;
+  action: string;
+  item: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+export async function listActivity(
+  db: Kysely<Database>,
+  clientId: string,
+): Promise<ActivityExportRow[]> {
+  return db
+    .selectFrom('activity')
+    .innerJoin('users', 'users.id', 'activity.user_id')
+    .select([
+      'activity.at',
+      'activity.action',
+      'activity.item',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+    ])
+    .where('activity.client_id', '=', clientId)
+    .orderBy('activity.at')
+    .execute();
+}

@@ -1,0 +1,181 @@
+import type { FastifyInstance } from 'fastify';
+import type { ContentType } from '../../db/schema.js';
+import {
+  findContentBySlugs,
+  findContentItem,
+  findVideo,
+  listContent,
+  type ContentItemRow,
+} from '../../repositories/content.js';
+import { sanitizeHtml } from '../../services/sanitize.js';
+import { HttpError, clientOf } from '../../types.js';
+import { clientParams, contentItemSchema, errors, topicSchema } from '../schemas.js';
+
+const RELATED_FALLBACK = 3;
+
+const toItem = (row: ContentItemRow) => ({
+  id: row.slug,
+  type: row.type,
+  title: row.title,
+  description_text: row.summary,
+  image_url: row.image_url,
+});
+
+const toTopic = (row: ContentItemRow) => ({
+  id: row.slug,
+  title: row.title,
+  description: sanitizeHtml(row.html),
+  pro_tip: row.pro_tip === null ? null : sanitizeHtml(row.pro_tip),
+});
+
+/** Dashboard content, information topics, search, articles and the dashboard video. */
+export default function contentRoutes(app: FastifyInstance): void {
+  app.get<{ Params: { client: string }; Querystring: { search?: string } }>(
+    '/api/:client/content',
+    {
+      schema: {
+        summary: 'Dashboard content and information topics, or a search',
+        description:
+          'With `search`, only items whose title or text contains it (any case). Topics’ HTML is sanitised.',
+        tags: ['content'],
+        security: [{ session: [] }],
+        params: clientParams,
+        querystring: {
+          type: 'object',
+          properties: { search: { type: 'string', maxLength: 200 } },
+          additionalProperties: false,
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              insights: { type: 'array', items: contentItemSchema },
+              case_studies: { type: 'array', items: contentItemSchema },
+              insurance: { type: 'array', items: topicSchema },
+            },
+            required: ['insights', 'case_studies', 'insurance'],
+            additionalProperties: false,
+          },
+          ...errors(400, 401, 404),
+        },
+      },
+      preHandler: app.requireUser,
+    },
+    async (request) => {
+      const client = clientOf(request);
+      const search = request.query.search?.trim();
+      const db = app.db.kysely;
+      const [insights, caseStudies, topics] = await Promise.all([
+        listContent(db, client.id, 'insight', search),
+        listContent(db, client.id, 'case_study', search),
+        listContent(db, client.id, 'topic', search),
+      ]);
+      return {
+        insights: insights.map(toItem),
+        case_studies: caseStudies.map(toItem),
+        insurance: topics.map(toTopic),
+      };
+    },
+  );
+
+  app.get<{ Params: { client: string }; Querystring: { id: string; type: ContentType } }>(
+    '/api/:client/article',
+    {
+      schema: {
+        summary: 'An article (case study or insight) and related items',
+        tags: ['content'],
+        security: [{ session: [] }],
+        params: clientParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', minLength: 1, maxLength: 100 },
+            type: { type: 'string', enum: ['case_study', 'insight'] },
+          },
+          required: ['id', 'type'],
+          additionalProperties: false,
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              id: { type: 'string' },
+              type: { type: 'string', enum: ['case_study', 'insight'] },
+              title: { type: 'string' },
+              image_url: { type: ['string', 'null'] },
+              description: { type: 'string', description: 'Sanitised HTML' },
+              related: { type: 'array', items: contentItemSchema },
+            },
+            required: ['id', 'type', 'title', 'image_url', 'description', 'related'],
+            additionalProperties: false,
+          },
+          ...errors(400, 401, 404),
+        },
+      },
+      preHandler: app.requireUser,
+    },
+    async (request) => {
+      const client = clientOf(request);
+      const db = app.db.kysely;
+      const { id, type } = request.query;
+      const row = await findContentItem(db, client.id, type, id);
+      if (row === undefined) throw new HttpError(404, 'Article not found.');
+      const wanted = (JSON.parse(row.related) as string[]).filter((slug) => slug !== row.slug);
+      let related: ContentItemRow[];
+      if (wanted.length > 0) {
+        const found = await findContentBySlugs(db, client.id, wanted);
+        // Keep the author's order; a slug used by both types resolves to the article's own type first.
+        related = wanted.flatMap((slug) => {
+          const matches = found.filter((r) => r.slug === slug);
+          const match = matches.find((r) => r.type === row.type) ?? matches[0];
+          return match === undefined ? [] : [match];
+        });
+      } else {
+        related = (await listContent(db, client.id, row.type))
+          .filter((r) => r.slug !== row.slug)
+          .slice(0, RELATED_FALLBACK);
+      }
+      return {
+        id: row.slug,
+        type: row.type,
+        title: row.title,
+        image_url: row.image_url,
+        description: sanitizeHtml(row.html),
+        related: related.map(toItem),
+      };
+    },
+  );
+
+  app.get<{ Params: { client: string } }>(
+    '/api/:client/video',
+    {
+      schema: {
+        summary: 'The dashboard video',
+        tags: ['content'],
+        security: [{ session: [] }],
+        params: clientParams,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              title: { type: 'string' },
+              src: { type: 'string' },
+              poster: { type: ['string', 'null'] },
+              captions: { type: ['string', 'null'] },
+              description: { type: 'string', description: 'Sanitised HTML' },
+            },
+            required: ['title', 'src', 'poster', 'captions', 'description'],
+            additionalProperties: false,
+          },
+          ...errors(401, 404),
+        },
+      },
+      preHandler: app.requireUser,
+    },
+    async (request) => {
+      const video = await findVideo(app.db.kysely, clientOf(request).id);
+      if (video === undefined) throw new HttpError(404, 'This client has no video.');
+      return { ...video, description: sanitizeHtml(video.description) };
+    },
+  );
+}

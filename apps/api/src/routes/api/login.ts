@@ -1,0 +1,236 @@
+import type { FastifyInstance } from 'fastify';
+import { publicLink } from '../../config.js';
+import { createLoginToken, consumeLoginToken } from '../../repositories/login-tokens.js';
+import { recordLoginAttempt } from '../../repositories/login-attempts.js';
+import { enqueue } from '../../repositories/outbox.js';
+import { createSession, deleteSession } from '../../repositories/sessions.js';
+import { createOpenUser, upsertVerifiedUser, type UserDetails } from '../../repositories/users.js';
+import { continuePage, invalidLinkPage } from '../../services/pages.js';
+import { HttpError, clientOf } from '../../types.js';
+import { clearSessionCookie, sessionToken, setSessionCookie } from '../../plugins/app/session.js';
+import { clientParams, emailField, errors, requiredText } from '../schemas.js';
+
+export const TOO_MANY_ATTEMPTS =
+  'Too many login attempts. Please wait a few minutes and try again.';
+
+const loginBody = {
+  type: 'object',
+  properties: {
+    first_name: requiredText(100),
+    last_name: requiredText(100),
+    email: emailField,
+    phone: { ...requiredText(40), pattern: '^[0-9+()\\-. ]*[0-9][0-9+()\\-. ]*$' },
+  },
+  required: ['first_name', 'last_name', 'email', 'phone'],
+  additionalProperties: false,
+} as const;
+
+interface LoginBody {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+}
+
+const tokenField = { type: 'string', minLength: 1, maxLength: 200 } as const;
+
+/** POST login (both policies), the login link's Continue page and its POST, and logout. */
+export default function loginRoutes(app: FastifyInstance): void {
+  app.post<{ Params: { client: string }; Body: LoginBody }>(
+    '/api/:client/login',
+    {
+      schema: {
+        summary: 'Log in',
+        description:
+          'Open clients: starts a session at once and answers `{ redirect: "/{client}/dashboard" }` with ' +
+          'the cookie. Magic-link clients: always `{ redirect: false }` (known e-mail or not) and a login ' +
+          'link is e-mailed. Rate-limited per e-mail and per address (429).',
+        tags: ['login'],
+        params: clientParams,
+        body: loginBody,
+        response: {
+          200: {
+            type: 'object',
+            properties: { redirect: { anyOf: [{ type: 'string' }, { const: false }] } },
+            required: ['redirect'],
+            additionalProperties: false,
+          },
+          ...errors(400, 403, 404, 429),
+        },
+      },
+      preHandler: app.loadClient,
+    },
+    async (request, reply) => {
+      const client = clientOf(request);
+      const details: UserDetails = {
+        email: request.body.email.trim().toLowerCase(),
+        first_name: request.body.first_name.trim(),
+        last_name: request.body.last_name.trim(),
+        phone: request.body.phone.trim(),
+      };
+      const { config, clock } = app;
+      const allowed = await recordLoginAttempt(
+        app.db.kysely,
+        [
+          { key: `email:${details.email}`, max: config.loginLimitPerEmail },
+          { key: `address:${request.ip}`, max: config.loginLimitPerAddress },
+        ],
+        config.loginWindowMinutes * 60_000,
+        clock(),
+      );
+      if (!allowed) throw new HttpError(429, TOO_MANY_ATTEMPTS);
+
+      if (client.loginPolicy === 'open') {
+        const token = await app.db.kysely.transaction().execute(async (trx) => {
+          const user = await createOpenUser(trx, client.id, details, clock());
+          return createSession(trx, client.id, user.id, clock());
+        });
+        const previous = sessionToken(request);
+        if (previous !== undefined) await deleteSession(app.db.kysely, previous);
+        setSessionCookie(reply, token);
+        return { redirect: `/${client.prefix}/dashboard` };
+      }
+
+      // Magic link: the same answer whatever the e-mail; the token and the mail are made afterwards.
+      app.background.run(async () => {
+        await app.db.kysely.transaction().execute(async (trx) => {
+          const token = await createLoginToken(trx, client.id, details, clock());
+          const link = publicLink(
+            config,
+            `/api/${client.prefix}/login/link?token=${encodeURIComponent(token)}`,
+          );
+          await enqueue(
+            trx,
+            {
+              kind: 'mail',
+              payload: {
+                to: details.email,
+                subject: `Your login link for ${client.name}`,
+                text:
+                  `Hello ${details.first_name},\n\n` +
+                  `Open this link to log in to the ${client.name} advisory hub:\n\n${link}\n\n` +
+                  'The link works once and for 15 minutes. If you did not ask for it, ignore this e-mail: ' +
+                  'nobody can log in without it.\n',
+                logLine: `Login link for ${details.email} (${client.prefix}): ${link}`,
+              },
+            },
+            clock(),
+          );
+        });
+        await app.outbox.runOnce();
+      });
+      return { redirect: false };
+    },
+  );
+
+  app.get<{ Params: { client: string }; Querystring: { token?: string } }>(
+    '/api/:client/login/link',
+    {
+      schema: {
+        summary: 'The login link’s Continue page',
+        description:
+          'An HTML page whose button POSTs the token. Opening it has no side effects (mail scanners ' +
+          'open links).',
+        tags: ['login'],
+        params: clientParams,
+        querystring: {
+          type: 'object',
+          properties: { token: tokenField },
+          additionalProperties: false,
+        },
+        produces: ['text/html'],
+        response: {
+          200: { description: 'HTML Continue page', type: 'string' },
+          400: { description: 'HTML page: the link is invalid', type: 'string' },
+          ...errors(404),
+        },
+      },
+      preHandler: app.loadClient,
+    },
+    async (request, reply) => {
+      const client = clientOf(request);
+      void reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .type('text/html; charset=utf-8');
+      const token = request.query.token;
+      if (token === undefined)
+        return reply.code(400).send(invalidLinkPage(client.name, client.prefix));
+      return continuePage(client.name, client.prefix, token);
+    },
+  );
+
+  app.post<{ Params: { client: string }; Body: { token: string } }>(
+    '/api/:client/login/link',
+    {
+      schema: {
+        summary: 'Use a login link',
+        description:
+          'Form POST (urlencoded `token`). A valid token (15 minutes, single use, this client) starts a ' +
+          'session: cookie + 303 to /{client}/dashboard. Otherwise 400 with an HTML page.',
+        tags: ['login'],
+        params: clientParams,
+        body: {
+          type: 'object',
+          properties: { token: tokenField },
+          required: ['token'],
+          additionalProperties: false,
+        },
+        response: {
+          303: { description: 'Logged in: redirect to the dashboard', type: 'null' },
+          400: { description: 'HTML page: the link is invalid or expired', type: 'string' },
+          ...errors(403, 404),
+        },
+      },
+      preHandler: app.loadClient,
+    },
+    async (request, reply) => {
+      const client = clientOf(request);
+      const { clock } = app;
+      const token = await app.db.kysely.transaction().execute(async (trx) => {
+        const details = await consumeLoginToken(trx, client.id, request.body.token, clock());
+        if (details === undefined) return undefined;
+        const user = await upsertVerifiedUser(trx, client.id, details, clock());
+        return createSession(trx, client.id, user.id, clock());
+      });
+      void reply.header('cache-control', 'no-store');
+      if (token === undefined) {
+        return reply
+          .code(400)
+          .type('text/html; charset=utf-8')
+          .send(invalidLinkPage(client.name, client.prefix));
+      }
+      const previous = sessionToken(request);
+      if (previous !== undefined) await deleteSession(app.db.kysely, previous);
+      setSessionCookie(reply, token);
+      return reply.redirect(`/${client.prefix}/dashboard`, 303);
+    },
+  );
+
+  app.get<{ Params: { client: string } }>(
+    '/api/:client/logout',
+    {
+      config: { stateChanging: true },
+      schema: {
+        summary: 'Log out',
+        description:
+          'Ends the session on the server, clears the cookie and redirects to the login page.',
+        tags: ['login'],
+        params: clientParams,
+        response: {
+          303: { description: 'Redirect to /{client}/login', type: 'null' },
+          ...errors(403, 404),
+        },
+      },
+      preHandler: app.loadClient,
+    },
+    async (request, reply) => {
+      const client = clientOf(request);
+      const token = sessionToken(request);
+      if (token !== undefined) await deleteSession(app.db.kysely, token);
+      clearSessionCookie(reply);
+      void reply.header('cache-control', 'no-store');
+      return reply.redirect(`/${client.prefix}/login`, 303);
+    },
+  );
+}

@@ -1,0 +1,371 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  BTR_TERMS,
+  BUILD_TYPES,
+  CAR_PROPERTY_TYPES,
+  PricingInputError,
+  STAGES,
+  formatPounds,
+  quoteBtrWarranty,
+  quoteBuildingWarranty,
+  quoteContractorsAllRisks,
+  type BtrTermMonths,
+  type BuildType,
+  type CarPropertyType,
+  type Stage,
+} from '@firm/pricing';
+import type { QuoteKind } from '../../db/schema.js';
+import type { Client } from '../../repositories/clients.js';
+import { enqueue } from '../../repositories/outbox.js';
+import { insertQuote } from '../../repositories/records.js';
+import { nextReference } from '../../repositories/references.js';
+import { HttpError, clientOf, userOf } from '../../types.js';
+import { clientParams, emailField, errors, requiredText } from '../schemas.js';
+
+/** Figures the browser computed: accepted for the record, never used (the server recomputes). */
+const browserFigure = { type: ['number', 'string'], maxLength: 50 } as const;
+const money = { type: 'number' } as const;
+
+const warrantyBody = {
+  type: 'object',
+  properties: {
+    build_type: { type: 'string', enum: [...BUILD_TYPES] },
+    stageType: { type: 'string', enum: [...STAGES] },
+    units: { type: 'number' },
+    build_value: money,
+    GDV: money,
+    name: requiredText(200),
+    telephone: requiredText(40),
+    email: emailField,
+    buildCostValue: browserFigure,
+    totalPercentage: browserFigure,
+    estimateValue: browserFigure,
+  },
+  required: [
+    'build_type',
+    'stageType',
+    'units',
+    'build_value',
+    'GDV',
+    'name',
+    'telephone',
+    'email',
+  ],
+  additionalProperties: false,
+} as const;
+
+const btrBody = {
+  type: 'object',
+  properties: {
+    stage: { type: 'string', enum: [...STAGES] },
+    stageValue: browserFigure,
+    units: { type: 'number' },
+    sum_insured: money,
+    GDV: money,
+    includeRentCoverLoss: { type: 'boolean' },
+    anticipatedRentalIncome: money,
+    term: { type: 'number', enum: [...BTR_TERMS] },
+    programmeMonths: { type: 'number' },
+    name: requiredText(200),
+    email: emailField,
+    contact_number: requiredText(40),
+    subTotal: browserFigure,
+    ipt: browserFigure,
+    total: browserFigure,
+    est: browserFigure,
+  },
+  required: [
+    'stage',
+    'units',
+    'sum_insured',
+    'GDV',
+    'includeRentCoverLoss',
+    'name',
+    'email',
+    'contact_number',
+  ],
+  if: { properties: { includeRentCoverLoss: { const: true } } },
+  then: { required: ['anticipatedRentalIncome', 'term', 'programmeMonths'] },
+  additionalProperties: false,
+} as const;
+
+const carBody = {
+  type: 'object',
+  properties: {
+    propertyType: { type: 'string', enum: [...CAR_PROPERTY_TYPES] },
+    contractWorksValue: money,
+    stageType: { type: 'string', enum: [...STAGES] },
+    units: { type: 'number' },
+    build_value: money,
+    GDV: money,
+    name: requiredText(200),
+    telephone: requiredText(40),
+    email: emailField,
+    lowPremium: browserFigure,
+    mediumPremium: browserFigure,
+    highPremium: browserFigure,
+  },
+  required: ['propertyType', 'contractWorksValue', 'name', 'telephone', 'email'],
+  additionalProperties: false,
+} as const;
+
+interface WarrantyBody {
+  build_type: BuildType;
+  stageType: Stage;
+  units: number;
+  build_value: number;
+  GDV: number;
+  name: string;
+  telephone: string;
+  email: string;
+}
+interface BtrBody {
+  stage: Stage;
+  units: number;
+  sum_insured: number;
+  GDV: number;
+  includeRentCoverLoss: boolean;
+  anticipatedRentalIncome?: number;
+  term?: BtrTermMonths;
+  programmeMonths?: number;
+  name: string;
+  email: string;
+  contact_number: string;
+}
+interface CarBody {
+  propertyType: CarPropertyType;
+  contractWorksValue: number;
+  name: string;
+  telephone: string;
+  email: string;
+}
+
+interface Priced {
+  quote: object & { rateTableVersion: string };
+  contact: { name: string; phone: string; email: string };
+  lines: string[];
+}
+
+interface Calculator<B> {
+  kind: QuoteKind;
+  path: string;
+  prefix: string;
+  title: string;
+  body: object;
+  /** Library field → submission field, to name the bad field in the submission's own terms. */
+  fields: Record<string, string>;
+  price(body: B): Priced;
+}
+
+const calculators = [
+  {
+    kind: 'warranty',
+    path: 'warranty',
+    prefix: 'BW',
+    title: 'Building warranty',
+    body: warrantyBody,
+    fields: {
+      buildType: 'build_type',
+      stage: 'stageType',
+      units: 'units',
+      sumInsured: 'build_value',
+      gdv: 'GDV',
+    },
+    price: (b: WarrantyBody): Priced => {
+      const quote = quoteBuildingWarranty({
+        buildType: b.build_type,
+        stage: b.stageType,
+        units: b.units,
+        sumInsured: b.build_value,
+        gdv: b.GDV,
+      });
+      return {
+        quote,
+        contact: { name: b.name, phone: b.telephone, email: b.email },
+        lines: [
+          `Build type: ${b.build_type}`,
+          `Stage: ${b.stageType}`,
+          `Units: ${b.units}`,
+          `Sum insured: ${formatPounds(b.build_value)}`,
+          `GDV: ${formatPounds(b.GDV)}`,
+          `Total rate: ${quote.totalPercentage}%`,
+          `Estimate: ${formatPounds(quote.estimate)}`,
+        ],
+      };
+    },
+  } satisfies Calculator<WarrantyBody>,
+  {
+    kind: 'btr',
+    path: 'btr',
+    prefix: 'BTR',
+    title: 'BTR warranty + loss of rent',
+    body: btrBody,
+    fields: {
+      stage: 'stage',
+      units: 'units',
+      sumInsured: 'sum_insured',
+      gdv: 'GDV',
+      lossOfRent: 'includeRentCoverLoss',
+      'lossOfRent.anticipatedRentalIncome': 'anticipatedRentalIncome',
+      'lossOfRent.termMonths': 'term',
+      'lossOfRent.programmeMonths': 'programmeMonths',
+    },
+    price: (b: BtrBody): Priced => {
+      const lossOfRent =
+        b.includeRentCoverLoss &&
+        b.anticipatedRentalIncome !== undefined &&
+        b.term !== undefined &&
+        b.programmeMonths !== undefined
+          ? {
+              anticipatedRentalIncome: b.anticipatedRentalIncome,
+              termMonths: b.term,
+              programmeMonths: b.programmeMonths,
+            }
+          : undefined;
+      const quote = quoteBtrWarranty({
+        stage: b.stage,
+        units: b.units,
+        sumInsured: b.sum_insured,
+        gdv: b.GDV,
+        ...(lossOfRent === undefined ? {} : { lossOfRent }),
+      });
+      return {
+        quote,
+        contact: { name: b.name, phone: b.contact_number, email: b.email },
+        lines: [
+          `Stage: ${b.stage}`,
+          `Units: ${b.units}`,
+          `Sum insured: ${formatPounds(b.sum_insured)}`,
+          `GDV: ${formatPounds(b.GDV)}`,
+          lossOfRent === undefined
+            ? 'Loss of rent: not included'
+            : `Loss of rent: ${formatPounds(lossOfRent.anticipatedRentalIncome)} a year, ` +
+              `${lossOfRent.termMonths} months, programme ${lossOfRent.programmeMonths} months`,
+          `Warranty premium: ${formatPounds(quote.warrantyPremium)}`,
+          `Loss of rent premium: ${formatPounds(quote.lossOfRentPremium)}`,
+          `Sub-total: ${formatPounds(quote.subTotal)}`,
+          `IPT: ${formatPounds(quote.ipt)}`,
+          `Total: ${formatPounds(quote.total)}`,
+        ],
+      };
+    },
+  } satisfies Calculator<BtrBody>,
+  {
+    kind: 'car',
+    path: 'car',
+    prefix: 'CAR',
+    title: 'Contractors all risks',
+    body: carBody,
+    fields: { propertyType: 'propertyType', contractWorksValue: 'contractWorksValue' },
+    price: (b: CarBody): Priced => {
+      const quote = quoteContractorsAllRisks({
+        propertyType: b.propertyType,
+        contractWorksValue: b.contractWorksValue,
+      });
+      return {
+        quote,
+        contact: { name: b.name, phone: b.telephone, email: b.email },
+        lines: [
+          `Property type: ${b.propertyType}`,
+          `Contract works value: ${formatPounds(b.contractWorksValue)}`,
+          `Low: ${formatPounds(quote.low)}`,
+          `Medium: ${formatPounds(quote.medium)}`,
+          `High: ${formatPounds(quote.high)}`,
+        ],
+      };
+    },
+  } satisfies Calculator<CarBody>,
+] as const;
+
+function priceOrExplain<B>(calculator: Calculator<B>, body: B): Priced {
+  try {
+    return calculator.price(body);
+  } catch (error) {
+    if (error instanceof PricingInputError) {
+      const message = error.issues
+        .map((issue) => `${calculator.fields[issue.field] ?? issue.field}: ${issue.message}`)
+        .join(' ');
+      throw new HttpError(400, message);
+    }
+    throw error;
+  }
+}
+
+function teamMail(client: Client, title: string, reference: string, priced: Priced) {
+  return {
+    to: '',
+    subject: `${title} enquiry ${reference} from ${client.name}`,
+    text:
+      `A ${title.toLowerCase()} quote was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
+      `Reference: ${reference}\n` +
+      `Name: ${priced.contact.name}\nTelephone: ${priced.contact.phone}\nE-mail: ${priced.contact.email}\n\n` +
+      `${priced.lines.join('\n')}\n\nRate table version: ${priced.quote.rateTableVersion}\n` +
+      'The figures were recomputed by the server; they are indicative only.\n',
+  };
+}
+
+/** The three calculator submissions: validate, recompute, store with a reference, queue a team e-mail. */
+export default function submissionRoutes(app: FastifyInstance): void {
+  for (const calculator of calculators as readonly Calculator<never>[]) {
+    app.post<{ Params: { client: string }; Body: Record<string, unknown> }>(
+      `/api/:client/${calculator.path}`,
+      {
+        schema: {
+          summary: `Submit a ${calculator.title.toLowerCase()} quote`,
+          description:
+            'The server recomputes the quote with @firm/pricing (figures sent by the browser are ignored), ' +
+            'stores it with a reference and the rate-table version, and e-mails the team.',
+          tags: ['submissions'],
+          security: [{ session: [] }],
+          params: clientParams,
+          body: calculator.body,
+          response: {
+            201: {
+              type: 'object',
+              properties: {
+                reference: { type: 'string', example: `${calculator.prefix}-2026-000123` },
+                quote: { type: 'object', additionalProperties: true },
+              },
+              required: ['reference', 'quote'],
+              additionalProperties: false,
+            },
+            ...errors(400, 401, 403, 404),
+          },
+        },
+        preHandler: app.requireUser,
+      },
+      async (request, reply) => {
+        const client = clientOf(request);
+        const user = userOf(request);
+        const priced = priceOrExplain(calculator, request.body as never);
+        const reference = await app.db.kysely.transaction().execute(async (trx) => {
+          const now = app.clock();
+          const ref = await nextReference(trx, calculator.prefix, now);
+          await insertQuote(
+            trx,
+            {
+              reference: ref,
+              kind: calculator.kind,
+              clientId: client.id,
+              userId: user.id,
+              input: request.body,
+              quote: priced.quote,
+              rateTableVersion: priced.quote.rateTableVersion,
+              contactName: priced.contact.name.trim(),
+              contactPhone: priced.contact.phone.trim(),
+              contactEmail: priced.contact.email.trim(),
+            },
+            now,
+          );
+          const mail = teamMail(client, calculator.title, ref, priced);
+          await enqueue(trx, { kind: 'mail', payload: { ...mail, to: app.config.teamEmail } }, now);
+          return ref;
+        });
+        app.background.run(async () => {
+          await app.outbox.runOnce();
+        });
+        return reply.code(201).send({ reference, quote: priced.quote });
+      },
+    );
+  }
+}

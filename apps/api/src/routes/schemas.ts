@@ -1,0 +1,59 @@
+/** JSON schemas shared by the routes (also the OpenAPI document's components). */
+export const errorSchema = {
+  type: 'object',
+  description: 'Every error: a plain message safe to show.',
+  properties: { error: { type: 'string' } },
+  required: ['error'],
+  additionalProperties: false,
+} as const;
+
+export const clientParams = {
+  type: 'object',
+  properties: {
+    client: { type: 'string', description: 'The client prefix, e.g. demo', maxLength: 100 },
+  },
+  required: ['client'],
+  additionalProperties: false,
+} as const;
+
+/** Error responses a route can give, for the OpenAPI document. */
+export function errors(...statuses: number[]): Record<number, typeof errorSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, errorSchema]));
+}
+
+/** A required, non-blank text field. */
+export const requiredText = (maxLength: number, description?: string) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength,
+    pattern: '\\S',
+    ...(description === undefined ? {} : { description }),
+  }) as const;
+
+export const emailField = { type: 'string', format: 'email', maxLength: 254 } as const;
+
+export const contentItemSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string', enum: ['case_study', 'insight'] },
+    title: { type: 'string' },
+    description_text: { type: 'string' },
+    image_url: { type: ['string', 'null'] },
+  },
+  required: ['id', 'type', 'title', 'description_text', 'image_url'],
+  additionalProperties: false,
+} as const;
+
+export const topicSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string', description: 'Sanitised HTML' },
+    pro_tip: { type: ['string', 'null'], description: 'Sanitised HTML' },
+  },
+  required: ['id', 'title', 'description', 'pro_tip'],
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,316 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
+import matter from 'gray-matter';
+import { JSDOM } from 'jsdom';
+import type { Kysely } from 'kysely';
+import { marked } from 'marked';
+import { parse as parseYaml } from 'yaml';
+import type { ContentType, Database, LoginPolicy } from '../db/schema.js';
+import type { Branding, Client, NewClient } from '../repositories/clients.js';
+import {
+  upsertContentItem,
+  upsertVideo,
+  type ContentItemInput,
+  type Video,
+} from '../repositories/content.js';
+import { sanitizeHtml } from './sanitize.js';
+
+/** A problem in a content folder, reported with the file it is in. */
+export class ContentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ContentError';
+  }
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.vtt': 'text/vtt',
+  '.pdf': 'application/pdf',
+};
+export const MEDIA_EXTENSIONS = Object.keys(MEDIA_TYPES);
+export const mediaContentType = (file: string): string | undefined =>
+  MEDIA_TYPES[path.extname(file).toLowerCase()];
+
+const FOLDERS: { folder: string; type: ContentType }[] = [
+  { folder: 'case-studies', type: 'case_study' },
+  { folder: 'insights', type: 'insight' },
+  { folder: 'topics', type: 'topic' },
+];
+const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+const HEX = /^#[0-9a-fA-F]{6}$/;
+export const PREFIX = /^[a-z0-9][a-z0-9-]{0,39}$/;
+const RESERVED_PREFIXES = new Set(['api', 'media', 'assets']);
+
+/** Checks a client prefix (URL segment); returns a message or `undefined` when fine. */
+export function prefixProblem(prefix: string): string | undefined {
+  if (!PREFIX.test(prefix)) {
+    return `The prefix "${prefix}" must be 1–40 lower-case letters, digits or hyphens, starting with a letter or digit.`;
+  }
+  if (RESERVED_PREFIXES.has(prefix)) return `The prefix "${prefix}" is reserved.`;
+  return undefined;
+}
+
+export function isHexColour(value: string): boolean {
+  return HEX.test(value);
+}
+
+/** Copies media files into DATA_DIR/media/<prefix>/ under content-hash names (safe to cache for ever). */
+class MediaCopier {
+  constructor(
+    private readonly folder: string,
+    private readonly mediaDir: string,
+    private readonly prefix: string,
+  ) {}
+
+  /** `media/x.svg` (relative to the content folder) → `/media/<prefix>/<hash>.svg`. */
+  async publish(reference: string, where: string): Promise<string> {
+    if (/^\/media\//.test(reference)) return reference;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('/')) {
+      throw new ContentError(
+        `${where}: "${reference}" must be a file in the content folder (e.g. media/photo.jpg).`,
+      );
+    }
+    const source = path.resolve(this.folder, reference);
+    if (!source.startsWith(this.folder + path.sep)) {
+      throw new ContentError(`${where}: "${reference}" points outside the content folder.`);
+    }
+    const type = mediaContentType(source);
+    if (type === undefined) {
+      throw new ContentError(
+        `${where}: "${reference}" is not an allowed media type (${MEDIA_EXTENSIONS.join(', ')}).`,
+      );
+    }
+    if (!existsSync(source) || !(await stat(source)).isFile()) {
+      throw new ContentError(`${where}: the file "${reference}" does not exist.`);
+    }
+    const bytes = await readFile(source);
+    const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 20)}${path.extname(source).toLowerCase()}`;
+    const targetDir = path.join(this.mediaDir, this.prefix);
+    const target = path.join(targetDir, name);
+    if (!existsSync(target)) {
+      await mkdir(targetDir, { recursive: true });
+      const tmp = `${target}.tmp-${process.pid}`;
+      await copyFile(source, tmp);
+      await rename(tmp, target);
+    }
+    return `/media/${this.prefix}/${name}`;
+  }
+
+  /** Rewrites relative media references inside sanitised HTML. */
+  async rewriteHtml(html: string, where: string): Promise<string> {
+    const dom = new JSDOM(`<body>${html}</body>`);
+    const body = dom.window.document.body;
+    for (const element of body.querySelectorAll('[src], [href], [poster]')) {
+      for (const attribute of ['src', 'href', 'poster']) {
+        const value = element.getAttribute(attribute);
+        if (value !== null && /^(\.\/)?media\//.test(value)) {
+          element.setAttribute(attribute, await this.publish(value, where));
+        }
+      }
+    }
+    return body.innerHTML;
+  }
+}
+
+function text(data: Record<string, unknown>, field: string, where: string): string {
+  const value = data[field];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ContentError(`${where}: front matter "${field}" is required (text).`);
+  }
+  return value.trim();
+}
+
+function optionalText(
+  data: Record<string, unknown>,
+  field: string,
+  where: string,
+): string | undefined {
+  const value = data[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') {
+    throw new ContentError(`${where}: front matter "${field}" must be text.`);
+  }
+  return value.trim();
+}
+
+function markdownToHtml(markdown: string): string {
+  return sanitizeHtml(marked.parse(markdown, { async: false, gfm: true }));
+}
+
+/** Plain text of sanitised HTML, for search. */
+function plainText(html: string): string {
+  return (JSDOM.fragment(`<div>${html}</div>`).textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+async function listMarkdown(folder: string): Promise<string[]> {
+  if (!existsSync(folder)) return [];
+  return (await readdir(folder)).filter((f) => f.endsWith('.md')).sort();
+}
+
+export interface ClientFile {
+  client: NewClient;
+  /** The logo as referenced in client.yml (published on import). */
+  logo: string | undefined;
+}
+
+/** Reads and checks `client.yml` of a content folder. */
+export async function readClientFile(folder: string): Promise<ClientFile> {
+  const file = path.join(folder, 'client.yml');
+  if (!existsSync(file)) throw new ContentError(`${file} does not exist.`);
+  const data = (parseYaml(await readFile(file, 'utf8')) ?? {}) as Record<string, unknown>;
+  const where = 'client.yml';
+  const prefix = text(data, 'prefix', where);
+  const problem = prefixProblem(prefix);
+  if (problem !== undefined) throw new ContentError(`${where}: ${problem}`);
+  const login = optionalText(data, 'login', where) ?? 'magic-link';
+  if (login !== 'open' && login !== 'magic-link') {
+    throw new ContentError(`${where}: "login" must be open or magic-link.`);
+  }
+  const brandingData = (data.branding ?? {}) as Record<string, unknown>;
+  const branding: Partial<Branding> = {};
+  for (const key of ['primary', 'accent'] as const) {
+    const value = optionalText(brandingData, key, `${where} branding`);
+    if (value !== undefined) {
+      if (!isHexColour(value)) {
+        throw new ContentError(`${where}: branding.${key} must be a colour like #1f3a5f.`);
+      }
+      branding[key] = value;
+    }
+  }
+  return {
+    client: {
+      prefix,
+      name: text(data, 'name', where),
+      loginPolicy: login as LoginPolicy,
+      branding,
+    },
+    logo: optionalText(brandingData, 'logo', `${where} branding`),
+  };
+}
+
+export interface ImportSummary {
+  case_study: number;
+  insight: number;
+  topic: number;
+  video: boolean;
+  logo_url: string | null;
+}
+
+/**
+ * Imports a content folder for a client (see docs/architecture.md for the format): Markdown with front
+ * matter, raw HTML allowed and sanitised, media copied under content-hash names. Idempotent: items are
+ * upserted by type and slug. Everything is checked before anything is written, and written in one
+ * transaction.
+ */
+export async function importContent(
+  db: Kysely<Database>,
+  client: Client,
+  folder: string,
+  mediaDir: string,
+  now: Date,
+): Promise<ImportSummary> {
+  const root = path.resolve(folder);
+  if (!existsSync(root) || !(await stat(root)).isDirectory()) {
+    throw new ContentError(`The content folder ${root} does not exist.`);
+  }
+  const media = new MediaCopier(root, mediaDir, client.prefix);
+  const items: ContentItemInput[] = [];
+
+  for (const { folder: sub, type } of FOLDERS) {
+    const files = await listMarkdown(path.join(root, sub));
+    for (const [index, file] of files.entries()) {
+      const where = `${sub}/${file}`;
+      const slug = file.slice(0, -3);
+      if (!SLUG.test(slug)) {
+        throw new ContentError(
+          `${where}: the file name must be a slug (lower-case letters, digits, hyphens).`,
+        );
+      }
+      const parsed = matter(await readFile(path.join(root, sub, file), 'utf8'));
+      const data = parsed.data as Record<string, unknown>;
+      const html = await media.rewriteHtml(markdownToHtml(parsed.content), where);
+      const order = data.order;
+      if (order !== undefined && (typeof order !== 'number' || !Number.isInteger(order))) {
+        throw new ContentError(`${where}: front matter "order" must be a whole number.`);
+      }
+      const related = data.related ?? [];
+      if (!Array.isArray(related) || related.some((r) => typeof r !== 'string')) {
+        throw new ContentError(`${where}: front matter "related" must be a list of slugs.`);
+      }
+      const image = optionalText(data, 'image', where);
+      const proTip = type === 'topic' ? optionalText(data, 'pro_tip', where) : undefined;
+      const proTipHtml =
+        proTip === undefined ? null : await media.rewriteHtml(markdownToHtml(proTip), where);
+      items.push({
+        type,
+        slug,
+        title: text(data, 'title', where),
+        summary:
+          type === 'topic'
+            ? (optionalText(data, 'summary', where) ?? '')
+            : text(data, 'summary', where),
+        bodyText: [plainText(html), proTipHtml === null ? '' : plainText(proTipHtml)]
+          .join(' ')
+          .trim(),
+        html,
+        imageUrl: image === undefined ? null : await media.publish(image, where),
+        proTip: proTipHtml,
+        sortOrder: typeof order === 'number' ? order : index + 1,
+        related: related as string[],
+      });
+    }
+  }
+
+  let video: Video | undefined;
+  const videoFile = path.join(root, 'video.md');
+  if (existsSync(videoFile)) {
+    const where = 'video.md';
+    const parsed = matter(await readFile(videoFile, 'utf8'));
+    const data = parsed.data as Record<string, unknown>;
+    const poster = optionalText(data, 'poster', where);
+    const captions = optionalText(data, 'captions', where);
+    video = {
+      title: text(data, 'title', where),
+      src: await media.publish(text(data, 'src', where), where),
+      poster: poster === undefined ? null : await media.publish(poster, where),
+      captions: captions === undefined ? null : await media.publish(captions, where),
+      description: await media.rewriteHtml(markdownToHtml(parsed.content), where),
+    };
+  }
+
+  let logoUrl: string | null = client.branding.logo_url;
+  if (existsSync(path.join(root, 'client.yml'))) {
+    const { logo } = await readClientFile(root);
+    if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml');
+  }
+
+  await db.transaction().execute(async (trx) => {
+    for (const item of items) await upsertContentItem(trx, client.id, item, now);
+    if (video !== undefined) await upsertVideo(trx, client.id, video, now);
+    if (logoUrl !== client.branding.logo_url) {
+      await trx
+        .updateTable('clients')
+        .set({ branding: JSON.stringify({ ...client.branding, logo_url: logoUrl }) })
+        .where('id', '=', client.id)
+        .execute();
+    }
+  });
+
+  return {
+    case_study: items.filter((i) => i.type === 'case_study').length,
+    insight: items.filter((i) => i.type === 'insight').length,
+    topic: items.filter((i) => i.type === 'topic').length,
+    video: video !== undefined,
+    logo_url: logoUrl,
+  };
+}

@@ -1,0 +1,124 @@
+import { openAsBlob } from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import { HOUR } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import {
+  claimDue,
+  markFailed,
+  markSent,
+  type ForwardPayload,
+  type MailPayload,
+  type OutboxRow,
+} from '../repositories/outbox.js';
+import type { Mailer } from './mailer.js';
+
+const LEASE_MS = 5 * 60_000;
+const BATCH = 20;
+const FIRST_RETRY_MS = 30_000;
+const MAX_RETRY_MS = HOUR;
+const FORWARD_TIMEOUT_MS = 60_000;
+
+/** Delay before retry n (1-based): 30 s, 1 min, 2 min … capped at one hour. Rows are never dropped. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+}
+
+interface WorkerOptions {
+  db: Db;
+  mailer: Mailer;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  uploadsDir: string;
+  pollMs: number;
+}
+
+/** Sends queued mail and forwards from the outbox table, with retries and back-off. */
+export class OutboxWorker {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<number> | undefined;
+  #stopped = false;
+
+  constructor(private readonly options: WorkerOptions) {}
+
+  start(): void {
+    this.#stopped = false;
+    const tick = () => {
+      void this.runOnce()
+        .catch((error: unknown) => this.options.log.error({ err: error }, 'Outbox poll failed'))
+        .finally(() => {
+          if (!this.#stopped) this.#timer = setTimeout(tick, this.options.pollMs);
+        });
+    };
+    this.#timer = setTimeout(tick, 0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** Processes every due row once; returns how many were sent. Concurrent calls share one run. */
+  runOnce(): Promise<number> {
+    this.#running ??= this.#process().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #process(): Promise<number> {
+    const { db, clock } = this.options;
+    let sent = 0;
+    for (;;) {
+      const rows = await claimDue(db.kysely, db.dialect, clock(), LEASE_MS, BATCH);
+      if (rows.length === 0) return sent;
+      for (const row of rows) {
+        try {
+          await this.#deliver(row);
+          await markSent(db.kysely, row.id, clock());
+          sent += 1;
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          const next = new Date(clock().getTime() + retryDelayMs(row.attempts + 1));
+          this.options.log.warn(
+            { outboxId: row.id, kind: row.kind, attempts: row.attempts + 1, err: message },
+            'Outbox delivery failed; will retry',
+          );
+          await markFailed(db.kysely, row, message, next);
+        }
+      }
+      if (rows.length < BATCH) return sent;
+    }
+  }
+
+  async #deliver(row: OutboxRow): Promise<void> {
+    if (row.kind === 'mail') {
+      await this.options.mailer.send(JSON.parse(row.payload) as MailPayload);
+      return;
+    }
+    const job = JSON.parse(row.payload) as ForwardPayload;
+    const form = new FormData();
+    for (const [name, value] of Object.entries(job.fields)) form.append(name, value);
+    if (job.file !== undefined) {
+      const blob = await openAsBlob(
+        path.join(this.options.uploadsDir, path.basename(job.file.path)),
+        {
+          type: job.file.contentType,
+        },
+      );
+      form.append('FileUpload', blob, job.file.filename);
+    }
+    const response = await fetch(job.url, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    if (!response.ok) {
+      throw new Error(`Form service answered ${response.status}`);
+    }
+  }
+}

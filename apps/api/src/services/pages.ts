@@ -1,0 +1,51 @@
+const escapeHtml = (text: string): string =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>
+  body { font-family: system-ui, sans-serif; background: #f4f6f8; color: #1b2430; margin: 0; }
+  main { max-width: 28rem; margin: 12vh auto; background: #fff; padding: 2rem; border-radius: 8px;
+         box-shadow: 0 1px 4px rgba(0,0,0,.12); }
+  h1 { font-size: 1.4rem; margin-top: 0; }
+  button, a.button { font: inherit; background: #1f3a5f; color: #fff; border: 0; border-radius: 4px;
+         padding: .7rem 1.4rem; cursor: pointer; text-decoration: none; display: inline-block; }
+  button:focus-visible, a:focus-visible { outline: 3px solid #c8963e; outline-offset: 2px; }
+</style>
+</head>
+<body><main>${body}</main></body>
+</html>
+`;
+}
+
+/** The page a login link opens: no side effects (mail scanners open links); its button POSTs the token. */
+export function continuePage(clientName: string, prefix: string, token: string): string {
+  return page(
+    `Log in to ${clientName}`,
+    `<h1>Log in to ${escapeHtml(clientName)}</h1>
+<p>Press Continue to finish logging in.</p>
+<form method="post" action="/api/${encodeURIComponent(prefix)}/login/link">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">Continue</button>
+</form>`,
+  );
+}
+
+/** Shown for a used, expired, unknown or other client's login link. */
+export function invalidLinkPage(clientName: string, prefix: string): string {
+  return page(
+    'Login link invalid or expired',
+    `<h1>This login link is invalid or has expired</h1>
+<p>Login links work once and for 15 minutes. Ask for a new one on the ${escapeHtml(clientName)} login page.</p>
+<p><a class="button" href="/${encodeURIComponent(prefix)}/login">Back to the login page</a></p>`,
+  );
+}

@@ -1,0 +1,61 @@
+import createDOMPurify from 'dompurify';
+import { JSDOM } from 'jsdom';
+
+const { window } = new JSDOM('');
+const purify = createDOMPurify(window);
+
+/** Relative links, same-site paths, fragments, http(s), mailto and tel. No javascript:, data:, vbscript: … */
+const SAFE_URL = /^(?:https?:|mailto:|tel:|\/(?!\/)|#|\.{1,2}\/|[^:/?#]+(?:[/?#]|$))/i;
+const URL_ATTRIBUTES = ['href', 'src', 'poster', 'action', 'formaction', 'xlink:href', 'cite'];
+
+purify.addHook('afterSanitizeAttributes', (node) => {
+  for (const name of URL_ATTRIBUTES) {
+    const value = node.getAttribute(name);
+    if (value !== null && !SAFE_URL.test(value.trim())) node.removeAttribute(name);
+  }
+  node.removeAttribute('srcset');
+  if (node.tagName === 'A' && node.getAttribute('target') === '_blank') {
+    node.setAttribute('rel', 'noopener noreferrer');
+  }
+});
+
+const CONFIG = {
+  FORBID_TAGS: [
+    'script',
+    'style',
+    'iframe',
+    'frame',
+    'frameset',
+    'object',
+    'embed',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'option',
+    'link',
+    'meta',
+    'base',
+    'svg',
+    'math',
+    'template',
+  ],
+  FORBID_ATTR: ['style', 'srcset', 'formaction', 'action'],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+};
+
+/**
+ * Sanitises content HTML: no scripts, event handlers, styles, frames, forms, or javascript:/data: URLs.
+ * Run at import and again before the HTML leaves the server.
+ */
+export function sanitizeHtml(html: string): string {
+  return purify.sanitize(html, CONFIG);
+}
+
+/** The text of an HTML fragment (for search and plain-text mail). */
+export function htmlToText(html: string): string {
+  const fragment = JSDOM.fragment(`<div>${sanitizeHtml(html)}</div>`);
+  return (fragment.textContent ?? '').replace(/\s+/g, ' ').trim();
+}

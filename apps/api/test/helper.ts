@@ -1,0 +1,175 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import app, { serverOptions } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const FIXTURES = path.join(here, 'fixtures');
+export const FIXTURE_CONTENT = path.join(FIXTURES, 'content');
+export const FIXTURE_PORTAL = path.join(FIXTURES, 'portal-dist');
+
+export interface DatabaseTarget {
+  name: 'sqlite' | 'postgres';
+  url: string | null;
+}
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it via scripts/ci/postgres.sh). */
+export const databases: DatabaseTarget[] = [
+  { name: 'sqlite', url: null },
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ name: 'postgres' as const, url: process.env.TEST_DATABASE_URL }]
+    : []),
+];
+
+/** A clock tests move by hand. */
+export class TestClock {
+  constructor(public current = new Date('2026-03-02T09:00:00.000Z')) {}
+  readonly now = (): Date => new Date(this.current);
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  clock: TestClock;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL schema for one app; dropped by the returned function. */
+export async function createPgSchema(
+  url: string,
+): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  return {
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+/** Builds the app on an empty data folder (and a fresh PG schema), seeded from the fixture content. */
+export async function buildTestApp(
+  target: DatabaseTarget,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-api-test-'));
+  const pgSchema = target.url === null ? undefined : await createPgSchema(target.url);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    CONTENT_DIR: FIXTURE_CONTENT,
+    PORTAL_DIST: FIXTURE_PORTAL,
+    LOG_LEVEL: 'silent',
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-42',
+    ...(target.url === null
+      ? {}
+      : { DATABASE_URL: target.url, DATABASE_SCHEMA: pgSchema?.schema ?? '' }),
+    ...env,
+  });
+  const clock = new TestClock();
+  const instance = Fastify({ ...serverOptions(config), logger: false });
+  await instance.register(app, { config, clock: clock.now });
+  await instance.ready();
+  return {
+    app: instance,
+    config,
+    clock,
+    dataDir,
+    async close() {
+      await instance.close();
+      await pgSchema?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The `name=value` pair of the session cookie set by a response, for a Cookie header. */
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === 'sid' || c.name === '__Host-sid');
+  if (cookie === undefined || cookie.value === '') throw new Error('No session cookie was set');
+  return `${cookie.name}=${cookie.value}`;
+}
+
+export const PERSON = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '020 7946 0123',
+};
+
+/** Logs in to an open client and returns the Cookie header value. */
+export async function loginOpen(
+  app: FastifyInstance,
+  prefix = 'demo',
+  person: Partial<typeof PERSON> = {},
+): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/${prefix}/login`,
+    payload: { ...PERSON, ...person },
+  });
+  if (response.statusCode !== 200) throw new Error(`Login failed: ${response.body}`);
+  return sessionCookie(response);
+}
+
+/** Every .eml file written to the outbox folder, oldest first. */
+export async function outboxMails(dataDir: string): Promise<string[]> {
+  const dir = path.join(dataDir, 'outbox');
+  let files: string[];
+  try {
+    files = (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+  return Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
+}
+
+/** Decodes a quoted-printable/plain mail body enough to find the login link in it. */
+export function loginLinkToken(mail: string): string {
+  const unfolded = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = /\/login\/link\?token=([A-Za-z0-9_-]+)/.exec(unfolded);
+  if (match?.[1] === undefined) throw new Error('No login link in the mail');
+  return match[1];
+}
+
+/** Logs in to a magic-link client the whole way: login POST, mail from the outbox, link POST. */
+export async function loginMagic(
+  t: TestApp,
+  prefix = 'northbank',
+  person: Partial<typeof PERSON> = {},
+): Promise<string> {
+  const before = (await outboxMails(t.dataDir)).length;
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/${prefix}/login`,
+    payload: { ...PERSON, ...person },
+  });
+  if (response.statusCode !== 200) throw new Error(`Login failed: ${response.body}`);
+  await t.app.background.drain();
+  const mails = await outboxMails(t.dataDir);
+  const mail = mails[before];
+  if (mail === undefined) throw new Error('No login mail was written');
+  const token = loginLinkToken(mail);
+  const link = await t.app.inject({
+    method: 'POST',
+    url: `/api/${prefix}/login/link`,
+    payload: `token=${token}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  if (link.statusCode !== 303) throw new Error(`Link login failed: ${link.statusCode}`);
+  return sessionCookie(link);
+}
