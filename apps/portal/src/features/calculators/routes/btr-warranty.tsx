@@ -1,3 +1,6 @@
+import { BtrWarrantyCalculator } from '../components/btr-warranty-calculator';
+
+/** /{client}/calculator/btr-warranty */
 export function Component() {
-  return <h1>BTR Warranty + Loss of Rent Calculator</h1>;
+  return <BtrWarrantyCalculator />;
 }

@@ -1,3 +1,6 @@
+import { BuildingWarrantyCalculator } from '../components/building-warranty-calculator';
+
+/** /{client}/calculator/building-warranty */
 export function Component() {
-  return <h1>Building Warranty Cost Calculator</h1>;
+  return <BuildingWarrantyCalculator />;
 }

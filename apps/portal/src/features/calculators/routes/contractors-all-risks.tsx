@@ -1,3 +1,6 @@
+import { ContractorsAllRisksCalculator } from '../components/contractors-all-risks-calculator';
+
+/** /{client}/calculator/contractors-all-risks */
 export function Component() {
-  return <h1>Contractors All Risks Calculator</h1>;
+  return <ContractorsAllRisksCalculator />;
 }

@@ -1,3 +1,6 @@
+import { InsuranceFramework } from '../components/insurance-framework';
+
+/** /{client}/insurance-framework */
 export function Component() {
-  return <h1>Insurance Framework</h1>;
+  return <InsuranceFramework />;
 }

@@ -1,3 +1,6 @@
+import { InsuranceGuide } from '../components/insurance-guide';
+
+/** /{client}/insurance-guide */
 export function Component() {
-  return <h1>Development Insurance Guide</h1>;
+  return <InsuranceGuide />;
 }

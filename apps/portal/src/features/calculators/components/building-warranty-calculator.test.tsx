@@ -1,0 +1,287 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { jsonResponse, makeClient } from '@/testing/fixtures';
+import { renderWithClient } from '@/testing/test-utils';
+
+import { useBuildingWarrantyStore } from '../stores/building-warranty-store';
+
+import { BuildingWarrantyCalculator } from './building-warranty-calculator';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+  useBuildingWarrantyStore.getState().reset();
+  sessionStorage.clear();
+});
+
+const PATH = '/demo/calculator/building-warranty';
+
+function renderCalculator(client = makeClient()) {
+  return renderWithClient(<BuildingWarrantyCalculator />, { path: PATH, client });
+}
+
+/** The API's answer to the warranty post: the reference and the server's own quote. */
+function created(reference: string) {
+  return jsonResponse(
+    {
+      reference,
+      quote: {
+        rates: { buildCost: 1.13, buildType: 0, stage: 0, units: 0.05 },
+        totalPercentage: 1.18,
+        estimate: 11_800,
+        rateTableVersion: 'test',
+      },
+    },
+    { status: 201 },
+  );
+}
+
+/** New Build, Not Started, 3 units, £1,000,000 (the example of decisions.md §1). */
+async function enterDocumentedExample(user: ReturnType<typeof userEvent.setup>) {
+  await user.selectOptions(await screen.findByLabelText('Build type'), 'New Build');
+  await user.selectOptions(screen.getByLabelText('Stage'), 'Not Started');
+  fireEvent.change(screen.getByRole('slider', { name: 'Number of units' }), {
+    target: { value: '3' },
+  });
+  const amount = screen.getByRole('textbox', { name: /^Sum insured.*exact amount/ });
+  await user.clear(amount);
+  await user.type(amount, '1,000,000{Enter}');
+}
+
+function postsTo(path: string) {
+  return fetchMock.mock.calls.filter(([url]) => url === path);
+}
+
+describe('BuildingWarrantyCalculator', () => {
+  describe('given a logged-in user', () => {
+    it('should show the heading and prefill name, telephone and email from the user', async () => {
+      renderCalculator();
+
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Building Warranty Cost Calculator' }),
+      ).toBeInTheDocument();
+      expect(screen.getByLabelText('Name')).toHaveValue('Ada Lovelace');
+      expect(screen.getByLabelText('Telephone')).toHaveValue('07700 900123');
+      expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+    });
+  });
+
+  describe('when Calculate is pressed with the name and email emptied', () => {
+    it('should highlight those two fields, focus the name, and neither compute nor post anything', async () => {
+      const user = userEvent.setup();
+      renderCalculator();
+      await user.clear(await screen.findByLabelText('Name'));
+      await user.clear(screen.getByLabelText('Email'));
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText('Telephone')).not.toHaveAttribute('aria-invalid');
+      expect(screen.getByLabelText('Name')).toHaveFocus();
+      expect(screen.getByText('Enter your name')).toBeInTheDocument();
+      expect(screen.queryByText('Estimated premium')).not.toBeInTheDocument();
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
+
+    it('should clear a field’s highlight once it is filled in', async () => {
+      const user = userEvent.setup();
+      renderCalculator();
+      await user.clear(await screen.findByLabelText('Telephone'));
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(screen.getByLabelText('Telephone')).toHaveAttribute('aria-invalid', 'true');
+
+      await user.type(screen.getByLabelText('Telephone'), '020 7946 0000');
+
+      expect(screen.getByLabelText('Telephone')).not.toHaveAttribute('aria-invalid');
+    });
+  });
+
+  describe('when Calculate is pressed for New Build, Not Started, 3 units and £1,000,000', () => {
+    it('should show 1.13 + 0 + 0 + 0.05 = 1.18% and £11,800 at once, before the post answers', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockReturnValue(new Promise<Response>(() => {}));
+      renderCalculator();
+      await enterDocumentedExample(user);
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      const estimate = screen.getByRole('region', { name: 'Your estimate' });
+      expect(within(estimate).getAllByText('£11,800')).not.toHaveLength(0);
+      const rows = within(estimate).getAllByRole('row');
+      const cells = rows.map((row) => within(row).getByRole('cell').textContent);
+      expect(cells).toEqual(['1.13%', '0%', '0%', '0.05%', '1.18%', '£11,800']);
+      expect(within(estimate).getByText(/Indicative only/)).toBeInTheDocument();
+      expect(within(estimate).getByText('Sending your details to our team…')).toBeInTheDocument();
+    });
+
+    it('should post the spec’s fields and show the reference the API returns', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? created('BW-2026-000123')
+          : new Response(null, { status: 204 }),
+      );
+      renderCalculator();
+      await enterDocumentedExample(user);
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      expect(await screen.findByText('Your reference: BW-2026-000123')).toBeInTheDocument();
+      const [[, init]] = postsTo('/api/demo/warranty') as [[string, RequestInit]];
+      expect(init.method).toBe('POST');
+      expect(JSON.parse(String(init.body))).toEqual({
+        build_type: 'New Build',
+        stageType: 'Not Started',
+        units: 3,
+        build_value: 1_000_000,
+        GDV: 500_000,
+        name: 'Ada Lovelace',
+        telephone: '07700 900123',
+        email: 'ada@example.com',
+        buildCostValue: 1.13,
+        totalPercentage: 1.18,
+        estimateValue: 11_800,
+      });
+      await waitFor(() => expect(postsTo('/api/demo/activity')).toHaveLength(1));
+      const [[, activity]] = postsTo('/api/demo/activity') as [[string, RequestInit]];
+      expect(JSON.parse(String(activity.body))).toEqual({
+        action: 'submit',
+        item: 'Building Warranty Cost Calculator',
+      });
+    });
+  });
+
+  describe('when Calculate is pressed for Conversion, Part Complete, 60 units and £5,000,000', () => {
+    it('should add 1.03 + 0.25 + 0.25 + 0 = 1.53% and show £76,500', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockReturnValue(new Promise<Response>(() => {}));
+      renderCalculator();
+      await user.selectOptions(await screen.findByLabelText('Build type'), 'Conversion');
+      await user.selectOptions(screen.getByLabelText('Stage'), 'Part Complete');
+      fireEvent.change(screen.getByRole('slider', { name: 'Number of units' }), {
+        target: { value: '60' },
+      });
+      const amount = screen.getByRole('textbox', { name: /^Sum insured.*exact amount/ });
+      await user.clear(amount);
+      await user.type(amount, '£5m{Enter}');
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      const estimate = screen.getByRole('region', { name: 'Your estimate' });
+      const cells = within(estimate)
+        .getAllByRole('row')
+        .map((row) => within(row).getByRole('cell').textContent);
+      expect(cells).toEqual(['1.03%', '0.25%', '0.25%', '0%', '1.53%', '£76,500']);
+    });
+  });
+
+  describe('when the post fails', () => {
+    it('should keep the estimate, say the details did not reach the team, and post again on Try again', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockResolvedValueOnce(
+        jsonResponse({ error: 'Service unavailable' }, { status: 503 }),
+      );
+      renderCalculator();
+      await enterDocumentedExample(user);
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
+      expect(screen.getByText(/Service unavailable/)).toBeInTheDocument();
+      const estimate = screen.getByRole('region', { name: 'Your estimate' });
+      expect(within(estimate).getAllByText('£11,800')).not.toHaveLength(0);
+
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? created('BW-2026-000124')
+          : new Response(null, { status: 204 }),
+      );
+      await user.click(screen.getByRole('button', { name: 'Try again' }));
+
+      expect(await screen.findByText('Your reference: BW-2026-000124')).toBeInTheDocument();
+      expect(screen.queryByText('Your details did not reach our team.')).not.toBeInTheDocument();
+      const posts = postsTo('/api/demo/warranty') as [string, RequestInit][];
+      expect(posts).toHaveLength(2);
+      expect(posts[1]![1].body).toBe(posts[0]![1].body);
+    });
+
+    it('should say so when the network itself fails', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+      renderCalculator();
+      await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+
+      expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
+      expect(screen.getByText(/The connection to our server failed\./)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
+    });
+  });
+
+  describe('when the user leaves the page and comes back', () => {
+    it('should show the inputs, the contact details and the last estimate as they were', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? created('BW-2026-000123')
+          : new Response(null, { status: 204 }),
+      );
+      const first = renderCalculator();
+      await enterDocumentedExample(user);
+      await user.clear(screen.getByLabelText('Telephone'));
+      await user.type(screen.getByLabelText('Telephone'), '020 7946 0999');
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      await screen.findByText('Your reference: BW-2026-000123');
+      first.unmount();
+
+      renderCalculator();
+
+      expect(await screen.findByRole('slider', { name: 'Number of units' })).toHaveValue('3');
+      expect(screen.getByRole('textbox', { name: /^Sum insured.*exact amount/ })).toHaveValue(
+        '£1,000,000',
+      );
+      expect(screen.getByLabelText('Telephone')).toHaveValue('020 7946 0999');
+      expect(screen.getByText('Your reference: BW-2026-000123')).toBeInTheDocument();
+      const estimate = screen.getByRole('region', { name: 'Your estimate' });
+      expect(within(estimate).getAllByText('£11,800')).not.toHaveLength(0);
+    });
+
+    it('should start afresh for another user in the same tab', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockReturnValue(new Promise<Response>(() => {}));
+      const first = renderCalculator();
+      await enterDocumentedExample(user);
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      first.unmount();
+
+      renderCalculator(
+        makeClient({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }),
+      );
+
+      expect(await screen.findByLabelText('Name')).toHaveValue('Grace Hopper');
+      expect(screen.getByRole('slider', { name: 'Number of units' })).toHaveValue('1');
+      expect(screen.queryByText('Estimated premium')).not.toBeInTheDocument();
+    });
+  });
+
+  describe('when an input changes after an estimate', () => {
+    it('should keep the estimate but say it is out of date', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockReturnValue(new Promise<Response>(() => {}));
+      renderCalculator();
+      await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+      expect(screen.queryByText(/You have changed the details/)).not.toBeInTheDocument();
+
+      await user.selectOptions(screen.getByLabelText('Build type'), 'Conversion');
+
+      expect(screen.getByText(/You have changed the details/)).toBeInTheDocument();
+    });
+  });
+});

@@ -1,0 +1,81 @@
+import { TextField } from '@firm/ui';
+import type { ChangeEvent } from 'react';
+import { styled } from 'styled-components';
+
+import type { ContactDetails } from '../stores/create-draft-store';
+import type { ContactField } from '../utils/contact';
+
+export interface ContactFieldsProps {
+  /** Prefix of the three inputs' ids (`{idPrefix}-name`, `-telephone`, `-email`). */
+  idPrefix: string;
+  value: ContactDetails;
+  onChange: (value: ContactDetails) => void;
+  /** The fields to show in the failure colour. */
+  invalid: readonly ContactField[];
+  /** The telephone input's form name, label and message: `telephone`, or the BTR's `contact_number`. */
+  telephone: { name: string; label: string; errorMessage: string };
+}
+
+/** The id of a contact field's input, so a screen can move focus to it. */
+export function contactFieldId(idPrefix: string, field: ContactField): string {
+  return `${idPrefix}-${field}`;
+}
+
+/** Name, telephone and e-mail, sent with the estimate so the team can follow it up. */
+export function ContactFields({
+  idPrefix,
+  value,
+  onChange,
+  invalid,
+  telephone,
+}: ContactFieldsProps) {
+  const update = (field: ContactField) => (event: ChangeEvent<HTMLInputElement>) =>
+    onChange({ ...value, [field]: event.target.value });
+  const isInvalid = (field: ContactField) => invalid.includes(field);
+
+  return (
+    <Fields>
+      <TextField
+        id={contactFieldId(idPrefix, 'name')}
+        name="name"
+        label="Name"
+        autoComplete="name"
+        value={value.name}
+        onChange={update('name')}
+        invalid={isInvalid('name')}
+        errorMessage={isInvalid('name') ? 'Enter your name' : undefined}
+      />
+      <TextField
+        id={contactFieldId(idPrefix, 'telephone')}
+        name={telephone.name}
+        label={telephone.label}
+        type="tel"
+        autoComplete="tel"
+        value={value.telephone}
+        onChange={update('telephone')}
+        invalid={isInvalid('telephone')}
+        errorMessage={isInvalid('telephone') ? telephone.errorMessage : undefined}
+      />
+      <TextField
+        id={contactFieldId(idPrefix, 'email')}
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={value.email}
+        onChange={update('email')}
+        invalid={isInvalid('email')}
+        errorMessage={isInvalid('email') ? 'Enter your email address' : undefined}
+      />
+    </Fields>
+  );
+}
+
+const Fields = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space.lg};
+
+  ${({ theme }) => theme.media.md} {
+    grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
+  }
+`;

@@ -1,0 +1,121 @@
+import { PricingInputError } from '@firm/pricing';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import type { StoreApi, UseBoundStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+
+import { useClient } from '@/hooks/use-client';
+import type { QuoteSubmissionResponse } from '@/types/api';
+
+import { contactFieldId } from '../components/contact-fields';
+import type { ContactDetails, DraftState } from '../stores/create-draft-store';
+import { contactFromUser, missingContactFields } from '../utils/contact';
+
+import { useQuoteSubmission } from './use-quote-submission';
+
+export interface CalculatorOptions<I, Q, B> {
+  store: UseBoundStore<StoreApi<DraftState<I, Q, B>>>;
+  /** Prefix of the form's input ids. */
+  idPrefix: string;
+  /** Prices the inputs with @firm/pricing, in the browser. */
+  quote: (inputs: I) => Q;
+  /** The submission body for the API. */
+  toSubmission: (inputs: I, contact: ContactDetails, quote: Q) => B;
+  /** The endpoint's fetcher. */
+  submit: (prefix: string, body: B) => Promise<QuoteSubmissionResponse<unknown>>;
+  /** The calculator's name in the activity log. */
+  activityItem: string;
+}
+
+/**
+ * The behaviour every calculator shares: the draft (inputs, contact details prefilled from the
+ * logged-in user, last estimate), Calculate with its contact check, the post and its retry.
+ */
+export function useCalculator<I extends object, Q, B>({
+  store,
+  idPrefix,
+  quote,
+  toSubmission,
+  submit,
+  activityItem,
+}: CalculatorOptions<I, Q, B>) {
+  const { prefix, client } = useClient();
+  const owner = `${prefix}/${client.email}`;
+
+  // Before paint: a draft left in this tab by another user or client is never shown.
+  useLayoutEffect(() => store.getState().claim(owner), [store, owner]);
+
+  const { inputs, savedContact, estimate, submission, setInput, setContact } = store(
+    useShallow((state) => ({
+      inputs: state.inputs,
+      savedContact: state.contact,
+      estimate: state.estimate,
+      submission: state.submission,
+      setInput: state.setInput,
+      setContact: state.setContact,
+    })),
+  );
+  const contact = savedContact ?? contactFromUser(client);
+
+  const [showMissing, setShowMissing] = useState(false);
+  const [inputError, setInputError] = useState<string | null>(null);
+  const estimateRef = useRef<HTMLElement>(null);
+  const send = useQuoteSubmission(store, submit, prefix, activityItem);
+
+  const calculate = useCallback(() => {
+    // Read the store rather than this render: a typed amount committed on blur lands just before.
+    const { inputs: current, contact: edited } = store.getState();
+    const details = edited ?? contactFromUser(client);
+    const missing = missingContactFields(details);
+    if (missing.length > 0) {
+      setShowMissing(true);
+      document.getElementById(contactFieldId(idPrefix, missing[0]!))?.focus();
+      return;
+    }
+    setShowMissing(false);
+
+    let figures: Q;
+    try {
+      figures = quote(current);
+    } catch (error) {
+      if (!(error instanceof PricingInputError)) throw error;
+      setInputError(error.issues.map((issue) => issue.message).join(' '));
+      return;
+    }
+    setInputError(null);
+    store.getState().setEstimate({ inputs: current, quote: figures });
+    revealEstimate(estimateRef.current);
+    void send(toSubmission(current, details, figures));
+  }, [store, client, idPrefix, quote, toSubmission, send]);
+
+  const retry = useCallback(() => {
+    const last = store.getState().submission;
+    if (last.status === 'failed') void send(last.body);
+  }, [store, send]);
+
+  return {
+    inputs,
+    setInput,
+    contact,
+    setContact,
+    invalidContactFields: showMissing ? missingContactFields(contact) : [],
+    estimate,
+    stale: estimate !== null && !sameInputs(estimate.inputs, inputs),
+    submission,
+    inputError,
+    calculate,
+    retry,
+    estimateRef,
+  };
+}
+
+/** Brings the estimate into view on small screens, where it sits below the form. */
+function revealEstimate(element: HTMLElement | null) {
+  if (!element || typeof element.scrollIntoView !== 'function') return;
+  const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  element.scrollIntoView({ block: 'nearest', behavior: reduceMotion ? 'auto' : 'smooth' });
+}
+
+function sameInputs<I extends object>(a: I, b: I): boolean {
+  const keys = Object.keys(a) as (keyof I)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.is(a[key], b[key]));
+}

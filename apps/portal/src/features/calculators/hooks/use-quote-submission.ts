@@ -1,0 +1,54 @@
+import { useCallback } from 'react';
+import type { StoreApi, UseBoundStore } from 'zustand';
+
+import { recordActivity } from '@/lib/activity';
+import { ApiError } from '@/lib/api-client';
+
+import type { QuoteSubmissionResponse } from '@/types/api';
+
+import type { DraftState } from '../stores/create-draft-store';
+
+type DraftStore<I, Q, B> = UseBoundStore<StoreApi<DraftState<I, Q, B>>>;
+
+/** What the notice says when the server gave no reason. */
+export const UNREACHABLE_MESSAGE = 'The connection to our server failed.';
+
+/**
+ * Posts a calculator submission and records how it went in the calculator's draft store, so the
+ * outcome survives navigating away while the post is on its way. Records a 'submit' activity
+ * (item = the calculator's name) once the team has the details.
+ *
+ * @param store - the calculator's draft store
+ * @param submit - the endpoint's fetcher
+ * @param activityItem - the calculator's name, as recorded in the activity log
+ * @returns `send(body)`, which never throws: a failure is kept in the store
+ */
+export function useQuoteSubmission<I, Q, B>(
+  store: DraftStore<I, Q, B>,
+  submit: (prefix: string, body: B) => Promise<QuoteSubmissionResponse<unknown>>,
+  prefix: string,
+  activityItem: string,
+): (body: B) => Promise<void> {
+  return useCallback(
+    async (body: B) => {
+      const id = store.getState().startSubmission(body);
+      try {
+        const { reference } = await submit(prefix, body);
+        store.getState().finishSubmission(id, { reference });
+        recordActivity(prefix, 'submit', activityItem);
+      } catch (error) {
+        store.getState().finishSubmission(id, { message: failureMessage(error) });
+      }
+    },
+    [store, submit, prefix, activityItem],
+  );
+}
+
+/** What the notice says when the server took too long. */
+export const TIMEOUT_MESSAGE = 'Our server took too long to answer.';
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.message) return error.message;
+  if (error instanceof DOMException && error.name === 'TimeoutError') return TIMEOUT_MESSAGE;
+  return UNREACHABLE_MESSAGE;
+}

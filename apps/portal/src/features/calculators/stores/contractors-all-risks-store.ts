@@ -1,0 +1,21 @@
+import { CAR_LIMITS, CAR_PROPERTY_TYPES } from '@firm/pricing';
+import type { ContractorsAllRisksQuote } from '@firm/pricing';
+
+import type {
+  ContractorsAllRisksInputs,
+  ContractorsAllRisksSubmission,
+} from '../api/submit-contractors-all-risks';
+
+import { createDraftStore } from './create-draft-store';
+
+export const initialContractorsAllRisksInputs: ContractorsAllRisksInputs = {
+  propertyType: CAR_PROPERTY_TYPES[0],
+  contractWorksValue: CAR_LIMITS.contractWorksValue.default,
+};
+
+/** The contractors all risks calculator's draft. */
+export const useContractorsAllRisksStore = createDraftStore<
+  ContractorsAllRisksInputs,
+  ContractorsAllRisksQuote,
+  ContractorsAllRisksSubmission
+>('calculator:contractors-all-risks', initialContractorsAllRisksInputs);

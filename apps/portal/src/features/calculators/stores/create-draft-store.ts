@@ -1,0 +1,138 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+
+/** The contact details sent with every calculator submission. */
+export interface ContactDetails {
+  name: string;
+  telephone: string;
+  email: string;
+}
+
+/** Where the posting of the last estimate stands. `id` tells a stale answer from the current one. */
+export type Submission<B> =
+  | { status: 'idle' }
+  | { status: 'sending'; id: number; body: B }
+  | { status: 'sent'; id: number; body: B; reference: string }
+  | { status: 'failed'; id: number; body: B; message: string };
+
+/** The last figures shown, with the inputs they were computed from. */
+export interface Estimate<I, Q> {
+  inputs: I;
+  quote: Q;
+}
+
+export interface DraftState<I, Q, B> {
+  /** Whose draft this is (`prefix/email`); another user or client starts from a fresh draft. */
+  owner: string | null;
+  inputs: I;
+  /** `null` until the user edits a contact field: the logged-in user's details are shown instead. */
+  contact: ContactDetails | null;
+  estimate: Estimate<I, Q> | null;
+  submission: Submission<B>;
+  /** Takes the draft for `owner`, starting afresh when it belonged to someone else. */
+  claim: (owner: string) => void;
+  setInput: <K extends keyof I>(key: K, value: I[K]) => void;
+  setContact: (contact: ContactDetails) => void;
+  setEstimate: (estimate: Estimate<I, Q>) => void;
+  /** Marks `body` as being sent and returns the id of this attempt. */
+  startSubmission: (body: B) => number;
+  /** Records the outcome of attempt `id`; ignored when a newer attempt has started since. */
+  finishSubmission: (id: number, outcome: { reference: string } | { message: string }) => void;
+  reset: () => void;
+}
+
+/** The message kept for a submission that was still on its way when the page was reloaded. */
+export const INTERRUPTED_MESSAGE =
+  'The page was reloaded before the team confirmed that your details had arrived.';
+
+let lastSubmissionId = 0;
+
+/**
+ * Creates the draft store of one calculator: inputs, contact details, the last estimate and its
+ * submission. Client state only, kept in sessionStorage so a draft survives navigating away and
+ * back (and a reload) but not the end of the browser session.
+ *
+ * @param name - the sessionStorage key
+ * @param initialInputs - the inputs of a fresh draft
+ */
+export function createDraftStore<I extends object, Q, B>(name: string, initialInputs: I) {
+  const fresh = () => ({
+    inputs: initialInputs,
+    contact: null,
+    estimate: null,
+    submission: { status: 'idle' } as Submission<B>,
+  });
+
+  return create<DraftState<I, Q, B>>()(
+    persist(
+      (set, get) => ({
+        owner: null,
+        ...fresh(),
+        claim: (owner) => {
+          if (get().owner !== owner) set({ owner, ...fresh() });
+        },
+        setInput: (key, value) => set((state) => ({ inputs: { ...state.inputs, [key]: value } })),
+        setContact: (contact) => set({ contact }),
+        setEstimate: (estimate) => set({ estimate, submission: { status: 'idle' } }),
+        startSubmission: (body) => {
+          lastSubmissionId += 1;
+          const id = lastSubmissionId;
+          set({ submission: { status: 'sending', id, body } });
+          return id;
+        },
+        finishSubmission: (id, outcome) => {
+          const current = get().submission;
+          if (current.status !== 'sending' || current.id !== id) return;
+          set({
+            submission:
+              'reference' in outcome
+                ? { status: 'sent', id, body: current.body, reference: outcome.reference }
+                : { status: 'failed', id, body: current.body, message: outcome.message },
+          });
+        },
+        reset: () => set({ owner: null, ...fresh() }),
+      }),
+      {
+        name,
+        version: 1,
+        storage: createJSONStorage(() => sessionStorage),
+        partialize: ({ owner, inputs, contact, estimate, submission }) => ({
+          owner,
+          inputs,
+          contact,
+          estimate,
+          // An answer cannot arrive after a reload: keep the estimate retryable instead.
+          submission:
+            submission.status === 'sending'
+              ? {
+                  status: 'failed' as const,
+                  id: submission.id,
+                  body: submission.body,
+                  message: INTERRUPTED_MESSAGE,
+                }
+              : submission,
+        }),
+        merge: (persisted, current) => {
+          const saved = (persisted ?? {}) as Partial<DraftState<I, Q, B>>;
+          return {
+            ...current,
+            ...saved,
+            // Inputs saved by an older screen keep only the fields that still exist, with their types.
+            inputs: mergeInputs(current.inputs, saved.inputs),
+          };
+        },
+      },
+    ),
+  );
+}
+
+/** Keeps from `saved` only the keys of `defaults` whose value has the same type. */
+function mergeInputs<I extends object>(defaults: I, saved: unknown): I {
+  if (typeof saved !== 'object' || saved === null) return defaults;
+  const merged: Record<string, unknown> = { ...(defaults as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(defaults)) {
+    const candidate = (saved as Record<string, unknown>)[key];
+    if (typeof candidate === typeof value) merged[key] = candidate;
+  }
+  return merged as I;
+}

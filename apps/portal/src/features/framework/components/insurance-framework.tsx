@@ -1,0 +1,67 @@
+import { recommendInsuranceFramework } from '@firm/pricing';
+import { useMemo } from 'react';
+import { styled } from 'styled-components';
+import { useShallow } from 'zustand/react/shallow';
+
+import { PageHeading } from '@/components/ui/page-heading';
+
+import { useFrameworkStore } from '../stores/framework-store';
+import { isMinimumProfessionalIndemnity } from '../utils/recommendation';
+
+import { FrameworkInputsForm } from './framework-inputs';
+import { FrameworkTable } from './framework-table';
+import { RecommendedLimits } from './recommended-limits';
+
+export const INSURANCE_FRAMEWORK_TITLE = 'Insurance Framework';
+
+/**
+ * The insurance framework advisor: describe the project and the recommended limits and the 15-row
+ * table follow at once, worked out in the browser by @firm/pricing.
+ */
+export function InsuranceFramework() {
+  const { inputs, setInput } = useFrameworkStore(
+    useShallow((state) => ({ inputs: state.inputs, setInput: state.setInput })),
+  );
+  const recommendation = useMemo(() => recommendInsuranceFramework(inputs), [inputs]);
+  const piIsMinimum = useMemo(
+    () => isMinimumProfessionalIndemnity(inputs, recommendation),
+    [inputs, recommendation],
+  );
+
+  return (
+    <Page>
+      <PageHeading lead="Describe your project to see the insurances it needs, the limits we recommend and who should buy each policy. The table updates as you change the details.">
+        {INSURANCE_FRAMEWORK_TITLE}
+      </PageHeading>
+      <FrameworkInputsForm inputs={inputs} onInputChange={setInput} />
+      <Results aria-live="polite" aria-atomic="false">
+        <RecommendedLimits
+          recommendation={recommendation}
+          professionalIndemnityIsMinimum={piIsMinimum}
+        />
+      </Results>
+      <FrameworkTable rows={recommendation.rows} />
+      <Disclaimer>
+        Guidance only: the insurances and limits your project needs depend on its contracts, funders
+        and insurers. Our team can review them with you.
+      </Disclaimer>
+    </Page>
+  );
+}
+
+const Page = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space.xl};
+  max-width: 80rem;
+`;
+
+const Results = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space.lg};
+`;
+
+const Disclaimer = styled.p`
+  margin: 0;
+  font-size: ${({ theme }) => theme.fontSize.sm};
+  color: ${({ theme }) => theme.color.muted};
+`;
