@@ -80,6 +80,10 @@ export default defineConfig({
       DATA_DIR: dataDir,
       PORTAL_DIST: path.join(here, 'dist'),
       PUBLIC_URL: baseURL,
+      // Every test logs in afresh from 127.0.0.1: lift the per-address login limit (the API's own tests cover it),
+      // and deliver the outbox quickly for the magic-link login.
+      LOGIN_LIMIT_PER_ADDRESS: '100000',
+      OUTBOX_POLL_MS: '200',
     },
   },
 });

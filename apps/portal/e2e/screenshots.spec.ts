@@ -1,4 +1,4 @@
-import { expect, saveScreenshot, test, VIEWPORTS } from './fixtures';
+import { expect, saveScreenshot, SCREENSHOT_DIR, test, VIEWPORTS } from './fixtures';
 
 /** Screenshots of the main pages at desktop and phone widths, kept as CI artefacts (artifacts/screenshots). */
 const PAGES = [
@@ -24,6 +24,13 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
       ).toBeVisible();
       await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
       await saveScreenshot(page, `${name}-${viewportName}`);
+    }
+    if (viewportName === 'phone') {
+      await page.goto('/demo/dashboard');
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/menu-phone.png` });
+      await page.keyboard.press('Escape');
     }
     // The login page, as someone without a session sees it.
     const visitor = await browser.newPage({ viewport, baseURL, reducedMotion: 'reduce' });

@@ -3,5 +3,5 @@
  * client; this address is only used by the error page when even the client could not be loaded.
  */
 export const env = {
-  fallbackContactEmail: import.meta.env.VITE_CONTACT_EMAIL || 'team@example.com',
+  fallbackContactEmail: import.meta.env.VITE_CONTACT_EMAIL || 'team@advisory.example',
 } as const;

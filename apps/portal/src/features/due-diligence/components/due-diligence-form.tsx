@@ -16,6 +16,9 @@ import type { RequiredField } from '../validation';
 export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 export const FILE_TOO_LARGE_MESSAGE = 'File size should be less than 20MB.';
 
+/** The types the API accepts (it checks the content, not the name); the picker offers these. */
+const ACCEPTED_FILES = '.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.csv,.txt,.png,.jpg,.jpeg,.gif,.webp';
+
 interface DueDiligenceFormProps {
   prefix: string;
   /** The logged-in user, sent as the hidden Email and SingleLine4 fields. */
@@ -57,10 +60,11 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     format: formatPounds,
   });
 
-  const chooseFile = (chosen: File | null) => {
-    const tooLarge = chosen !== null && chosen.size > MAX_ATTACHMENT_BYTES;
-    setFileTooLarge(tooLarge);
-    setFile(tooLarge ? null : chosen);
+  // FileField refuses a file over the limit itself (message shown, onFileChange(null)); the form remembers the
+  // refusal so that it is not sent without the attachment the user meant to add.
+  const noteChosenFile = (event: FormEvent<HTMLInputElement>) => {
+    const chosen = event.currentTarget.files?.[0];
+    setFileTooLarge(chosen !== undefined && chosen.size > MAX_ATTACHMENT_BYTES);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -69,8 +73,8 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     const empty = missingFields(draft);
     if (empty.length > 0 || fileTooLarge) {
       setShowMissing(true);
-      const first = empty[0];
-      if (first) form.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
+      const first = empty[0] ?? 'attachment';
+      form.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
       return;
     }
     setStatus({ state: 'sending', progress: 0 });
@@ -126,11 +130,14 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         <legend>Documents (optional)</legend>
         <FileField
           label="Attach a document"
+          hint="PDF, Word, Excel, PowerPoint, CSV, text or image files."
+          accept={ACCEPTED_FILES}
           placeholder="Choose file (max 20Mb)"
           maxBytes={MAX_ATTACHMENT_BYTES}
           tooLargeMessage={FILE_TOO_LARGE_MESSAGE}
-          onFileChange={chooseFile}
-          errorMessage={fileTooLarge ? FILE_TOO_LARGE_MESSAGE : undefined}
+          data-field="attachment"
+          onInput={noteChosenFile}
+          onFileChange={setFile}
         />
       </Fieldset>
 

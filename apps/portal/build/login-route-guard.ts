@@ -1,0 +1,72 @@
+import { gzipSync } from 'node:zlib';
+
+import type { Plugin } from 'vite';
+
+/** Modules the login page must never load: calculators, pricing, the framework and guide pages, PDF code. */
+const FORBIDDEN = [
+  /packages\/pricing\//,
+  /@firm\/pricing/,
+  /src\/features\/(calculators|framework|guide)\//,
+  /pdf/i,
+];
+
+interface OutputChunk {
+  type: 'chunk';
+  fileName: string;
+  code: string;
+  isEntry: boolean;
+  facadeModuleId: string | null;
+  imports: string[];
+  moduleIds: string[];
+}
+
+/**
+ * Fails the build when the login route's chunks (the entry, the login chunk and their static imports) contain a
+ * forbidden module, and prints the gzip size of what the login page downloads.
+ */
+export function loginRouteGuard(loginModule = '/src/app/routes/login.tsx'): Plugin {
+  return {
+    name: 'portal:login-route-guard',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map<string, OutputChunk>();
+      for (const item of Object.values(bundle)) {
+        if (item.type === 'chunk') chunks.set(item.fileName, item as unknown as OutputChunk);
+      }
+      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
+      const login = [...chunks.values()].find((chunk) =>
+        chunk.facadeModuleId?.endsWith(loginModule),
+      );
+      if (!entry || !login) {
+        this.error(`login-route-guard: entry or ${loginModule} chunk not found`);
+      }
+
+      const loaded = new Set<string>();
+      const visit = (fileName: string) => {
+        if (loaded.has(fileName)) return;
+        loaded.add(fileName);
+        for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
+      };
+      visit(entry.fileName);
+      visit(login.fileName);
+
+      const offenders: string[] = [];
+      let total = 0;
+      const lines: string[] = [];
+      for (const fileName of loaded) {
+        const chunk = chunks.get(fileName);
+        if (!chunk) continue;
+        for (const id of chunk.moduleIds) {
+          if (FORBIDDEN.some((pattern) => pattern.test(id))) offenders.push(`${fileName}: ${id}`);
+        }
+        const gzip = gzipSync(chunk.code).length;
+        total += gzip;
+        lines.push(`  ${fileName} ${(gzip / 1024).toFixed(2)} kB gzip`);
+      }
+      if (offenders.length > 0) {
+        this.error(`The login route loads code it must not:\n${offenders.join('\n')}`);
+      }
+      this.info(`login route JS (gzip): ${(total / 1024).toFixed(2)} kB\n${lines.join('\n')}`);
+    },
+  };
+}
