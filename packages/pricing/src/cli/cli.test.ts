@@ -1,0 +1,331 @@
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import {
+  quoteBtrWarranty,
+  quoteBuildingWarranty,
+  quoteContractorsAllRisks,
+  recommendInsuranceFramework,
+  RATE_TABLE_VERSION,
+} from '../index';
+
+// The global setup built the package (and its bin) into a temporary folder.
+const packageDir = inject('pricingPackageDir');
+const bin = join(
+  packageDir,
+  (
+    JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    }
+  ).bin['firm-pricing'] as string,
+);
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawn `firm-pricing` with plain Node. */
+async function cli(...args: string[]): Promise<Run> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const BUILDING_WARRANTY_ARGS = [
+  'quote',
+  'building-warranty',
+  '--build-type',
+  'New Build',
+  '--stage',
+  'Not Started',
+  '--units',
+  '3',
+  '--sum-insured',
+  '1000000',
+  '--gdv',
+  '2000000',
+];
+
+describe('firm-pricing quote', () => {
+  it('prints a building warranty quote with its breakdown', async () => {
+    const run = await cli(...BUILDING_WARRANTY_ARGS);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Build cost\s+1\.13%/);
+    expect(run.stdout).toMatch(/Units\s+0\.05%/);
+    expect(run.stdout).toMatch(/Total\s+1\.18%/);
+    expect(run.stdout).toMatch(/Estimate\s+£11,800/);
+    expect(run.stdout).toContain(RATE_TABLE_VERSION);
+  });
+
+  it('prints the library result with --json, reading 1,000,000 and 1_000_000 as numbers', async () => {
+    const run = await cli(
+      ...BUILDING_WARRANTY_ARGS.map((arg) => (arg === '1000000' ? '1,000,000' : arg)),
+      '--json',
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(
+      quoteBuildingWarranty({
+        buildType: 'New Build',
+        stage: 'Not Started',
+        units: 3,
+        sumInsured: 1_000_000,
+        gdv: 2_000_000,
+      }),
+    );
+  });
+
+  it('prices a BTR warranty with loss of rent, every line shown', async () => {
+    const args = [
+      '--stage',
+      'Completed',
+      '--units',
+      '200',
+      '--sum-insured',
+      '25_000_000',
+      '--gdv',
+      '40000000',
+    ];
+    const lossOfRent = [
+      '--anticipated-rental-income',
+      '2500000',
+      '--term-months',
+      '36',
+      '--programme-months',
+      '18',
+    ];
+    const text = await cli('quote', 'btr', ...args, ...lossOfRent);
+    const json = await cli('quote', 'btr', ...args, ...lossOfRent, '--json');
+    const expected = quoteBtrWarranty({
+      stage: 'Completed',
+      units: 200,
+      sumInsured: 25_000_000,
+      gdv: 40_000_000,
+      lossOfRent: { anticipatedRentalIncome: 2_500_000, termMonths: 36, programmeMonths: 18 },
+    });
+    expect(JSON.parse(json.stdout)).toEqual(expected);
+    expect(text.stdout).toMatch(/Warranty\s+£340,000/);
+    expect(text.stdout).toMatch(/Loss of rent\s+£84,000/);
+    expect(text.stdout).toMatch(/IPT \(12%\)\s+£50,880/);
+    expect(text.stdout).toMatch(/Total\s+£474,880/);
+  });
+
+  it('prices contractors all risks', async () => {
+    const run = await cli(
+      'quote',
+      'car',
+      '--property-type',
+      'Commercial Conversion',
+      '--contract-works-value=1000000',
+      '--json',
+    );
+    expect(JSON.parse(run.stdout)).toEqual(
+      quoteContractorsAllRisks({
+        propertyType: 'Commercial Conversion',
+        contractWorksValue: 1_000_000,
+      }),
+    );
+  });
+
+  it('recommends the insurance framework', async () => {
+    const run = await cli(
+      'recommend',
+      'framework',
+      '--property-type',
+      'Commercial- BTR',
+      '--contract-value',
+      '30000000',
+      '--has-basement',
+      'yes',
+      '--development-type',
+      'Conversion',
+      '--gdv',
+      '45000000',
+      '--contractor',
+      'Developer as contractor',
+      '--scheme-location',
+      'City Centre',
+      '--reinstatement',
+      '5000000',
+      '--has-flat-roof',
+      'no',
+      '--json',
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(
+      recommendInsuranceFramework({
+        propertyType: 'Commercial- BTR',
+        contractValue: 30_000_000,
+        hasBasement: true,
+        developmentType: 'Conversion',
+        gdv: 45_000_000,
+        contractor: 'Developer as contractor',
+        schemeLocation: 'City Centre',
+        reinstatement: 5_000_000,
+        hasFlatRoof: false,
+      }),
+    );
+  });
+
+  it('prints every bad option and exits 2', async () => {
+    const run = await cli(
+      'quote',
+      'building-warranty',
+      '--build-type',
+      'New build',
+      '--units',
+      '2.5',
+      '--sum-insured',
+      '499999',
+      '--gdv',
+      'lots',
+    );
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'error: --build-type: Must be one of "New Build", "Conversion" (got "New build").',
+      'error: --stage: Is missing.',
+      'error: --units: Must be a whole number (got 2.5).',
+      'error: --sum-insured: Must be between £500,000 and £50,000,000 (got 499999).',
+      'error: --gdv: Must be a number (got "lots").',
+    ]);
+  });
+
+  it('reports a loss of rent given in part', async () => {
+    const run = await cli(
+      'quote',
+      'btr',
+      '--stage',
+      'Completed',
+      '--units',
+      '50',
+      '--sum-insured',
+      '8000000',
+      '--gdv',
+      '20000000',
+      '--term-months',
+      '12',
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error: --anticipated-rental-income: Is missing.');
+    expect(run.stderr).toContain('error: --programme-months: Is missing.');
+  });
+
+  it.each([
+    [
+      [
+        'quote',
+        'car',
+        '--property-type',
+        'New Build Commercial',
+        '--contract-works-value',
+        '500000',
+        '--colour',
+        'red',
+      ],
+      '--colour is not an option of car',
+    ],
+    [['quote', 'boat'], 'quote needs one of building-warranty|btr|car'],
+    [['price'], 'Unknown command "price"'],
+    [[], 'No command given'],
+    [['quote', 'car', '--units'], '--units needs a value'],
+  ])('refuses %j with a clear message and exits 2', async (args, message) => {
+    const run = await cli(...args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it('prints its help with --help', async () => {
+    const run = await cli('--help');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('firm-pricing quote building-warranty');
+    expect(run.stdout).toContain('firm-pricing sweep');
+  });
+});
+
+describe('firm-pricing sweep', () => {
+  it('prints every contractors all risks step of every property type, priced as the library prices it', async () => {
+    const run = await cli('sweep', 'car', '--csv');
+    expect(run.code).toBe(0);
+    const [header, ...rows] = run.stdout.trimEnd().split('\n');
+    expect(header).toBe(
+      'property_type,contract_works_value,low_rate,medium_rate,high_rate,low,medium,high',
+    );
+    expect(rows).toHaveLength(4 * 991);
+    for (const row of rows) {
+      const [propertyType, value, ...rest] = row.split(',');
+      const quote = quoteContractorsAllRisks({
+        propertyType,
+        contractWorksValue: Number(value),
+      } as never);
+      expect(rest.map(Number)).toEqual([
+        quote.rates.low,
+        quote.rates.medium,
+        quote.rates.high,
+        quote.low,
+        quote.medium,
+        quote.high,
+      ]);
+    }
+    expect(run.stderr).toContain(`3964 rows priced with rate tables ${RATE_TABLE_VERSION}`);
+  });
+
+  it('fixes the dimensions given as options', async () => {
+    const run = await cli(
+      'sweep',
+      'building-warranty',
+      '--build-type',
+      'Conversion',
+      '--stage',
+      'Completed',
+      '--units',
+      '6',
+    );
+    const rows = run.stdout.trimEnd().split('\n').slice(1);
+    expect(rows).toHaveLength(991);
+    expect(rows[0]).toBe('Conversion,Completed,6,500000,1.13,0.25,0.5,0.06,1.94,9700');
+    expect(rows.at(-1)).toBe('Conversion,Completed,6,50000000,0.83,0.25,0.5,0.06,1.64,820000');
+  });
+
+  it('sweeps the BTR warranty without loss of rent when asked', async () => {
+    const run = await cli('sweep', 'btr', '--stage', 'Part Complete', '--loss-of-rent', 'no');
+    const rows = run.stdout.trimEnd().split('\n').slice(1);
+    expect(rows).toHaveLength(685);
+    expect(rows[0]).toBe('Part Complete,8000000,,,,1.16,,92800,0,92800,11136,103936');
+  });
+
+  it('refuses a bad fixed value before printing anything', async () => {
+    const run = await cli('sweep', 'car', '--contract-works-value', '100');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      'error: --contract-works-value: Must be between £500,000 and £50,000,000',
+    );
+  });
+
+  it('streams the whole building warranty grid: 2 × 3 × 250 × 991 rows', async () => {
+    const child = spawn(process.execPath, [bin, 'sweep', 'building-warranty', '--csv']);
+    let lines = 0;
+    let last = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) lines += 1;
+      last = (last + chunk).slice(-200);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(lines).toBe(1 + 2 * 3 * 250 * 991);
+    expect(last.trimEnd().split('\n').at(-1)).toBe(
+      'Conversion,Completed,250,50000000,0.83,0.25,0.5,0,1.58,790000',
+    );
+  });
+});
