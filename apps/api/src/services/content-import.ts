@@ -64,6 +64,9 @@ export function isHexColour(value: string): boolean {
   return HEX.test(value);
 }
 
+/** One document to parse fragments in (a new JSDOM per file is slow). */
+const scratch = new JSDOM('').window.document;
+
 /** Copies media files into DATA_DIR/media/<prefix>/ under content-hash names (safe to cache for ever). */
 class MediaCopier {
   constructor(
@@ -108,8 +111,8 @@ class MediaCopier {
 
   /** Rewrites relative media references inside sanitised HTML. */
   async rewriteHtml(html: string, where: string): Promise<string> {
-    const dom = new JSDOM(`<body>${html}</body>`);
-    const body = dom.window.document.body;
+    const body = scratch.createElement('div');
+    body.innerHTML = html;
     for (const element of body.querySelectorAll('[src], [href], [poster]')) {
       for (const attribute of ['src', 'href', 'poster']) {
         const value = element.getAttribute(attribute);
@@ -149,7 +152,9 @@ function markdownToHtml(markdown: string): string {
 
 /** Plain text of sanitised HTML, for search. */
 function plainText(html: string): string {
-  return (JSDOM.fragment(`<div>${html}</div>`).textContent ?? '').replace(/\s+/g, ' ').trim();
+  const div = scratch.createElement('div');
+  div.innerHTML = html;
+  return (div.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
 async function listMarkdown(folder: string): Promise<string[]> {

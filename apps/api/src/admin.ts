@@ -1,0 +1,8 @@
+import { runAdmin } from './cli/admin-cli.js';
+
+const code = await runAdmin(process.argv.slice(2), {
+  env: process.env,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});
+process.exitCode = code;

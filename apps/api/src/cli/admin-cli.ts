@@ -1,0 +1,319 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase, type Db } from '../db/connect.js';
+import type { LoginPolicy } from '../db/schema.js';
+import {
+  createClient,
+  findClientByPrefix,
+  listClients,
+  updateClient,
+  type Branding,
+  type Client,
+  type ClientChanges,
+} from '../repositories/clients.js';
+import { listActivity, listDueDiligence, listQuotes } from '../repositories/records.js';
+import {
+  ContentError,
+  importContent,
+  isHexColour,
+  prefixProblem,
+} from '../services/content-import.js';
+import { toCsv } from '../services/csv.js';
+
+export const USAGE = `Usage: pnpm admin <command>
+
+  client add --prefix P --name N --login open|magic-link [--primary #hex] [--accent #hex]
+             [--phone TEXT] [--email ADDRESS]
+  client list
+  client update --prefix P [--name N] [--login open|magic-link] [--primary #hex] [--accent #hex]
+                [--phone TEXT] [--email ADDRESS]      (--phone "" / --email "" go back to the default)
+  content import --client P FOLDER
+  leads export --client P        CSV of calculator quotes and due diligence requests on stdout
+  activity export --client P     CSV of page views, submits and searches on stdout
+
+Configuration comes from the environment, as for the server (DATA_DIR, DATABASE_URL, …).
+`;
+
+export interface AdminIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  clock?: Clock;
+}
+
+/** A mistake in the command line: shown with the usage, exit code 2. */
+class UsageError extends Error {}
+/** A command that could not be done (unknown client, bad content…): exit code 1. */
+class CommandError extends Error {}
+
+const OPTIONS = {
+  prefix: { type: 'string' },
+  name: { type: 'string' },
+  login: { type: 'string' },
+  primary: { type: 'string' },
+  accent: { type: 'string' },
+  phone: { type: 'string' },
+  email: { type: 'string' },
+  client: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = {
+  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean;
+};
+
+function required(values: Values, name: 'prefix' | 'name' | 'client' | 'login'): string {
+  const value = values[name];
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required.`);
+  return value.trim();
+}
+
+function loginPolicy(value: string): LoginPolicy {
+  if (value !== 'open' && value !== 'magic-link') {
+    throw new UsageError(`--login must be open or magic-link (got "${value}").`);
+  }
+  return value;
+}
+
+function branding(values: Values): Partial<Branding> {
+  const result: Partial<Branding> = {};
+  for (const key of ['primary', 'accent'] as const) {
+    const value = values[key];
+    if (value !== undefined) {
+      if (!isHexColour(value))
+        throw new UsageError(`--${key} must be a colour like #1f3a5f (got "${value}").`);
+      result[key] = value;
+    }
+  }
+  return result;
+}
+
+function contactEmail(value: string | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') return null;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim())) {
+    throw new UsageError(`--email must be an e-mail address (got "${value}").`);
+  }
+  return value.trim();
+}
+
+async function clientByPrefix(db: Db, prefix: string): Promise<Client> {
+  const client = await findClientByPrefix(db.kysely, prefix);
+  if (client === undefined)
+    throw new CommandError(`There is no client with the prefix "${prefix}".`);
+  return client;
+}
+
+async function run(
+  command: string,
+  values: Values,
+  positionals: string[],
+  db: Db,
+  io: AdminIo,
+  dataDir: string,
+) {
+  const now = (io.clock ?? systemClock)();
+  switch (command) {
+    case 'client add': {
+      const prefix = required(values, 'prefix');
+      const problem = prefixProblem(prefix);
+      if (problem !== undefined) throw new UsageError(problem);
+      if ((await findClientByPrefix(db.kysely, prefix)) !== undefined) {
+        throw new CommandError(`A client with the prefix "${prefix}" already exists.`);
+      }
+      const email = contactEmail(values.email);
+      const client = await createClient(
+        db.kysely,
+        {
+          prefix,
+          name: required(values, 'name'),
+          loginPolicy: loginPolicy(required(values, 'login')),
+          branding: branding(values),
+          contactPhone: values.phone?.trim() || null,
+          contactEmail: email ?? null,
+        },
+        now,
+      );
+      io.stdout(`Created client ${client.prefix} (${client.name}, login ${client.loginPolicy}).\n`);
+      return;
+    }
+    case 'client list': {
+      const clients = await listClients(db.kysely);
+      if (clients.length === 0) {
+        io.stdout('No clients yet.\n');
+        return;
+      }
+      for (const c of clients) {
+        io.stdout(
+          `${c.prefix}\t${c.name}\t${c.loginPolicy}\tprimary ${c.branding.primary}\taccent ${c.branding.accent}` +
+            `\tphone ${c.contactPhone ?? '(default)'}\temail ${c.contactEmail ?? '(default)'}\n`,
+        );
+      }
+      return;
+    }
+    case 'client update': {
+      const client = await clientByPrefix(db, required(values, 'prefix'));
+      const changes: ClientChanges = { branding: branding(values) };
+      if (values.name !== undefined) changes.name = required(values, 'name');
+      if (values.login !== undefined) changes.loginPolicy = loginPolicy(values.login);
+      if (values.phone !== undefined) changes.contactPhone = values.phone.trim() || null;
+      const email = contactEmail(values.email);
+      if (email !== undefined) changes.contactEmail = email;
+      const updated = await updateClient(db.kysely, client, changes);
+      io.stdout(
+        `Updated client ${updated.prefix} (${updated.name}, login ${updated.loginPolicy}).\n`,
+      );
+      return;
+    }
+    case 'content import': {
+      const client = await clientByPrefix(db, required(values, 'client'));
+      const folder = positionals[0];
+      if (folder === undefined || positionals.length > 1) {
+        throw new UsageError('content import needs exactly one FOLDER.');
+      }
+      const base = io.env.INIT_CWD ?? process.cwd();
+      const summary = await importContent(
+        db.kysely,
+        client,
+        path.resolve(base, folder),
+        path.join(dataDir, 'media'),
+        now,
+      );
+      io.stdout(
+        `Imported into ${client.prefix}: ${summary.case_study} case studies, ${summary.insight} insights, ` +
+          `${summary.topic} topics${summary.video ? ', a video' : ''}.\n`,
+      );
+      return;
+    }
+    case 'leads export': {
+      const client = await clientByPrefix(db, required(values, 'client'));
+      const quotes = await listQuotes(db.kysely, client.id);
+      const requests = await listDueDiligence(db.kysely, client.id);
+      const rows = [
+        ...quotes.map((q) => [
+          q.created_at,
+          q.reference,
+          q.kind,
+          q.contact_name,
+          q.contact_email,
+          q.contact_phone,
+          summariseQuote(q.kind, q.quote),
+          q.rate_table_version,
+        ]),
+        ...requests.map((r) => [
+          r.created_at,
+          r.reference,
+          'due_diligence',
+          r.full_name,
+          r.email,
+          '',
+          `${r.project_name}; ${r.project_address}; ${r.city_postcode}` +
+            (r.attachment_name === null ? '' : `; file ${r.attachment_name}`),
+          '',
+        ]),
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+      io.stdout(
+        toCsv(
+          [
+            'created_at',
+            'reference',
+            'kind',
+            'name',
+            'email',
+            'phone',
+            'summary',
+            'rate_table_version',
+          ],
+          rows,
+        ),
+      );
+      return;
+    }
+    case 'activity export': {
+      const client = await clientByPrefix(db, required(values, 'client'));
+      const rows = await listActivity(db.kysely, client.id);
+      io.stdout(
+        toCsv(
+          ['at', 'action', 'item', 'email', 'first_name', 'last_name'],
+          rows.map((r) => [r.at, r.action, r.item, r.email, r.first_name, r.last_name]),
+        ),
+      );
+      return;
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+function summariseQuote(kind: string, json: string): string {
+  const q = JSON.parse(json) as Record<string, unknown>;
+  if (kind === 'warranty') return `estimate ${String(q.estimate)}`;
+  if (kind === 'btr') return `total ${String(q.total)}`;
+  return `low ${String(q.low)} / medium ${String(q.medium)} / high ${String(q.high)}`;
+}
+
+/**
+ * The staff tool. Returns the exit code: 0 done, 1 the command failed, 2 the command line is wrong.
+ */
+export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const [noun, verb, ...rest] = parsed.positionals;
+  if (parsed.values.help === true || noun === undefined || noun === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  let config;
+  try {
+    config = loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  let db: Db | undefined;
+  try {
+    const command = `${noun} ${verb ?? ''}`.trim();
+    if (
+      ![
+        'client add',
+        'client list',
+        'client update',
+        'content import',
+        'leads export',
+        'activity export',
+      ].includes(command)
+    ) {
+      throw new UsageError(`Unknown command "${command}".`);
+    }
+    if (command !== 'content import' && rest.length > 0) {
+      throw new UsageError(`Unexpected argument "${rest[0] ?? ''}".`);
+    }
+    db = await openDatabase(config);
+    await run(command, parsed.values as Values, rest, db, io, config.dataDir);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof CommandError || error instanceof ContentError) {
+      io.stderr(`${error.message}\n`);
+      return 1;
+    }
+    io.stderr(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await db?.close();
+  }
+}
