@@ -18,7 +18,8 @@ export const initialFrameworkInputs: FrameworkInputs = {
   propertyType: FRAMEWORK_PROPERTY_TYPES[0],
   contractValue: FRAMEWORK_LIMITS.contractValue.default,
   hasBasement: false,
-  developmentType: DEVELOPMENT_TYPES[0],
+  // A ground-up new build: the common case, and no existing structures to value yet.
+  developmentType: DEVELOPMENT_TYPES[1],
   gdv: FRAMEWORK_LIMITS.gdv.default,
   contractor: CONTRACTORS[0],
   schemeLocation: SCHEME_LOCATIONS[0],
