@@ -44,17 +44,17 @@ describe('types', () => {
   });
 
   it('refuses a missing field and a number given as text', () => {
-    // @ts-expect-error contractWorksValue is missing
-    expect(() => quoteContractorsAllRisks({ propertyType: 'New Build Commercial' })).toThrow(
-      PricingInputError,
-    );
-    expect(() =>
-      // @ts-expect-error contractWorksValue must be a number
+    const missing = () =>
+      // @ts-expect-error contractWorksValue is missing
+      quoteContractorsAllRisks({ propertyType: 'New Build Commercial' });
+    const text = () =>
       quoteContractorsAllRisks({
         propertyType: 'New Build Commercial',
+        // @ts-expect-error contractWorksValue must be a number
         contractWorksValue: '500000',
-      }),
-    ).toThrow(PricingInputError);
+      });
+    expect(missing).toThrow(PricingInputError);
+    expect(text).toThrow(PricingInputError);
   });
 
   it('refuses an unknown field at compile time and at run time', () => {
