@@ -62,23 +62,27 @@ export const Chevron = styled.svg`
 `;
 
 /**
- * The panel stays in the DOM; closed, it carries the `hidden` attribute. Opening animates from
- * `@starting-style` (height via grid rows 0fr → 1fr, and opacity); closing keeps it displayed for the
- * transition through `transition-behavior: allow-discrete` on `display`. Browsers without these
- * features simply show and hide it at once, as does `prefers-reduced-motion: reduce`.
+ * The panel stays in the DOM; closed, it carries the `hidden` attribute. Once the accordion has
+ * mounted (`data-accordion-animate` on the root, so a panel open on page load does not animate),
+ * opening animates from `@starting-style` (height via grid rows 0fr → 1fr, and opacity) and closing
+ * keeps the panel displayed for the transition (`transition-behavior: allow-discrete` on `display`).
+ * Browsers without these features show and hide it at once, as does `prefers-reduced-motion: reduce`.
  */
 export const Content = styled.div`
   display: grid;
   grid-template-rows: 1fr;
   opacity: 1;
-  transition-property: grid-template-rows, opacity, display;
-  transition-duration: ${({ theme }) => theme.motion.duration}ms;
-  transition-timing-function: ${({ theme }) => theme.motion.easing};
-  transition-behavior: allow-discrete;
 
-  @starting-style {
-    grid-template-rows: 0fr;
-    opacity: 0;
+  [data-accordion-animate] & {
+    transition-property: grid-template-rows, opacity, display;
+    transition-duration: ${({ theme }) => theme.motion.duration}ms;
+    transition-timing-function: ${({ theme }) => theme.motion.easing};
+    transition-behavior: allow-discrete;
+
+    @starting-style {
+      grid-template-rows: 0fr;
+      opacity: 0;
+    }
   }
 
   &[hidden] {
@@ -88,7 +92,9 @@ export const Content = styled.div`
   }
 
   ${({ theme }) => theme.media.reducedMotion} {
-    transition: none;
+    [data-accordion-animate] & {
+      transition: none;
+    }
   }
 `;
 

@@ -265,15 +265,27 @@ describe('Accordion', () => {
     });
   });
 
-  describe('styles', () => {
-    it('should animate for 300 ms and not at all under prefers-reduced-motion', () => {
-      renderWithTheme(<Topics defaultValue="car" />);
+  describe('given it has mounted', () => {
+    it('should animate panels for 300 ms, and not at all under prefers-reduced-motion', () => {
+      const { container } = renderWithTheme(<Topics defaultValue="car" />);
+      expect(container.querySelector('[data-ui="accordion"]')).toHaveAttribute(
+        'data-accordion-animate',
+      );
       const css = Array.from(document.querySelectorAll('style'))
         .map((style) => style.textContent)
         .join('\n');
-      expect(css).toMatch(/transition-duration:\s*300ms/);
-      expect(css).toMatch(/@starting-style/);
-      expect(css).toMatch(/@media \(prefers-reduced-motion: reduce\)\{[^}]*transition:\s*none/);
+      const panelClass = Array.from(screen.getByRole('region').classList).find((name) =>
+        css.includes(`.${name}{display:grid`),
+      );
+      expect(panelClass).toBeDefined();
+      const animated = `[data-accordion-animate] .${panelClass}`;
+      expect(css).toContain(
+        `${animated}{transition-property:grid-template-rows,opacity,display;transition-duration:300ms;`,
+      );
+      expect(css).toContain(`@starting-style{${animated}{grid-template-rows:0fr;opacity:0;}`);
+      expect(css).toContain(
+        `@media (prefers-reduced-motion: reduce){${animated}{transition:none;}`,
+      );
     });
   });
 

@@ -1,8 +1,10 @@
 import {
   createContext,
   use,
+  useEffect,
   useId,
   useMemo,
+  useState,
   type ComponentPropsWithRef,
   type KeyboardEvent,
   type ReactNode,
@@ -70,6 +72,10 @@ export function Accordion({
     onChange: onValueChange,
   });
 
+  // Animate only changes made after mount, not the panel that is open when the page loads.
+  const [animate, setAnimate] = useState(false);
+  useEffect(() => setAnimate(true), []);
+
   const context = useMemo<AccordionContextValue>(
     () => ({
       openValue,
@@ -90,6 +96,7 @@ export function Accordion({
       <StyledAccordion
         data-ui="accordion"
         data-accordion-root=""
+        data-accordion-animate={animate ? '' : undefined}
         {...rest}
         onKeyDown={handleKeyDown}
       >

@@ -16,10 +16,19 @@ export const StyledCard = styled.article`
     box-shadow: ${({ theme }) => theme.shadow.md};
   }
 
-  /* The title link covers the card, so its focus ring is drawn around the whole card. */
-  &:focus-within {
-    outline: 3px solid ${({ theme }) => theme.color.focusRing};
-    outline-offset: 2px;
+  /*
+   * The title link covers the card, so where :has() is supported its keyboard focus ring is drawn
+   * around the whole card instead of the title text (elsewhere the link keeps its own ring).
+   */
+  @supports selector(:has(*)) {
+    &:has(a:focus-visible) {
+      outline: 3px solid ${({ theme }) => theme.color.focusRing};
+      outline-offset: 2px;
+    }
+
+    & a:focus-visible {
+      outline: none;
+    }
   }
 
   ${({ theme }) => theme.media.reducedMotion} {
@@ -61,10 +70,6 @@ export const CardTitle = styled.h3`
 
     &:hover {
       text-decoration: underline;
-    }
-
-    &:focus-visible {
-      outline: none;
     }
   }
 `;
