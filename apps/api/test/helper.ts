@@ -75,6 +75,9 @@ export async function buildTestApp(
     PORTAL_DIST: FIXTURE_PORTAL,
     LOG_LEVEL: 'silent',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-42',
+    // Tests share an address and e-mail; the rate-limit tests set the real limits.
+    LOGIN_LIMIT_PER_EMAIL: '1000',
+    LOGIN_LIMIT_PER_ADDRESS: '1000',
     ...(target.url === null
       ? {}
       : { DATABASE_URL: target.url, DATABASE_SCHEMA: pgSchema?.schema ?? '' }),
@@ -138,10 +141,17 @@ export async function outboxMails(dataDir: string): Promise<string[]> {
   return Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')));
 }
 
-/** Decodes a quoted-printable/plain mail body enough to find the login link in it. */
+/** A mail's text with quoted-printable soft breaks and escapes decoded. */
+export function decodeMail(mail: string): string {
+  const latin1 = mail
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(latin1, 'latin1').toString('utf8');
+}
+
+/** The login token in a login mail. */
 export function loginLinkToken(mail: string): string {
-  const unfolded = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const match = /\/login\/link\?token=([A-Za-z0-9_-]+)/.exec(unfolded);
+  const match = /\/login\/link\?token=([A-Za-z0-9_-]+)/.exec(decodeMail(mail));
   if (match?.[1] === undefined) throw new Error('No login link in the mail');
   return match[1];
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId } from '../crypto.js';
 import type { ContentItemsTable, ContentType, Database, VideosTable } from '../db/schema.js';
 
@@ -71,8 +71,8 @@ export async function listContent(
     const pattern = likePattern(search);
     query = query.where((eb) =>
       eb.or(
-        (['title', 'summary', 'body_text', 'pro_tip'] as const).map((column) =>
-          eb(eb.fn('lower', [eb.ref(column)]), 'like', eb.val(pattern)).$castTo<boolean>(),
+        (['title', 'summary', 'body_text', 'pro_tip'] as const).map(
+          (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
         ),
       ),
     );

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, databases, loginOpen, type TestApp } from '../../helper.js';
+
+interface Item {
+  id: string;
+  type: string;
+  title: string;
+  description_text: string;
+  image_url: string | null;
+}
+interface Content {
+  insights: Item[];
+  case_studies: Item[];
+  insurance: { id: string; title: string; description: string; pro_tip: string | null }[];
+}
+
+describe.each(databases)('content routes ($name)', (target) => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await buildTestApp(target);
+    cookie = await loginOpen(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+
+  describe('GET /api/{client}/content', () => {
+    it('should answer the dashboard items and the topics in order', async () => {
+      const response = await get('/api/demo/content');
+      expect(response.statusCode).toBe(200);
+      const body = response.json<Content>();
+      expect(body.case_studies.map((i) => i.id)).toEqual(['harbour-quay', 'mill-lane']);
+      expect(body.insights.map((i) => i.id).sort()).toEqual(['pi-levels', 'warranty-choice']);
+      expect(body.case_studies[0]).toEqual({
+        id: 'harbour-quay',
+        type: 'case_study',
+        title: 'Harbour Quay apartments',
+        description_text: 'A waterside scheme that needed a warranty before the first drawdown.',
+        image_url: expect.stringMatching(/^\/media\/demo\/[a-f0-9]{20}\.svg$/),
+      });
+      expect(body.insurance.map((i) => i.id)).toEqual([
+        'structural-warranties',
+        'contractors-all-risks',
+      ]);
+      const car = body.insurance[1];
+      expect(car?.pro_tip).toContain('<strong>excess</strong>');
+      expect(body.insurance[0]?.pro_tip).toBeNull();
+    });
+
+    it('should search titles and text case-insensitively', async () => {
+      const byTitle = (await get('/api/demo/content?search=MILL%20lane')).json<Content>();
+      expect(byTitle.case_studies.map((i) => i.id)).toEqual(['mill-lane']);
+      expect(byTitle.insights).toEqual([]);
+      expect(byTitle.insurance).toEqual([]);
+      const byBody = (await get('/api/demo/content?search=latent%20DEFECTS')).json<Content>();
+      expect(byBody.case_studies.map((i) => i.id)).toEqual(['mill-lane']);
+      expect(byBody.insurance.map((i) => i.id)).toEqual(['structural-warranties']);
+      const byProTip = (await get('/api/demo/content?search=excess')).json<Content>();
+      expect(byProTip.insurance.map((i) => i.id)).toEqual(['contractors-all-risks']);
+    });
+
+    it('should treat % and _ as characters, not wildcards', async () => {
+      const percent = (await get('/api/demo/content?search=50%25')).json<Content>();
+      expect(percent.insights.map((i) => i.id)).toEqual(['warranty-choice']);
+      const wildcard = (await get('/api/demo/content?search=%25%25%25')).json<Content>();
+      expect([...wildcard.insights, ...wildcard.case_studies, ...wildcard.insurance]).toEqual([]);
+      const nothing = (await get('/api/demo/content?search=zzzz-nothing')).json<Content>();
+      expect(nothing).toEqual({ insights: [], case_studies: [], insurance: [] });
+    });
+
+    it('should only show the client its own content', async () => {
+      const body = (await get('/api/demo/content?search=northbank')).json<Content>();
+      expect([...body.insights, ...body.case_studies, ...body.insurance]).toEqual([]);
+    });
+
+    it('should reject unknown query parameters', async () => {
+      const response = await get('/api/demo/content?q=x');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Unknown query parameter "q".' });
+    });
+  });
+
+  describe('GET /api/{client}/article', () => {
+    it('should answer the article with sanitised HTML and its related items in order', async () => {
+      const response = await get('/api/demo/article?id=harbour-quay&type=case_study');
+      expect(response.statusCode).toBe(200);
+      const body = response.json<{ description: string; related: Item[] }>();
+      expect(body).toMatchObject({
+        id: 'harbour-quay',
+        type: 'case_study',
+        title: 'Harbour Quay apartments',
+      });
+      expect(body.related.map((i) => [i.id, i.type])).toEqual([
+        ['mill-lane', 'case_study'],
+        ['warranty-choice', 'insight'],
+      ]);
+      const html = body.description;
+      expect(html).toContain('<strong>basement</strong>');
+      expect(html).toMatch(/<img src="\/media\/demo\/[a-f0-9]{20}\.svg" alt="Quay">/);
+      for (const bad of [
+        '<script',
+        'onerror',
+        'onclick',
+        'javascript:',
+        '<iframe',
+        '<form',
+        '<input',
+        'style=',
+        'data:image',
+      ]) {
+        expect(html).not.toContain(bad);
+      }
+    });
+
+    it('should fall back to other items of the same type when none are named', async () => {
+      const body = (await get('/api/demo/article?id=pi-levels&type=insight')).json<{
+        related: Item[];
+      }>();
+      expect(body.related.map((i) => i.id)).toEqual(['warranty-choice']);
+    });
+
+    it('should answer 404 for an unknown id or the wrong type', async () => {
+      expect((await get('/api/demo/article?id=nope&type=insight')).statusCode).toBe(404);
+      const wrongType = await get('/api/demo/article?id=harbour-quay&type=insight');
+      expect(wrongType.statusCode).toBe(404);
+      expect(wrongType.json()).toEqual({ error: 'Article not found.' });
+    });
+
+    it('should answer 400 naming a bad or missing parameter', async () => {
+      const badType = await get('/api/demo/article?id=harbour-quay&type=topic');
+      expect(badType.statusCode).toBe(400);
+      expect(badType.json<{ error: string }>().error).toContain('"type"');
+      const missing = await get('/api/demo/article?type=insight');
+      expect(missing.json()).toEqual({ error: 'Missing required query parameter "id".' });
+    });
+  });
+
+  describe('GET /api/{client}/video', () => {
+    it('should answer the video with media URLs', async () => {
+      const response = await get('/api/demo/video');
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({
+        title: 'Welcome to your hub',
+        src: expect.stringMatching(/^\/media\/demo\/[a-f0-9]{20}\.webm$/),
+        poster: expect.stringMatching(/^\/media\/demo\/[a-f0-9]{20}\.svg$/),
+        captions: expect.stringMatching(/^\/media\/demo\/[a-f0-9]{20}\.vtt$/),
+        description: '<p>A short tour of the hub.</p>\n',
+      });
+    });
+
+    it('should answer 404 when the client has no video', async () => {
+      const other = await buildTestApp(target, { CONTENT_DIR: '/nonexistent' });
+      try {
+        // No seed: add a client without content through the staff code path.
+        const { createClient } = await import('../../../src/repositories/clients.js');
+        await createClient(
+          other.app.db.kysely,
+          { prefix: 'empty', name: 'Empty', loginPolicy: 'open' },
+          new Date(),
+        );
+        const c = await loginOpen(other.app, 'empty');
+        const response = await other.app.inject({
+          method: 'GET',
+          url: '/api/empty/video',
+          headers: { cookie: c },
+        });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ error: 'This client has no video.' });
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
+  describe('GET /media/{client}/{file}', () => {
+    it('should serve imported media, cacheable for ever and sandboxed', async () => {
+      const video = (await get('/api/demo/video')).json<{ captions: string }>();
+      const response = await t.app.inject({ method: 'GET', url: video.captions });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('WEBVTT');
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers['content-security-policy']).toContain('sandbox');
+    });
+
+    it('should answer 404 for names that are not imported media', async () => {
+      for (const url of [
+        '/media/demo/..%2F..%2Fportal.sqlite',
+        '/media/demo/logo.svg',
+        '/media/demo/0000000000000000000a.svg',
+      ]) {
+        expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+      }
+    });
+  });
+});

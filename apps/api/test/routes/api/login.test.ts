@@ -1,0 +1,388 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR, MINUTE } from '../../../src/clock.js';
+import {
+  PERSON,
+  buildTestApp,
+  databases,
+  decodeMail,
+  loginLinkToken,
+  loginMagic,
+  loginOpen,
+  outboxMails,
+  sessionCookie,
+  type TestApp,
+} from '../../helper.js';
+
+const TOO_MANY = 'Too many login attempts. Please wait a few minutes and try again.';
+
+async function requestLink(t: TestApp, person: Partial<typeof PERSON> = {}, prefix = 'northbank') {
+  const before = (await outboxMails(t.dataDir)).length;
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/${prefix}/login`,
+    payload: { ...PERSON, ...person },
+  });
+  await t.app.background.drain();
+  const mails = await outboxMails(t.dataDir);
+  return { response, mail: mails[before], mails: mails.length - before };
+}
+
+const useToken = (t: TestApp, token: string, prefix = 'northbank', headers = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/${prefix}/login/link`,
+    payload: `token=${token}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
+
+const whoAmI = async (t: TestApp, cookie: string, prefix = 'northbank') =>
+  (await t.app.inject({ method: 'GET', url: `/api/${prefix}`, headers: { cookie } })).json<{
+    logged_in: boolean;
+    email: string;
+    first_name: string;
+  }>();
+
+describe.each(databases)('login ($name)', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(target, { PUBLIC_URL: 'http://portal.example:8080' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  describe('given an open client', () => {
+    it('should start a session at once and answer the dashboard redirect', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: PERSON,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ redirect: '/demo/dashboard' });
+      const cookie = response.cookies.find((c) => c.name === 'sid');
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(cookie?.secure).toBeFalsy();
+      expect(cookie?.maxAge).toBe(30 * 24 * 3600);
+      expect((await whoAmI(t, sessionCookie(response), 'demo')).logged_in).toBe(true);
+    });
+
+    it('should give a new session id at every login', async () => {
+      const first = await loginOpen(t.app);
+      const second = await loginOpen(t.app);
+      expect(first).not.toBe(second);
+      expect((await whoAmI(t, first, 'demo')).logged_in).toBe(true);
+      expect((await whoAmI(t, second, 'demo')).logged_in).toBe(true);
+    });
+
+    it('should create a new user record per login, so nothing of an earlier session is reachable', async () => {
+      await loginOpen(t.app, 'demo', { email: 'same@example.com' });
+      await loginOpen(t.app, 'demo', { email: 'same@example.com' });
+      const users = await t.app.db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'same@example.com')
+        .execute();
+      expect(users).toHaveLength(2);
+    });
+
+    it('should name a missing field', async () => {
+      const { phone: _phone, ...rest } = PERSON;
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: rest,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Missing required field "phone".' });
+    });
+
+    it('should reject an extra field by name, not drop it', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, admin: true },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Unknown field "admin".' });
+    });
+
+    it('should reject a malformed e-mail and a blank name', async () => {
+      const email = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, email: 'not-an-email' },
+      });
+      expect(email.statusCode).toBe(400);
+      expect(email.json<{ error: string }>().error).toContain('"email"');
+      const blank = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, first_name: '   ' },
+      });
+      expect(blank.statusCode).toBe(400);
+      expect(blank.json<{ error: string }>().error).toContain('"first_name"');
+    });
+
+    it('should refuse a cross-site login (Origin or Sec-Fetch-Site) with 403', async () => {
+      const origin = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: PERSON,
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(origin.statusCode).toBe(403);
+      expect(origin.json()).toEqual({ error: 'Cross-site request refused.' });
+      const fetchSite = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: PERSON,
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
+      expect(fetchSite.statusCode).toBe(403);
+      const sameOrigin = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: PERSON,
+        headers: { origin: 'http://portal.example:8080', 'sec-fetch-site': 'same-origin' },
+      });
+      expect(sameOrigin.statusCode).toBe(200);
+    });
+  });
+
+  describe('given a magic-link client', () => {
+    it('should answer identically for a known and an unknown e-mail, and mail a link', async () => {
+      await loginMagic(t, 'northbank', { email: 'known@example.com' });
+      const known = await requestLink(t, { email: 'known@example.com' });
+      const unknown = await requestLink(t, { email: 'stranger@example.com' });
+      for (const { response, mails } of [known, unknown]) {
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual({ redirect: false });
+        expect(response.cookies).toEqual([]);
+        expect(mails).toBe(1);
+      }
+      const strip = (h: Record<string, unknown>) => {
+        const { date: _d, 'content-length': _l, ...rest } = h;
+        return rest;
+      };
+      expect(strip(known.response.headers)).toEqual(strip(unknown.response.headers));
+      expect(known.response.body).toBe(unknown.response.body);
+    });
+
+    it('should build the link from PUBLIC_URL, never from the Host header', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/northbank/login',
+        payload: { ...PERSON, email: 'host@example.com' },
+        headers: { host: 'evil.example' },
+      });
+      expect(response.statusCode).toBe(200);
+      await t.app.background.drain();
+      const mails = await outboxMails(t.dataDir);
+      const mail = mails.at(-1) ?? '';
+      const unfolded = decodeMail(mail);
+      expect(unfolded).toContain('To: host@example.com');
+      expect(unfolded).toContain('http://portal.example:8080/api/northbank/login/link?token=');
+      expect(unfolded).not.toContain('evil.example');
+    });
+
+    it('should show a Continue page on GET without logging in or using the token', async () => {
+      const { mail } = await requestLink(t, { email: 'scanner@example.com' });
+      const token = loginLinkToken(mail ?? '');
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `/api/northbank/login/link?token=${token}`,
+      });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain('method="post" action="/api/northbank/login/link"');
+      expect(page.body).toContain(`value="${token}"`);
+      expect(page.cookies).toEqual([]);
+      // A mail scanner's GET did not spend the token.
+      const used = await useToken(t, token);
+      expect(used.statusCode).toBe(303);
+    });
+
+    it('should log in once with the token: 303 to the dashboard and a session for that e-mail', async () => {
+      const { mail } = await requestLink(t, { email: 'grace@example.com', first_name: 'Grace' });
+      const token = loginLinkToken(mail ?? '');
+      const response = await useToken(t, token, 'northbank', {
+        origin: 'http://portal.example:8080',
+      });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/northbank/dashboard');
+      const me = await whoAmI(t, sessionCookie(response));
+      expect(me).toMatchObject({
+        logged_in: true,
+        email: 'grace@example.com',
+        first_name: 'Grace',
+      });
+
+      const again = await useToken(t, token);
+      expect(again.statusCode).toBe(400);
+      expect(again.body).toContain('invalid or has expired');
+      expect(again.body).toContain('href="/northbank/login"');
+      expect(again.cookies).toEqual([]);
+    });
+
+    it('should bind the token to its e-mail: each link logs in its own address', async () => {
+      const x = await requestLink(t, { email: 'x@example.com' });
+      const y = await requestLink(t, { email: 'y@example.com' });
+      const responseY = await useToken(t, loginLinkToken(y.mail ?? ''));
+      const responseX = await useToken(t, loginLinkToken(x.mail ?? ''));
+      expect((await whoAmI(t, sessionCookie(responseX))).email).toBe('x@example.com');
+      expect((await whoAmI(t, sessionCookie(responseY))).email).toBe('y@example.com');
+    });
+
+    it('should refuse an expired token (15 minutes)', async () => {
+      const { mail } = await requestLink(t, { email: 'late@example.com' });
+      t.clock.advance(15 * MINUTE + 1000);
+      const response = await useToken(t, loginLinkToken(mail ?? ''));
+      expect(response.statusCode).toBe(400);
+      expect(response.cookies).toEqual([]);
+    });
+
+    it("should refuse a token on another client's link", async () => {
+      const { mail } = await requestLink(t, { email: 'cross@example.com' });
+      const response = await useToken(t, loginLinkToken(mail ?? ''), 'demo');
+      expect(response.statusCode).toBe(400);
+      expect(response.cookies).toEqual([]);
+      // …and it still works where it belongs.
+      expect((await useToken(t, loginLinkToken(mail ?? ''))).statusCode).toBe(303);
+    });
+
+    it('should refuse an unknown or missing token', async () => {
+      expect((await useToken(t, 'A'.repeat(43))).statusCode).toBe(400);
+      const missing = await t.app.inject({ method: 'GET', url: '/api/northbank/login/link' });
+      expect(missing.statusCode).toBe(400);
+    });
+  });
+
+  describe('given a session', () => {
+    it('should end it on logout: 303 to the login page, cookie cleared, old cookie refused', async () => {
+      const cookie = await loginOpen(t.app);
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo/logout',
+        headers: { cookie },
+      });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/demo/login');
+      expect(response.cookies.find((c) => c.name === 'sid')?.value).toBe('');
+      expect((await whoAmI(t, cookie, 'demo')).logged_in).toBe(false);
+      const content = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo/content',
+        headers: { cookie },
+      });
+      expect(content.statusCode).toBe(401);
+    });
+
+    it('should refuse a tampered cookie', async () => {
+      const cookie = await loginOpen(t.app);
+      const tampered = cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+      expect((await whoAmI(t, tampered, 'demo')).logged_in).toBe(false);
+    });
+
+    it('should end after 12 hours idle', async () => {
+      const cookie = await loginOpen(t.app);
+      t.clock.advance(11 * HOUR);
+      expect((await whoAmI(t, cookie, 'demo')).logged_in).toBe(true);
+      t.clock.advance(11 * HOUR);
+      expect((await whoAmI(t, cookie, 'demo')).logged_in).toBe(true);
+      t.clock.advance(12 * HOUR);
+      expect((await whoAmI(t, cookie, 'demo')).logged_in).toBe(false);
+    });
+
+    it('should end after 30 days even when used every day', async () => {
+      const cookie = await loginOpen(t.app);
+      // Seen every 10 hours (never idle for 12), for 29 days and 14 hours…
+      for (let hours = 10; hours < 30 * 24; hours += 10) {
+        t.clock.advance(10 * HOUR);
+        expect((await whoAmI(t, cookie, 'demo')).logged_in).toBe(true);
+      }
+      // …and gone once 30 days have passed since the login.
+      t.clock.advance(10 * HOUR);
+      expect((await whoAmI(t, cookie, 'demo')).logged_in).toBe(false);
+    });
+  });
+});
+
+describe.each(databases)('login rate limits ($name)', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(target, { LOGIN_LIMIT_PER_EMAIL: '5', LOGIN_LIMIT_PER_ADDRESS: '20' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should allow 5 attempts per e-mail in 15 minutes, then answer 429', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: '/api/northbank/login',
+        payload: { ...PERSON, email: 'limited@example.com' },
+        remoteAddress: `10.0.0.${i + 1}`,
+      });
+      expect(ok.statusCode).toBe(200);
+    }
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/login',
+      payload: { ...PERSON, email: 'limited@example.com' },
+      remoteAddress: '10.0.0.99',
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: TOO_MANY });
+    t.clock.advance(15 * MINUTE + 1000);
+    const later = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/login',
+      payload: { ...PERSON, email: 'limited@example.com' },
+      remoteAddress: '10.0.0.99',
+    });
+    expect(later.statusCode).toBe(200);
+  });
+
+  it('should allow 20 attempts per address in 15 minutes, then answer 429', async () => {
+    for (let i = 0; i < 20; i += 1) {
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, email: `person${i}@example.com` },
+        remoteAddress: '192.0.2.7',
+      });
+      expect(ok.statusCode).toBe(200);
+    }
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/login',
+      payload: { ...PERSON, email: 'fresh@example.com' },
+      remoteAddress: '192.0.2.7',
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: TOO_MANY });
+  });
+});
+
+describe('login over https', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(databases[0]!, { PUBLIC_URL: 'https://portal.example' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should use a __Host- cookie with Secure', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/login',
+      payload: PERSON,
+    });
+    const cookie = response.cookies.find((c) => c.name === '__Host-sid');
+    expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+    expect(cookie).not.toHaveProperty('domain');
+  });
+});

@@ -1,0 +1,198 @@
+import {
+  RATE_TABLE_VERSION,
+  quoteBtrWarranty,
+  quoteBuildingWarranty,
+  quoteContractorsAllRisks,
+} from '@firm/pricing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  databases,
+  decodeMail,
+  loginOpen,
+  outboxMails,
+  type TestApp,
+} from '../../helper.js';
+
+const WARRANTY = {
+  build_type: 'Conversion',
+  stageType: 'Part Complete',
+  units: 3,
+  build_value: 500000,
+  GDV: 2000000,
+  name: 'Ada Lovelace',
+  telephone: '020 7946 0123',
+  email: 'ada@example.com',
+};
+const BTR = {
+  stage: 'Completed',
+  units: 120,
+  sum_insured: 40000000,
+  GDV: 60000000,
+  includeRentCoverLoss: true,
+  anticipatedRentalIncome: 2500000,
+  term: 24,
+  programmeMonths: 18,
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  contact_number: '020 7946 0123',
+};
+const CAR = {
+  propertyType: 'Commercial Conversion',
+  contractWorksValue: 3450000,
+  name: 'Ada Lovelace',
+  telephone: '020 7946 0123',
+  email: 'ada@example.com',
+};
+
+describe.each(databases)('calculator submissions ($name)', (target) => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await buildTestApp(target, { TEAM_EMAIL: 'quotes@advisory.example' });
+    cookie = await loginOpen(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const post = (path: string, payload: object) =>
+    t.app.inject({ method: 'POST', url: `/api/demo/${path}`, payload, headers: { cookie } });
+
+  it('should recompute a building warranty quote, ignoring forged figures, and store it', async () => {
+    const response = await post('warranty', {
+      ...WARRANTY,
+      buildCostValue: 0.01,
+      totalPercentage: 0.01,
+      estimateValue: 1,
+    });
+    expect(response.statusCode).toBe(201);
+    const body = response.json<{ reference: string; quote: { estimate: number } }>();
+    const expected = quoteBuildingWarranty({
+      buildType: 'Conversion',
+      stage: 'Part Complete',
+      units: 3,
+      sumInsured: 500000,
+      gdv: 2000000,
+    });
+    expect(body.quote).toEqual(expected);
+    expect(body.quote.estimate).toBe(8400);
+    expect(body.reference).toBe('BW-2026-000001');
+
+    const row = await t.app.db.kysely
+      .selectFrom('quotes')
+      .selectAll()
+      .where('reference', '=', body.reference)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      kind: 'warranty',
+      rate_table_version: RATE_TABLE_VERSION,
+      contact_name: 'Ada Lovelace',
+      contact_phone: '020 7946 0123',
+      contact_email: 'ada@example.com',
+    });
+    expect(JSON.parse(row.quote)).toEqual(expected);
+    expect(JSON.parse(row.input)).toMatchObject({ estimateValue: 1 });
+  });
+
+  it('should number references per kind and year', async () => {
+    const second = await post('warranty', WARRANTY);
+    expect(second.json<{ reference: string }>().reference).toBe('BW-2026-000002');
+    const btr = await post('btr', BTR);
+    expect(btr.json<{ reference: string }>().reference).toBe('BTR-2026-000001');
+    t.clock.advance(365 * 24 * 3600_000);
+    cookie = await loginOpen(t.app); // a year on, the old session has long expired
+    const nextYear = await post('car', CAR);
+    expect(nextYear.json<{ reference: string }>().reference).toBe('CAR-2027-000001');
+  });
+
+  it('should recompute a BTR quote with loss of rent', async () => {
+    const response = await post('btr', {
+      ...BTR,
+      subTotal: 1,
+      ipt: 1,
+      total: 1,
+      est: 1,
+      stageValue: 9,
+    });
+    expect(response.statusCode).toBe(201);
+    const quote = response.json<{ quote: { total: number } }>().quote;
+    expect(quote).toEqual(
+      quoteBtrWarranty({
+        stage: 'Completed',
+        units: 120,
+        sumInsured: 40000000,
+        gdv: 60000000,
+        lossOfRent: { anticipatedRentalIncome: 2500000, termMonths: 24, programmeMonths: 18 },
+      }),
+    );
+  });
+
+  it('should price a BTR quote without loss of rent when it is not included', async () => {
+    const { anticipatedRentalIncome: _a, term: _t, programmeMonths: _p, ...rest } = BTR;
+    const response = await post('btr', { ...rest, includeRentCoverLoss: false });
+    expect(response.statusCode).toBe(201);
+    expect(response.json<{ quote: { lossOfRentPremium: number } }>().quote.lossOfRentPremium).toBe(
+      0,
+    );
+  });
+
+  it('should require the loss of rent fields when it is included', async () => {
+    const { term: _t, ...rest } = BTR;
+    const response = await post('btr', rest);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'Missing required field "term".' });
+  });
+
+  it('should recompute a contractors all risks quote', async () => {
+    const response = await post('car', { ...CAR, lowPremium: 1, mediumPremium: 2, highPremium: 3 });
+    expect(response.statusCode).toBe(201);
+    expect(response.json<{ quote: unknown }>().quote).toEqual(
+      quoteContractorsAllRisks({
+        propertyType: 'Commercial Conversion',
+        contractWorksValue: 3450000,
+      }),
+    );
+  });
+
+  it('should answer 400 naming the submission field when a figure is out of range', async () => {
+    const response = await post('warranty', { ...WARRANTY, build_value: 499999, units: 2.5 });
+    expect(response.statusCode).toBe(400);
+    const { error } = response.json<{ error: string }>();
+    expect(error).toContain('build_value: Must be between £500,000 and £50,000,000 (got 499999).');
+    expect(error).toContain('units: ');
+    const btr = await post('btr', { ...BTR, term: 24, anticipatedRentalIncome: 10 });
+    expect(btr.json<{ error: string }>().error).toContain('anticipatedRentalIncome: ');
+  });
+
+  it('should answer 400 for extra fields, wrong types and unknown options', async () => {
+    expect((await post('car', { ...CAR, discount: 50 })).json()).toEqual({
+      error: 'Unknown field "discount".',
+    });
+    const wrongType = await post('warranty', { ...WARRANTY, units: '3' });
+    expect(wrongType.statusCode).toBe(400);
+    expect(wrongType.json<{ error: string }>().error).toContain('"units"');
+    const option = await post('car', { ...CAR, propertyType: 'Castle' });
+    expect(option.statusCode).toBe(400);
+    expect(option.json<{ error: string }>().error).toContain('"propertyType"');
+    const blank = await post('car', { ...CAR, name: '  ' });
+    expect(blank.json<{ error: string }>().error).toContain('"name"');
+  });
+
+  it('should e-mail every stored quote to the team through the outbox', async () => {
+    await t.app.background.drain();
+    await t.app.outbox.runOnce();
+    const mails = (await outboxMails(t.dataDir)).map(decodeMail);
+    const quoteMails = mails.filter((m) => m.includes('To: quotes@advisory.example'));
+    const stored = await t.app.db.kysely.selectFrom('quotes').select('reference').execute();
+    expect(quoteMails).toHaveLength(stored.length);
+    const first = quoteMails.find((m) => m.includes('BW-2026-000001'));
+    expect(first).toContain('Building warranty enquiry BW-2026-000001 from Demo Developments');
+    expect(first).toContain('Estimate: £8,400');
+    const pending = await t.app.db.kysely
+      .selectFrom('outbox')
+      .select('id')
+      .where('sent_at', 'is', null)
+      .execute();
+    expect(pending).toEqual([]);
+  });
+});
