@@ -22,7 +22,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const packageDir = join(root, 'node_modules', '@firm', 'pricing');
   mkdirSync(packageDir, { recursive: true });
   copyFileSync('package.json', join(packageDir, 'package.json'));
-  await build({ ...buildOptions, outDir: join(packageDir, 'dist'), silent: true });
+  for (const options of buildOptions) {
+    await build({ ...options, outDir: join(packageDir, 'dist'), silent: true, config: false });
+  }
   project.provide('pricingPackageDir', packageDir);
   return () => rmSync(root, { recursive: true, force: true });
 }
