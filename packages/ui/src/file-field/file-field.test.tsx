@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { defaultTheme } from '../theme/theme';
 import { expectNoAxeViolations } from '../test/axe';
@@ -136,6 +137,14 @@ describe('FileField', () => {
       expect(screen.getByText('plans.pdf')).toBeVisible();
       await user.click(screen.getByRole('button', { name: 'Reset' }));
       expect(screen.getByText('Choose file (max 20Mb)')).toBeVisible();
+    });
+  });
+
+  describe('given a ref', () => {
+    it('should point it at the native file input', () => {
+      const ref = createRef<HTMLInputElement>();
+      renderWithTheme(<FileField label="Attachment" ref={ref} onFileChange={() => undefined} />);
+      expect(ref.current).toBe(input());
     });
   });
 });

@@ -89,4 +89,19 @@ describe('Select', () => {
       expect(select).toHaveAccessibleDescription('Who builds the scheme Choose a contractor');
     });
   });
+
+  describe('types', () => {
+    it('should type the value and the callback by the options', () => {
+      const onValueChange = vi.fn<(stage: Stage) => void>();
+      const valid = (
+        <Select label="Stage" options={STAGES} value="Completed" onValueChange={onValueChange} />
+      );
+      const invalid = (
+        // @ts-expect-error 'Finished' is not one of the options
+        <Select label="Stage" options={STAGES} value="Finished" onValueChange={onValueChange} />
+      );
+      expect(valid.props.value).toBe('Completed');
+      expect(invalid.props.value).toBe('Finished');
+    });
+  });
 });

@@ -18,8 +18,9 @@ export interface SelectProps<V extends string = string> extends Omit<
   label: ReactNode;
   /** The choices: plain strings (value and label alike, e.g. `BUILD_TYPES`) or `{ value, label }`. */
   options: readonly V[] | readonly SelectOption<V>[];
-  value: V;
-  onValueChange(value: V): void;
+  /** One of the options' values (`NoInfer`: the options alone decide `V`). */
+  value: NoInfer<V>;
+  onValueChange(value: NoInfer<V>): void;
   hint?: ReactNode;
   /** Failure-colour border and `aria-invalid`. */
   invalid?: boolean;
