@@ -7,7 +7,7 @@
  *   pnpm --filter @firm/pricing bench --no-write measure only
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { format as prettierFormat, resolveConfig } from 'prettier';
 import {
@@ -168,6 +168,7 @@ const median = (values: readonly number[]): number => {
   return sorted[Math.floor(sorted.length / 2)] as number;
 };
 
+const loadAtStart = loadavg()[0] ?? 0;
 const iterations = new Map(CASES.map((testCase) => [testCase, calibrate(testCase)]));
 const samples = new Map<Case, number[]>(CASES.map((testCase) => [testCase, []]));
 // Interleave the cases round by round so a slow moment of the machine hits them all alike.
@@ -214,7 +215,7 @@ const section = [
   '',
   `Building warranty quote ÷ float loop: **${ratio.toFixed(3)}×** (target ≥ 0.10×: ${verdict} it).`,
   '',
-  `Measured ${new Date().toISOString().slice(0, 10)} on Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}.`,
+  `Measured ${new Date().toISOString().slice(0, 10)} on Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, load average ${loadAtStart.toFixed(1)} at the start (absolute figures fall on a busy machine; the ratio, measured in the same interleaved rounds, holds better).`,
   END,
 ].join('\n');
 
