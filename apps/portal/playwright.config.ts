@@ -38,15 +38,16 @@ const chromium = {
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: path.join(repoRoot, 'artifacts', 'e2e-results'),
+  outputDir: process.env.E2E_OUTPUT_DIR ?? path.join(repoRoot, 'artifacts', 'e2e-results'),
   globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: false,
   // Two cores are shared: one worker keeps the API and the browser responsive.
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
-  expect: { timeout: 7_500 },
+  // Generous: the machine running the tests may be busy (two cores shared by several jobs).
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.CI
     ? [
         ['list'],
@@ -70,7 +71,8 @@ export default defineConfig({
   webServer: {
     command: 'node ../api/dist/server.js',
     url: `${baseURL}/api/demo`,
-    reuseExistingServer: false,
+    // E2E_REUSE_SERVER=1 with E2E_PORT and E2E_DATA_DIR: run against an API you started yourself (development).
+    reuseExistingServer: process.env.E2E_REUSE_SERVER === '1',
     timeout: 60_000,
     stdout: 'ignore',
     stderr: 'pipe',

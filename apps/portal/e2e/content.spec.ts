@@ -60,6 +60,7 @@ test.describe('information hub', () => {
   test('a topic with a pro tip shows a Pro Tip block', async ({ hub: page }) => {
     await page.goto('/demo/info');
     const buttons = page.getByRole('main').getByRole('heading', { level: 2 }).getByRole('button');
+    await expect(buttons.first()).toBeVisible();
     const count = await buttons.count();
     let found = false;
     for (let index = 0; index < count && !found; index += 1) {
@@ -99,7 +100,7 @@ test.describe('search', () => {
     await box.fill('zzqxv-nothing-matches-this');
     await box.press('Enter');
     await expect(page.getByText('No results found', { exact: true })).toBeVisible();
-    await expect(page.getByRole('heading', { level: 2 })).toHaveCount(0);
+    await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toHaveCount(0);
   });
 });
 

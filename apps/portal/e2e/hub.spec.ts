@@ -153,13 +153,18 @@ test.describe('layout', () => {
   }) => {
     await page.setViewportSize(VIEWPORTS.phone);
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
-    const menu = page.getByRole('button', { name: 'Menu' });
+    const menu = page.getByRole('button', { name: 'Menu', exact: true });
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
     await menu.click();
 
     const dialog = page.getByRole('dialog', { name: 'Menu' });
     await expect(dialog).toBeVisible();
-    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    // The page behind the modal drawer is inert, so the button is found by its attributes here.
+    await expect(page.locator('header button[aria-haspopup="dialog"]')).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    await expect(dialog.getByRole('button', { name: 'Close menu' })).toBeFocused();
     await expectNoAxeViolations(page);
 
     await page.keyboard.press('Escape');

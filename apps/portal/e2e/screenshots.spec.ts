@@ -27,7 +27,7 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
     }
     if (viewportName === 'phone') {
       await page.goto('/demo/dashboard');
-      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('button', { name: 'Menu', exact: true }).click();
       await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
       await page.screenshot({ path: `${SCREENSHOT_DIR}/menu-phone.png` });
       await page.keyboard.press('Escape');

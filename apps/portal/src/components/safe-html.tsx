@@ -1,8 +1,16 @@
+import { useMemo } from 'react';
 import styled from 'styled-components';
+
+type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
 
 interface SafeHtmlProps {
   /** HTML that the API has already sanitised (content is sanitised on import, decisions.md §4). */
   html: string;
+  /**
+   * The level the body's highest heading should have, so that the page's outline stays right (a topic body under
+   * an h2 accordion heading starts at h3). Headings are only ever moved down, never up.
+   */
+  headingsFrom?: HeadingLevel;
   className?: string;
 }
 
@@ -10,8 +18,37 @@ interface SafeHtmlProps {
  * The one place where the portal renders HTML from the API. The server sanitises every HTML field before it reaches
  * a browser; nothing else in the portal may use `dangerouslySetInnerHTML`.
  */
-export function SafeHtml({ html, className }: SafeHtmlProps) {
-  return <Prose className={className} dangerouslySetInnerHTML={{ __html: html }} />;
+export function SafeHtml({ html, headingsFrom, className }: SafeHtmlProps) {
+  const content = useMemo(
+    () => (headingsFrom ? demoteHeadings(html, headingsFrom) : html),
+    [html, headingsFrom],
+  );
+  return <Prose className={className} dangerouslySetInnerHTML={{ __html: content }} />;
+}
+
+/**
+ * Moves every heading of `html` down so that the highest one is at `top` (h2 → h3 …, never beyond h6). Parsed in an
+ * inert `<template>`, so nothing in the HTML runs.
+ *
+ * @example demoteHeadings('<h2>Cover</h2><h3>Limits</h3>', 3) // '<h3>Cover</h3><h4>Limits</h4>'
+ */
+export function demoteHeadings(html: string, top: HeadingLevel): string {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  const headings = [...template.content.querySelectorAll('h1, h2, h3, h4, h5, h6')];
+  if (headings.length === 0) return html;
+  const levelOf = (heading: Element) => Number(heading.tagName.slice(1));
+  const shift = top - Math.min(...headings.map(levelOf));
+  if (shift <= 0) return html;
+  for (const heading of headings) {
+    const replacement = document.createElement(`h${Math.min(6, levelOf(heading) + shift)}`);
+    for (const attribute of heading.attributes) {
+      replacement.setAttribute(attribute.name, attribute.value);
+    }
+    replacement.append(...heading.childNodes);
+    heading.replaceWith(replacement);
+  }
+  return template.innerHTML;
 }
 
 const Prose = styled.div`

@@ -70,6 +70,7 @@ export interface Video {
   src: string;
   poster: string;
   captions: string | null;
+  /** Sanitised HTML (transcript or introduction). */
   description: string;
 }
 

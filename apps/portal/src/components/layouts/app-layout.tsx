@@ -46,8 +46,10 @@ export function AppLayout({ client, showFooterBanner, mainRef, children }: AppLa
       </NavDrawer>
       <Body>
         <Sidebar>
-          <SidebarNav prefix={client.prefix} />
-          <ContactCard contact={client.contact} />
+          <SidebarInner>
+            <SidebarNav prefix={client.prefix} />
+            <ContactCard contact={client.contact} />
+          </SidebarInner>
         </Sidebar>
         <Main id={MAIN_CONTENT_ID} tabIndex={-1} ref={mainRef}>
           {children}
@@ -75,29 +77,34 @@ const SkipLink = styled.a`
 `;
 
 const Body = styled.div`
-  display: flex;
-  align-items: flex-start;
+  display: grid;
+  grid-template-columns: minmax(0, 1fr);
+
+  ${({ theme }) => theme.media.md} {
+    grid-template-columns: 17rem minmax(0, 1fr);
+  }
 `;
 
+/** The sidebar column runs the full height of the page; its content stays in view while the page scrolls. */
 const Sidebar = styled.div`
   display: none;
 
   ${({ theme }) => theme.media.md} {
     display: block;
-    position: sticky;
-    top: 0;
-    flex: 0 0 17rem;
-    max-height: 100vh;
-    overflow-y: auto;
-    padding: ${({ theme }) => theme.space.md};
     background: ${({ theme }) => theme.color.surface};
     border-right: 1px solid ${({ theme }) => theme.color.divider};
-    align-self: stretch;
   }
 `;
 
+const SidebarInner = styled.div`
+  position: sticky;
+  top: 0;
+  max-height: 100vh;
+  overflow-y: auto;
+  padding: ${({ theme }) => theme.space.md};
+`;
+
 const Main = styled.main`
-  flex: 1 1 auto;
   min-width: 0;
   padding: ${({ theme }) => theme.space.md};
 

@@ -49,7 +49,6 @@ const Tag = styled.span<{ $ink: string; $fill: string }>`
   font-size: ${({ theme }) => theme.fontSize.sm};
   font-weight: ${({ theme }) => theme.fontWeight.medium};
   line-height: ${({ theme }) => theme.lineHeight.tight};
-  white-space: nowrap;
 
   @media (forced-colors: active) {
     border-color: CanvasText;

@@ -59,7 +59,7 @@ export function Component() {
           <>
             {data.image_url ? <Hero src={data.image_url} alt="" /> : null}
             <PageHeading documentTitle={`${data.title} – ${client.name}`}>{data.title}</PageHeading>
-            <SafeHtml html={data.description} />
+            <SafeHtml html={data.description} headingsFrom={2} />
           </>
         ) : null}
       </Article>

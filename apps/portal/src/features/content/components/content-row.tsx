@@ -48,7 +48,7 @@ export const SectionTitle = styled.h2`
 
 export const CardGrid = styled.ul`
   display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr));
+  grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr));
   gap: ${({ theme }) => theme.space.md};
   margin: 0;
   padding: 0;

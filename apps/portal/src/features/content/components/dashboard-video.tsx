@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import styled from 'styled-components';
 
+import { SafeHtml } from '@/components/safe-html';
 import type { Video } from '@/types/api';
 
 /** The dashboard video: poster, native controls, and an English captions track when there is one. */
@@ -16,7 +17,7 @@ export function DashboardVideo({ video }: { video: Video }) {
       </Player>
       <figcaption>
         <Title id={titleId}>{video.title}</Title>
-        {video.description ? <Description>{video.description}</Description> : null}
+        {video.description ? <Description html={video.description} headingsFrom={3} /> : null}
       </figcaption>
     </Figure>
   );
@@ -40,7 +41,6 @@ const Title = styled.p`
   font-weight: ${({ theme }) => theme.fontWeight.bold};
 `;
 
-const Description = styled.p`
-  margin: 0;
+const Description = styled(SafeHtml)`
   color: ${({ theme }) => theme.color.muted};
 `;

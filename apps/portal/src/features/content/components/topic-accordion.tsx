@@ -12,15 +12,16 @@ interface TopicAccordionProps {
 
 /** Insurance topics: one open at a time, collapsible; HTML body and an optional Pro Tip (spec §2). */
 export function TopicAccordion({ topics, headingLevel }: TopicAccordionProps) {
+  const bodyHeadings = (headingLevel + 1) as 3 | 4 | 5;
   return (
     <Accordion headingLevel={headingLevel}>
       {topics.map((topic) => (
         <AccordionItem key={topic.id} value={topic.id} title={topic.title}>
-          <SafeHtml html={topic.description} />
+          <SafeHtml html={topic.description} headingsFrom={bodyHeadings} />
           {topic.pro_tip ? (
             <ProTip>
               <ProTipTitle>Pro Tip</ProTipTitle>
-              <SafeHtml html={topic.pro_tip} />
+              <SafeHtml html={topic.pro_tip} headingsFrom={bodyHeadings} />
             </ProTip>
           ) : null}
         </AccordionItem>

@@ -99,6 +99,7 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     <Form ref={form} onSubmit={submit} noValidate aria-label="Request Due Diligence">
       <Fieldset>
         <legend>Your project</legend>
+        <Hint>All four fields are required.</Hint>
         <TextField label="Project name" data-field="projectName" {...text('projectName')} />
         <TextField
           label="Project address"
@@ -190,6 +191,12 @@ const Fieldset = styled.fieldset`
     padding: 0 ${({ theme }) => theme.space.xs};
     font-weight: ${({ theme }) => theme.fontWeight.bold};
   }
+`;
+
+const Hint = styled.p`
+  margin: 0;
+  font-size: ${({ theme }) => theme.fontSize.sm};
+  color: ${({ theme }) => theme.color.muted};
 `;
 
 const ErrorSummary = styled.p`
