@@ -85,6 +85,7 @@ test.describe('request due diligence', () => {
     await expect(
       page.getByRole('heading', { level: 1, name: 'Request Due Diligence' }),
     ).toBeVisible();
+    await expectNoAxeViolations(page);
   });
 });
 
