@@ -18,52 +18,55 @@ const CAPTION_ID = 'framework-table-caption';
  */
 export function FrameworkTable({ rows }: FrameworkTableProps) {
   return (
-    <Scroller role="region" aria-labelledby={CAPTION_ID} tabIndex={0}>
-      <Table>
-        <caption id={CAPTION_ID}>Insurances for your project</caption>
-        <thead>
-          <tr>
-            <th scope="col">Insurance</th>
-            <th scope="col">Required</th>
-            <th scope="col">Value</th>
-            <th scope="col">Buyer</th>
-            <th scope="col">Notes</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, index) => {
-            const rowId = `framework-row-${index + 1}`;
-            return (
-              <tr key={row.insurance} data-required={row.required}>
-                <th scope="row" id={`${rowId}-insurance`}>
-                  {row.insurance}
-                </th>
-                <td>
-                  <Requirement data-required={row.required}>{row.required}</Requirement>
-                </td>
-                <td>
-                  <FrameworkValue value={row.value} />
-                </td>
-                <td>
-                  {row.buyer === 'Not required' ? (
-                    <Muted>Not required</Muted>
-                  ) : (
-                    <GuideTag tag={row.buyer} />
-                  )}
-                </td>
-                <NotesCell>
-                  <ClampedNotes
-                    id={`${rowId}-notes`}
-                    describedBy={`${rowId}-insurance`}
-                    text={[row.notes, row.why].filter(Boolean).join(' ')}
-                  />
-                </NotesCell>
-              </tr>
-            );
-          })}
-        </tbody>
-      </Table>
-    </Scroller>
+    <>
+      <ScrollHint>Scroll sideways to see who buys each insurance and the notes.</ScrollHint>
+      <Scroller role="region" aria-labelledby={CAPTION_ID} tabIndex={0}>
+        <Table>
+          <caption id={CAPTION_ID}>Insurances for your project</caption>
+          <thead>
+            <tr>
+              <th scope="col">Insurance</th>
+              <th scope="col">Required</th>
+              <th scope="col">Value</th>
+              <th scope="col">Buyer</th>
+              <th scope="col">Notes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => {
+              const rowId = `framework-row-${index + 1}`;
+              return (
+                <tr key={row.insurance} data-required={row.required}>
+                  <th scope="row" id={`${rowId}-insurance`}>
+                    {row.insurance}
+                  </th>
+                  <td>
+                    <Requirement data-required={row.required}>{row.required}</Requirement>
+                  </td>
+                  <td>
+                    <FrameworkValue value={row.value} />
+                  </td>
+                  <td>
+                    {row.buyer === 'Not required' ? (
+                      <Muted>Not required</Muted>
+                    ) : (
+                      <GuideTag tag={row.buyer} />
+                    )}
+                  </td>
+                  <NotesCell>
+                    <ClampedNotes
+                      id={`${rowId}-notes`}
+                      describedBy={`${rowId}-insurance`}
+                      text={[row.notes, row.why].filter(Boolean).join(' ')}
+                    />
+                  </NotesCell>
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      </Scroller>
+    </>
   );
 }
 
@@ -80,7 +83,20 @@ function FrameworkValue({ value }: { value: FrameworkRow['value'] }) {
   return <>{value}</>;
 }
 
+/** Only on screens too narrow for the whole table. */
+const ScrollHint = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space.sm};
+  font-size: ${({ theme }) => theme.fontSize.sm};
+  color: ${({ theme }) => theme.color.muted};
+
+  ${({ theme }) => theme.media.lg} {
+    display: none;
+  }
+`;
+
 const Scroller = styled.div`
+  /* Positioned, so the visually hidden texts in the cells are clipped here, not by the page. */
+  position: relative;
   overflow-x: auto;
   border: 1px solid ${({ theme }) => theme.color.divider};
   border-radius: ${({ theme }) => theme.radius.lg};

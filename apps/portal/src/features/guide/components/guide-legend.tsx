@@ -45,8 +45,8 @@ const Legend = styled.ul`
   }
 
   li {
-    display: flex;
-    flex-wrap: wrap;
+    display: grid;
+    grid-template-columns: minmax(0, max-content) minmax(0, 1fr);
     align-items: center;
     gap: ${({ theme }) => theme.space.sm};
     font-size: ${({ theme }) => theme.fontSize.sm};

@@ -12,44 +12,60 @@ const CAPTION_ID = 'guide-matrix-caption';
  */
 export function GuideMatrix() {
   return (
-    <Scroller role="region" aria-labelledby={CAPTION_ID} tabIndex={0}>
-      <Table>
-        <caption id={CAPTION_ID}>Insurances by development stage</caption>
-        <thead>
-          <tr>
-            <th scope="col">Insurance</th>
-            {GUIDE_STAGES.map((stage) => (
-              <th scope="col" key={stage}>
-                {stage}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {insuranceGuide.map((row) => (
-            <tr key={row.insurance}>
-              <th scope="row">{row.insurance}</th>
-              {GUIDE_STAGES.map((stage) => {
-                const tag = row.stages[stage];
-                return (
-                  <td key={stage}>
-                    {tag === null ? (
-                      <VisuallyHidden>Not needed</VisuallyHidden>
-                    ) : (
-                      <GuideTag tag={tag} />
-                    )}
-                  </td>
-                );
-              })}
+    <>
+      <ScrollHint>Scroll sideways to see every stage.</ScrollHint>
+      <Scroller role="region" aria-labelledby={CAPTION_ID} tabIndex={0}>
+        <Table>
+          <caption id={CAPTION_ID}>Insurances by development stage</caption>
+          <thead>
+            <tr>
+              <th scope="col">Insurance</th>
+              {GUIDE_STAGES.map((stage) => (
+                <th scope="col" key={stage}>
+                  {stage}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </Table>
-    </Scroller>
+          </thead>
+          <tbody>
+            {insuranceGuide.map((row) => (
+              <tr key={row.insurance}>
+                <th scope="row">{row.insurance}</th>
+                {GUIDE_STAGES.map((stage) => {
+                  const tag = row.stages[stage];
+                  return (
+                    <td key={stage}>
+                      {tag === null ? (
+                        <VisuallyHidden>Not needed</VisuallyHidden>
+                      ) : (
+                        <GuideTag tag={tag} />
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Scroller>
+    </>
   );
 }
 
+/** Only on screens too narrow for the whole table. */
+const ScrollHint = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space.sm};
+  font-size: ${({ theme }) => theme.fontSize.sm};
+  color: ${({ theme }) => theme.color.muted};
+
+  ${({ theme }) => theme.media.lg} {
+    display: none;
+  }
+`;
+
 const Scroller = styled.div`
+  /* Positioned, so the visually hidden texts in the cells are clipped here, not by the page. */
+  position: relative;
   overflow-x: auto;
   border: 1px solid ${({ theme }) => theme.color.divider};
   border-radius: ${({ theme }) => theme.radius.lg};
@@ -63,7 +79,7 @@ const Scroller = styled.div`
 
 const Table = styled.table`
   width: 100%;
-  min-width: 56rem;
+  min-width: 44rem;
   border-collapse: collapse;
   font-size: ${({ theme }) => theme.fontSize.sm};
 
@@ -88,7 +104,7 @@ const Table = styled.table`
   }
 
   tbody th {
-    width: 16rem;
+    width: 13rem;
     font-weight: ${({ theme }) => theme.fontWeight.medium};
   }
 

@@ -1,0 +1,208 @@
+import type { Page } from '@playwright/test';
+
+import { expect, expectNoAxeViolations, saveScreenshot, test, VIEWPORTS } from './fixtures';
+
+/** Types an exact amount into a money field and commits it with Enter. */
+async function typeAmount(page: Page, label: RegExp, amount: string) {
+  const field = page.getByRole('textbox', { name: label });
+  await field.fill(amount);
+  await field.press('Enter');
+}
+
+function estimate(page: Page) {
+  return page.getByRole('region', { name: 'Your estimate' });
+}
+
+/** The amounts column of the estimate's breakdown, top to bottom. */
+async function breakdown(page: Page) {
+  return estimate(page).getByRole('row').getByRole('cell').allTextContents();
+}
+
+test.describe('Building Warranty Cost Calculator', () => {
+  test('New Build, Not Started, 3 units and £1,000,000 cost 1.18% = £11,800, and the reference follows', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/calculator/building-warranty');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Building Warranty Cost Calculator' }),
+    ).toBeVisible();
+    await page.getByLabel('Build type').selectOption('New Build');
+    await page.getByLabel('Stage').selectOption('Not Started');
+    await page.getByRole('slider', { name: 'Number of units' }).fill('3');
+    await typeAmount(page, /^Sum insured.*exact amount/, '1,000,000');
+
+    const posted = page.waitForRequest(
+      (request) => request.url().endsWith('/api/demo/warranty') && request.method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Calculate' }).click();
+
+    expect(await breakdown(page)).toEqual(['1.13%', '0%', '0%', '0.05%', '1.18%', '£11,800']);
+    await expect(estimate(page).getByText('Indicative only.')).toBeVisible();
+    expect((await posted).postDataJSON()).toMatchObject({
+      build_type: 'New Build',
+      stageType: 'Not Started',
+      units: 3,
+      build_value: 1_000_000,
+      estimateValue: 11_800,
+    });
+    await expect(estimate(page).getByText(/^Your reference: BW-\d{4}-\d{6}$/)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, 'calculator-building-warranty-desktop');
+  });
+
+  test('empty name and email are highlighted, the name is focused and nothing is sent', async ({
+    hub: page,
+  }) => {
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/demo/warranty')) posts.push(request.url());
+    });
+    await page.goto('/demo/calculator/building-warranty');
+    await page.getByLabel('Name').fill('');
+    await page.getByLabel('Email').fill('');
+
+    await page.getByRole('button', { name: 'Calculate' }).click();
+
+    await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Telephone')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Name')).toBeFocused();
+    const border = await page
+      .getByLabel('Name')
+      .evaluate((input) => getComputedStyle(input).borderTopColor);
+    expect(border).toBe('rgb(198, 40, 40)');
+    await expect(estimate(page).getByText('Estimated premium')).toHaveCount(0);
+    expect(posts).toEqual([]);
+    await expectNoAxeViolations(page);
+  });
+
+  test('the draft and its estimate are still there after visiting another page', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/calculator/building-warranty');
+    await page.getByLabel('Build type').selectOption('Conversion');
+    await typeAmount(page, /^Sum insured.*exact amount/, '£5m');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    await expect(estimate(page).getByText(/^Your reference: BW-/)).toBeVisible();
+    const reference = await estimate(page)
+      .getByText(/^Your reference: BW-/)
+      .textContent();
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await nav.getByRole('link', { name: 'Building Warranty Calculator' }).click();
+
+    await expect(page.getByLabel('Build type')).toHaveValue('Conversion');
+    await expect(page.getByRole('textbox', { name: /^Sum insured.*exact amount/ })).toHaveValue(
+      '£5,000,000',
+    );
+    // 5,000,000 × (1.03 + 0.25 + 0 + 0.03)% = 65,500
+    await expect(estimate(page).getByText('£65,500').first()).toBeVisible();
+    await expect(estimate(page).getByText(reference!)).toBeVisible();
+  });
+});
+
+test.describe('BTR Warranty + Loss of Rent Calculator', () => {
+  test('Part Complete, £10m with loss of rent (£2m, 24 months, 6-month programme) totals £175,616', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/calculator/btr-warranty');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'BTR Warranty + Loss of Rent Calculator' }),
+    ).toBeVisible();
+    await page.getByLabel('Stage').selectOption('Part Complete');
+    await typeAmount(page, /^Sum insured.*exact amount/, '10,000,000');
+    await page.getByRole('switch', { name: 'Include loss of rent' }).click();
+    await typeAmount(page, /^Anticipated rental income.*exact amount/, '£2m');
+    await page.getByLabel('Term').selectOption('24');
+    await page.getByRole('slider', { name: 'Programme of works (months)' }).fill('6');
+
+    const posted = page.waitForRequest((request) => request.url().endsWith('/api/demo/btr'));
+    await page.getByRole('button', { name: 'Calculate' }).click();
+
+    // 10,000,000 × 1.16% = 116,000; 2,000,000 × 0.0072 × 2 + 6 × 2,000 = 40,800;
+    // 156,800 + floor(12% = 18,816) = 175,616.
+    expect(await breakdown(page)).toEqual([
+      '0.85%',
+      '0.31%',
+      '1.16%',
+      '£116,000',
+      '£40,800',
+      '£156,800',
+      '£18,816',
+      '£175,616',
+    ]);
+    expect((await posted).postDataJSON()).toMatchObject({
+      includeRentCoverLoss: true,
+      term: 24,
+      contact_number: '07700 900123',
+      total: 175_616,
+      est: 175_616,
+    });
+    await expect(estimate(page).getByText(/^Your reference: BTR-\d{4}-\d{6}$/)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, 'calculator-btr-warranty-desktop');
+  });
+
+  test('an empty contact number is highlighted and nothing is computed', async ({ hub: page }) => {
+    await page.goto('/demo/calculator/btr-warranty');
+    await page.getByLabel('Contact number').fill('');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+
+    await expect(page.getByLabel('Contact number')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Contact number')).toBeFocused();
+    await expect(estimate(page).getByRole('table')).toHaveCount(0);
+  });
+});
+
+test.describe('Contractors All Risks Calculator', () => {
+  test('a Commercial Conversion of £2,500,000 costs £8,750 / £10,000 / £11,250, with the assumptions', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/calculator/contractors-all-risks');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Contractors All Risks Calculator' }),
+    ).toBeVisible();
+    await page.getByLabel('Property type').selectOption('Commercial Conversion');
+    await typeAmount(page, /^Contract works value.*exact amount/, '2,500,000');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+
+    const rows = estimate(page).getByRole('table').getByRole('row');
+    await expect(rows).toHaveText([
+      /Estimate\s*Rate\s*Premium/,
+      /Low\s*0\.35%\s*£8,750/,
+      /Medium\s*0\.4%\s*£10,000/,
+      /High\s*0\.45%\s*£11,250/,
+    ]);
+    await expect(estimate(page).getByText(/12–18 month project/)).toBeVisible();
+    await expect(estimate(page).getByText(/No timber frame/)).toBeVisible();
+    await expect(estimate(page).getByText(/^Your reference: CAR-\d{4}-\d{6}$/)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, 'calculator-contractors-all-risks-desktop');
+  });
+
+  test('an empty telephone is highlighted and nothing is computed', async ({ hub: page }) => {
+    await page.goto('/demo/calculator/contractors-all-risks');
+    await page.getByLabel('Telephone').fill('');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+
+    await expect(page.getByLabel('Telephone')).toHaveAttribute('aria-invalid', 'true');
+    await expect(estimate(page).getByRole('table')).toHaveCount(0);
+  });
+});
+
+test('the calculators with an estimate, at phone width', async ({ hub: page }) => {
+  await page.setViewportSize(VIEWPORTS.phone);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  for (const name of ['building-warranty', 'btr-warranty', 'contractors-all-risks']) {
+    await page.goto(`/demo/calculator/${name}`);
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    await expect(estimate(page).getByText(/^Your reference: /)).toBeVisible();
+    // Nothing wider than the screen: the page does not scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
+    await saveScreenshot(page, `calculator-${name}-phone`);
+  }
+});

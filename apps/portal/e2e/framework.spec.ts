@@ -1,0 +1,136 @@
+import type { Page } from '@playwright/test';
+
+import { expect, expectNoAxeViolations, saveScreenshot, test, VIEWPORTS } from './fixtures';
+
+function table(page: Page) {
+  return page.getByRole('table', { name: 'Insurances for your project' });
+}
+
+/** A body row of the table by its insurance. */
+function row(page: Page, insurance: string) {
+  return table(page)
+    .getByRole('row')
+    .filter({
+      has: page.getByRole('rowheader', { name: insurance, exact: true }),
+    });
+}
+
+function limit(page: Page, term: string) {
+  return page
+    .getByRole('region', { name: 'Recommended limits' })
+    .getByText(term, { exact: true })
+    .locator('xpath=following-sibling::dd');
+}
+
+test.describe('Insurance Framework', () => {
+  test('the default project: at least £5m PI, £2m PL, £10m EL and 15 rows', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/insurance-framework');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Insurance Framework' }),
+    ).toBeVisible();
+
+    await expect(limit(page, 'Professional indemnity (PI)')).toHaveText('at least £5,000,000');
+    await expect(limit(page, 'Public liability (PL)')).toHaveText('£2,000,000');
+    await expect(limit(page, 'Employers liability (EL)')).toHaveText('£10,000,000');
+    await expect(table(page).getByRole('columnheader')).toHaveText([
+      'Insurance',
+      'Required',
+      'Value',
+      'Buyer',
+      'Notes',
+    ]);
+    await expect(table(page).getByRole('row')).toHaveCount(16);
+    await expect(row(page, 'Employers liability').getByRole('cell')).toHaveText([
+      'Required',
+      '£10,000,000',
+      'Contractor',
+      /.+/,
+    ]);
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, 'insurance-framework-desktop');
+  });
+
+  test('a £30m BTR conversion in the city centre, with a basement and the developer as contractor', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/insurance-framework');
+    await page.getByLabel('Property type').selectOption('Commercial- BTR');
+    await page.getByRole('textbox', { name: /^Contract value.*exact amount/ }).fill('£30m');
+    await page.getByRole('textbox', { name: /^Contract value.*exact amount/ }).press('Enter');
+    await page.getByLabel('Development type').selectOption('Conversion');
+    await page.getByLabel('Contractor').selectOption('Developer as contractor');
+    await page.getByLabel('Scheme location').selectOption('City Centre');
+    await page
+      .getByRole('textbox', { name: /^Reinstatement value.*exact amount/ })
+      .fill('4,000,000');
+    await page.getByRole('textbox', { name: /^Reinstatement value.*exact amount/ }).press('Enter');
+    await page.getByRole('switch', { name: 'The scheme has a basement' }).click();
+
+    await expect(limit(page, 'Professional indemnity (PI)')).toHaveText('£15,000,000');
+    await expect(limit(page, 'Public liability (PL)')).toHaveText('£10,000,000');
+    const cells = (insurance: string) => row(page, insurance).getByRole('cell');
+    await expect(cells('Contractors all risks (contract works)')).toHaveText([
+      'Required',
+      '£30,000,000',
+      'Property Developer',
+      /.+/,
+    ]);
+    await expect(cells('Existing structures (JCT option C)')).toHaveText([
+      'Required',
+      '£4,000,000',
+      'Property Developer',
+      /.+/,
+    ]);
+    await expect(cells('Non-negligent liability (JCT 6.5.1)').first()).toHaveText('Required');
+    await expect(cells('Delay in start-up / loss of rent').first()).toHaveText('Required');
+    await expect(cells('Terrorism').first()).toHaveText('Recommended');
+    await expect(cells('Performance bond')).toHaveText([
+      'Recommended',
+      '£3,000,000',
+      'Not required',
+      /.+/,
+    ]);
+  });
+
+  test('long notes are clamped to two lines and expand and collapse with Show more / Show less', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/insurance-framework');
+    const notesCell = row(page, 'Professional indemnity').getByRole('cell').last();
+    const button = notesCell.getByRole('button', { name: 'Show more' });
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    const notes = notesCell.locator('p');
+    const lineHeight = await notes.evaluate((p) => parseFloat(getComputedStyle(p).lineHeight));
+    const clamped = await notes.evaluate((p) => p.getBoundingClientRect().height);
+    expect(clamped).toBeLessThanOrEqual(lineHeight * 2 + 1);
+
+    await button.click();
+    const less = notesCell.getByRole('button', { name: 'Show less' });
+    await expect(less).toHaveAttribute('aria-expanded', 'true');
+    expect(await notes.evaluate((p) => p.getBoundingClientRect().height)).toBeGreaterThan(clamped);
+
+    await less.click();
+    await expect(notesCell.getByRole('button', { name: 'Show more' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+  });
+
+  test('on a phone the table scrolls sideways inside its labelled region, not the page', async ({
+    hub: page,
+  }) => {
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/demo/insurance-framework');
+    const region = page.getByRole('region', { name: 'Insurances for your project' });
+    await expect(region).toBeVisible();
+    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, 'insurance-framework-phone');
+  });
+});
