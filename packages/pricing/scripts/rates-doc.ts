@@ -131,7 +131,7 @@ function frameworkRow(row: FrameworkRowRules, index: number): string {
       ]),
     ),
     '',
-    `Value: ${valueText(row.value)} (none when the row is “Not required”).`,
+    `Value: ${valueText(row.value)}${row.requirement.some((rule) => rule.required === 'Not required') ? ' (none when the row is “Not required”)' : ''}.`,
     '',
     singleBuyer
       ? `Buyer: ${row.buyer[0]?.buyer}.`
