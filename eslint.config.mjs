@@ -53,10 +53,7 @@ export default tseslint.config(
     // Keep the arrows one way: pricing and ui import nothing of ours.
     files: ['packages/pricing/**/*.{ts,tsx}', 'packages/ui/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['@firm/*', '**/apps/**'] },
-      ],
+      'no-restricted-imports': ['error', { patterns: ['@firm/*', '**/apps/**'] }],
     },
   },
   {
