@@ -112,6 +112,7 @@ describe('createTheme', () => {
             expect(contrastRatio(color.text, page)).toBeGreaterThanOrEqual(4.5);
             expect(contrastRatio(color.muted, page)).toBeGreaterThanOrEqual(4.5);
             expect(contrastRatio(color.accent, page)).toBeGreaterThanOrEqual(4.5);
+            expect(contrastRatio(color.primary, page)).toBeGreaterThanOrEqual(4.5);
             expect(contrastRatio(color.failure, page)).toBeGreaterThanOrEqual(4.5);
             expect(contrastRatio(color.success, page)).toBeGreaterThanOrEqual(4.5);
             expect(contrastRatio(color.focusRing, page)).toBeGreaterThanOrEqual(3);

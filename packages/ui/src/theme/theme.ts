@@ -18,7 +18,7 @@ export interface Breakpoints {
 /** Design tokens every component reads from the styled-components theme. */
 export interface Theme {
   readonly color: {
-    /** Branding primary, guaranteed ≥ 4.5:1 with `onPrimary`. */
+    /** Branding primary, guaranteed ≥ 4.5:1 with `onPrimary` and as text on `surface` and `background`. */
     readonly primary: string;
     /** A darker shade of `primary` for hover and pressed states. */
     readonly primaryHover: string;
@@ -123,7 +123,8 @@ const BREAKPOINTS = { sm: 480, md: 768, lg: 1024 } as const satisfies Breakpoint
 
 /**
  * Builds the theme from a client's branding. Colours too light for their role are darkened (hue kept)
- * until they meet WCAG AA: white text on `primary` at 4.5:1, `accent` as text on the page at 4.5:1.
+ * until they meet WCAG AA: white text on `primary`, and `primary` or `accent` as text on the page, at
+ * 4.5:1.
  *
  * @example
  * const theme = createTheme({ primary: '#ffcc00' });
@@ -131,9 +132,11 @@ const BREAKPOINTS = { sm: 480, md: 768, lg: 1024 } as const satisfies Breakpoint
  * @throws TypeError when a branding colour is not a hex colour (`#1a4d8f` or `#fff`).
  */
 export function createTheme(branding: Branding = {}): Theme {
+  // Checked against the page background, the darker of the two light neutrals a primary sits on: a
+  // primary dark enough for it is dark enough for white text and for text on white surfaces too.
   const primary = ensureContrast(
     branding.primary ?? DEFAULT_BRANDING.primary,
-    WHITE,
+    BACKGROUND,
     AA_TEXT_CONTRAST,
   );
   const accent = ensureContrast(
