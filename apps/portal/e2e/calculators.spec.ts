@@ -165,7 +165,10 @@ test.describe('Contractors All Risks Calculator', () => {
       page.getByRole('heading', { level: 1, name: 'Contractors All Risks Calculator' }),
     ).toBeVisible();
     await page.getByLabel('Property type').selectOption('Commercial Conversion');
-    await typeAmount(page, /^Contract works value.*exact amount/, '2,500,000');
+    // Typed, then Calculate at once: leaving the field commits the amount.
+    await page
+      .getByRole('textbox', { name: /^Contract works value.*exact amount/ })
+      .fill('2,500,000');
     await page.getByRole('button', { name: 'Calculate' }).click();
 
     const rows = estimate(page).getByRole('table').getByRole('row');

@@ -11,6 +11,7 @@ import { BtrWarrantyCalculator } from './btr-warranty-calculator';
 
 // The first render of a file loads the whole screen: give it time on a busy machine.
 configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 const fetchMock = vi.fn<typeof fetch>();
 

@@ -11,6 +11,7 @@ import { BuildingWarrantyCalculator } from './building-warranty-calculator';
 
 // The first render of a file loads the whole screen: give it time on a busy machine.
 configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -184,6 +185,22 @@ describe('BuildingWarrantyCalculator', () => {
         .getAllByRole('row')
         .map((row) => within(row).getByRole('cell').textContent);
       expect(cells).toEqual(['1.03%', '0.25%', '0.25%', '0%', '1.53%', '£76,500']);
+    });
+  });
+
+  describe('when an amount is typed and Calculate is clicked straight away', () => {
+    it('should price the typed amount: £2,000,000 × (1.13 + 0.03)% = £23,200', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockReturnValue(new Promise<Response>(() => {}));
+      renderCalculator();
+      const amount = await screen.findByRole('textbox', { name: /^Sum insured.*exact amount/ });
+      await user.clear(amount);
+      await user.type(amount, '2,000,000');
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      const estimate = screen.getByRole('region', { name: 'Your estimate' });
+      expect(within(estimate).getAllByText('£23,200')).not.toHaveLength(0);
     });
   });
 

@@ -10,6 +10,7 @@ import { InsuranceFramework } from './insurance-framework';
 
 // The first render of a file loads the whole screen: give it time on a busy machine.
 configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(() => {
   useFrameworkStore.getState().reset();

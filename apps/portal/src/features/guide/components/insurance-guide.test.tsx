@@ -1,5 +1,5 @@
 import { configure, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { renderWithClient } from '@/testing/test-utils';
 
@@ -7,6 +7,7 @@ import { InsuranceGuide } from './insurance-guide';
 
 // The first render of a file loads the whole screen: give it time on a busy machine.
 configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 function renderGuide() {
   return renderWithClient(<InsuranceGuide />, { path: '/demo/insurance-guide' });
