@@ -22,17 +22,31 @@ export const TooltipBubble = styled.span`
   line-height: ${({ theme }) => theme.lineHeight.normal};
   text-align: left;
   white-space: normal;
-  transform: translateX(-50%);
+  /* --tooltip-shift keeps the bubble inside the viewport; the arrow stays over the trigger. */
+  transform: translateX(calc(-50% + var(--tooltip-shift, 0px)));
   box-shadow: ${({ theme }) => theme.shadow.md};
 
   &::after {
     content: '';
     position: absolute;
     top: 100%;
-    left: 50%;
+    left: calc(50% - var(--tooltip-shift, 0px));
     border: 6px solid transparent;
     border-top-color: ${({ theme }) => theme.color.tooltip};
     transform: translateX(-50%);
+  }
+
+  /* Below the trigger when there is no room above it. */
+  &[data-side='bottom'] {
+    top: calc(100% + 8px);
+    bottom: auto;
+  }
+
+  &[data-side='bottom']::after {
+    top: auto;
+    bottom: 100%;
+    border-top-color: transparent;
+    border-bottom-color: ${({ theme }) => theme.color.tooltip};
   }
 
   &[hidden] {

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from '../test/axe';
 import { renderWithTheme } from '../test/render';
-import { Tooltip } from './tooltip';
+import { horizontalShift, Tooltip } from './tooltip';
 
 function Help() {
   return (
@@ -111,5 +111,17 @@ describe('Tooltip', () => {
         expect(screen.getByRole('tooltip')).toBeVisible();
       });
     });
+  });
+});
+
+describe('horizontalShift', () => {
+  it.each([
+    ['fits', 100, 200, 390, 0],
+    ['overflows on the left', -40, 160, 390, 48],
+    ['overflows on the right', 300, 420, 390, -38],
+    ['is wider than the viewport', -20, 420, 390, 28],
+    ['touches the right margin exactly', 200, 382, 390, 0],
+  ])('should keep a box that %s inside the viewport', (_case, left, right, viewport, expected) => {
+    expect(horizontalShift(left, right, viewport, 8)).toBe(expected);
   });
 });

@@ -3,6 +3,8 @@ import {
   cloneElement,
   useEffect,
   useId,
+  useLayoutEffect,
+  useRef,
   useState,
   type ReactElement,
   type ReactNode,
@@ -33,6 +35,11 @@ export function Tooltip({ content, children, id }: TooltipProps) {
   const [focused, setFocused] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const open = (hovered || focused) && !dismissed;
+  const bubbleRef = useRef<HTMLSpanElement>(null);
+
+  useLayoutEffect(() => {
+    if (open && bubbleRef.current) keepInViewport(bubbleRef.current);
+  }, [open]);
 
   useEffect(() => {
     if (!open) return undefined;
@@ -64,6 +71,7 @@ export function Tooltip({ content, children, id }: TooltipProps) {
     >
       {trigger}
       <TooltipBubble
+        ref={bubbleRef}
         role="tooltip"
         id={tooltipId}
         data-state={open ? 'open' : 'closed'}
@@ -73,4 +81,41 @@ export function Tooltip({ content, children, id }: TooltipProps) {
       </TooltipBubble>
     </TooltipAnchor>
   );
+}
+
+/** Space kept between the tooltip and the edges of the viewport, in px. */
+const VIEWPORT_MARGIN = 8;
+
+/**
+ * Measures the open tooltip and, before it is painted, shifts it sideways to stay inside the viewport
+ * and moves it below the trigger when there is no room above (no layout, as in jsdom: left as is).
+ */
+function keepInViewport(bubble: HTMLElement): void {
+  bubble.style.setProperty('--tooltip-shift', '0px');
+  bubble.dataset.side = 'top';
+  const rect = bubble.getBoundingClientRect();
+  if (rect.width === 0 && rect.height === 0) return;
+  const shift = horizontalShift(rect.left, rect.right, window.innerWidth, VIEWPORT_MARGIN);
+  bubble.style.setProperty('--tooltip-shift', `${shift}px`);
+  if (rect.top < VIEWPORT_MARGIN) bubble.dataset.side = 'bottom';
+}
+
+/**
+ * How far to move a box spanning `left`–`right` so that it sits inside `[margin, viewport - margin]`
+ * (the left edge wins when the box is wider than the room).
+ *
+ * @example
+ * horizontalShift(-40, 160, 390, 8); // 48 (moved right)
+ * horizontalShift(300, 420, 390, 8); // -38 (moved left)
+ * horizontalShift(100, 200, 390, 8); // 0
+ */
+export function horizontalShift(
+  left: number,
+  right: number,
+  viewport: number,
+  margin: number,
+): number {
+  if (left < margin) return margin - left;
+  if (right > viewport - margin) return Math.max(margin - left, viewport - margin - right);
+  return 0;
 }
