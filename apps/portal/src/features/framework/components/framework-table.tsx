@@ -136,8 +136,25 @@ const Table = styled.table`
   }
 
   tbody th {
-    width: 14rem;
+    width: 8.5rem;
     font-weight: ${({ theme }) => theme.fontWeight.medium};
+
+    ${({ theme }) => theme.media.md} {
+      width: 14rem;
+    }
+  }
+
+  /* The insurance stays in view while the other columns scroll sideways. */
+  tr > :first-child {
+    position: sticky;
+    left: 0;
+    z-index: 1;
+    background: ${({ theme }) => theme.color.surface};
+    box-shadow: inset -1px 0 0 ${({ theme }) => theme.color.divider};
+  }
+
+  thead tr > :first-child {
+    background: ${({ theme }) => theme.color.background};
   }
 
   tbody tr[data-required='Not required'] > * {
