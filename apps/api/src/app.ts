@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -78,6 +78,24 @@ export function serverOptions(config: Config): FastifyServerOptions {
     },
     schemaErrorFormatter: (errors, dataVar) => formatSchemaError(errors as AjvError[], dataVar),
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised before routing (a path with bad percent-encoding) keep the `{ error }` contract.
+    frameworkErrors: (error, request, rawReply) => {
+      const reply = rawReply as FastifyReply;
+      const status =
+        typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
+          ? error.statusCode
+          : 400;
+      request.log.info({ err: error }, 'Request refused by the router');
+      void reply
+        .code(status)
+        .type('application/json; charset=utf-8')
+        .send({
+          error:
+            status === 414
+              ? 'The address is too long.'
+              : 'Bad request: the address is not well formed.',
+        });
+    },
   };
 }
 
@@ -119,10 +137,14 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     } else {
       request.log.info({ err: error, request: context }, 'Request refused');
     }
-    return reply
-      .code(status)
-      .type('application/json; charset=utf-8')
-      .send({ error: status >= 500 ? 'Internal server error' : error.message });
+    return (
+      reply
+        .code(status)
+        .type('application/json; charset=utf-8')
+        // Not the route's response schema: some routes' error pages are HTML strings (the login link).
+        .serializer(JSON.stringify)
+        .send({ error: status >= 500 ? 'Internal server error' : error.message })
+    );
   });
 
   fastify.setNotFoundHandler(async (request, reply) => {
@@ -141,9 +163,6 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       return reply.code(404).send({ error: 'Not found.' });
     }
     if (request.method === 'GET' || request.method === 'HEAD') {
-      if (url === '/') {
-        return reply.redirect(`/${fastify.config.defaultClient}/login`, 302);
-      }
       const first = url.split('/')[1] ?? '';
       if (
         fastify.portalIndex === true &&
@@ -152,11 +171,17 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       ) {
         return reply
           .header('cache-control', 'no-cache')
-          .sendFile('index.html', fastify.config.portalDist);
+          .sendFile('index.html', fastify.config.portalDist, { cacheControl: false });
       }
     }
     return reply.code(404).send({ error: 'Not found.' });
   });
+
+  // A JSON API: text/plain bodies (what a cross-site "simple" form can send) are not accepted at all.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.get('/', { schema: { hide: true } }, (_request, reply) =>
+    reply.redirect(`/${fastify.config.defaultClient}/login`, 302),
+  );
 
   await fastify.register(clientRoutes);
   await fastify.register(loginRoutes);

@@ -14,9 +14,6 @@ purify.addHook('afterSanitizeAttributes', (node) => {
     if (value !== null && !SAFE_URL.test(value.trim())) node.removeAttribute(name);
   }
   node.removeAttribute('srcset');
-  if (node.tagName === 'A' && node.getAttribute('target') === '_blank') {
-    node.setAttribute('rel', 'noopener noreferrer');
-  }
 });
 
 const CONFIG = {

@@ -31,8 +31,15 @@ export async function seedIfEmpty(
   for (const name of folders) {
     const folder = path.join(contentDir, name);
     const { client: details } = await readClientFile(folder);
-    const client =
-      (await findClientByPrefix(db, details.prefix)) ?? (await createClient(db, details, now));
+    if ((await findClientByPrefix(db, details.prefix)) !== undefined) continue;
+    let client;
+    try {
+      client = await createClient(db, details, now);
+    } catch (error) {
+      // Another instance starting at the same moment created it first: it imports the content.
+      if ((await findClientByPrefix(db, details.prefix)) !== undefined) continue;
+      throw error;
+    }
     const summary = await importContent(db, client, folder, mediaDir, now);
     log.info({ client: client.prefix, ...summary }, 'Seeded client from content folder');
     seeded.push(client.prefix);

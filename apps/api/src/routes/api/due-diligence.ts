@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { enqueue } from '../../repositories/outbox.js';
 import { insertDueDiligence } from '../../repositories/records.js';
@@ -40,12 +41,30 @@ interface Received {
 /** Reads every part (so the request is always fully consumed) and streams the file to disk. */
 async function receive(request: FastifyRequest, uploadsDir: string): Promise<Received> {
   const received: Received = { fields: {}, upload: undefined, problem: undefined };
+  try {
+    await readParts(request, uploadsDir, received);
+  } catch (error) {
+    // A malformed body (no boundary, truncated, bad part headers): drop any file already kept, answer 4xx.
+    if (received.upload?.status === 'stored')
+      await removeUpload(uploadsDir, received.upload.storedName);
+    const status = (error as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) throw error;
+    throw new HttpError(400, 'The form data is malformed. Please send the form again.');
+  }
+  return received;
+}
+
+async function readParts(
+  request: FastifyRequest,
+  uploadsDir: string,
+  received: Received,
+): Promise<void> {
   for await (const part of request.parts()) {
     if (part.type === 'file') {
       if (part.fieldname !== FILE_FIELD || received.upload !== undefined) {
         received.problem ??= `Unknown field "${part.fieldname}".`;
-        part.file.resume();
-        await new Promise((resolve) => part.file.once('end', resolve));
+        // `finished` also settles for a stream that has already ended (waiting for 'end' would hang).
+        await finished(part.file.resume());
         continue;
       }
       const fileName = displayFileName(part.filename);
@@ -65,7 +84,6 @@ async function receive(request: FastifyRequest, uploadsDir: string): Promise<Rec
       received.fields[part.fieldname] = value.trim();
     }
   }
-  return received;
 }
 
 /** POST /api/{client}/due-diligence: store the request and file durably, forward when configured. */

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, databases, loginOpen, type TestApp } from './helper.js';
+
+describe.each(databases)('app ($name)', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(target);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  describe('error catalogue', () => {
+    it('should answer 404 JSON for an unknown /api path', async () => {
+      for (const url of ['/api', '/api/demo/nothing-here', '/api/demo/content/extra/segments']) {
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.headers['content-type']).toContain('application/json');
+        expect(response.json()).toEqual({ error: 'Not found.' });
+      }
+    });
+
+    it('should answer 405 JSON with Allow for a wrong method on a known path', async () => {
+      const response = await t.app.inject({ method: 'DELETE', url: '/api/demo/content' });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toContain('GET');
+      expect(response.json()).toEqual({ error: 'Method DELETE is not allowed here.' });
+      const getOnPost = await t.app.inject({ method: 'GET', url: '/api/demo/warranty' });
+      expect(getOnPost.statusCode).toBe(405);
+      expect(getOnPost.headers.allow).toBe('POST');
+    });
+
+    it('should answer 400 JSON for malformed JSON and 415 for a wrong content type', async () => {
+      const bad = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: '{"first_name":',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toHaveProperty('error');
+      const text = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: 'hello',
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(text.statusCode).toBe(415);
+      expect(text.json()).toHaveProperty('error');
+    });
+
+    it('should answer 413 JSON for an oversized JSON body', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { first_name: 'x'.repeat(70_000) },
+      });
+      expect(response.statusCode).toBe(413);
+      expect(response.json()).toHaveProperty('error');
+    });
+  });
+
+  describe('the portal', () => {
+    it('should redirect / to the default client login', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/' });
+      expect(response.statusCode).toBe(302);
+      expect(response.headers.location).toBe('/demo/login');
+    });
+
+    it('should serve index.html for client routes (SPA fallback), revalidated, with the CSP', async () => {
+      for (const url of [
+        '/demo/dashboard',
+        '/northbank/article?id=x&type=insight',
+        '/demo/login',
+      ]) {
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['content-type']).toContain('text/html');
+        expect(response.body).toContain('<div id="root"></div>');
+        expect(response.headers['cache-control']).toBe('no-cache');
+        expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      }
+    });
+
+    it('should serve hashed assets cacheable for ever, and the sample report', async () => {
+      const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const report = await t.app.inject({ method: 'GET', url: '/sample-report.pdf' });
+      expect(report.statusCode).toBe(200);
+      expect(report.headers['content-type']).toBe('application/pdf');
+      expect(report.headers['cache-control']).toBe('no-cache');
+      const missing = await t.app.inject({ method: 'GET', url: '/assets/missing.js' });
+      expect(missing.statusCode).toBe(404);
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('should serve a document generated from the route schemas', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+      expect(response.statusCode).toBe(200);
+      const doc = response.json<{
+        openapi: string;
+        paths: Record<string, Record<string, unknown>>;
+      }>();
+      expect(doc.openapi).toBe('3.1.0');
+      for (const [path, method] of [
+        ['/api/{client}', 'get'],
+        ['/api/{client}/login', 'post'],
+        ['/api/{client}/login/link', 'get'],
+        ['/api/{client}/login/link', 'post'],
+        ['/api/{client}/logout', 'get'],
+        ['/api/{client}/activity', 'post'],
+        ['/api/{client}/video', 'get'],
+        ['/api/{client}/content', 'get'],
+        ['/api/{client}/article', 'get'],
+        ['/api/{client}/warranty', 'post'],
+        ['/api/{client}/btr', 'post'],
+        ['/api/{client}/car', 'post'],
+        ['/api/{client}/due-diligence', 'post'],
+      ] as const) {
+        expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+      }
+    });
+  });
+});
+
+describe('a failure inside the server', () => {
+  it('should answer 500 with a generic message, never internals', async () => {
+    const t = await buildTestApp(databases[0]!);
+    try {
+      const cookie = await loginOpen(t.app);
+      await t.app.db.kysely.schema.dropTable('activity').execute();
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/activity',
+        payload: { action: 'view', item: 'x' },
+        headers: { cookie },
+      });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ error: 'Internal server error' });
+      expect(response.body).not.toMatch(/activity|sqlite|table/i);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,234 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdmin } from '../../src/cli/admin-cli.js';
+import { openDatabase } from '../../src/db/connect.js';
+import { insertActivity, insertQuote } from '../../src/repositories/records.js';
+import { findClientByPrefix } from '../../src/repositories/clients.js';
+import { createOpenUser } from '../../src/repositories/users.js';
+import { FIXTURE_CONTENT, createPgSchema, databases } from '../helper.js';
+
+describe.each(databases)('pnpm admin ($name)', (target) => {
+  let env: Record<string, string>;
+  let dataDir: string;
+  let dropSchema: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-test-'));
+    env = { DATA_DIR: dataDir };
+    if (target.url !== null) {
+      const pg = await createPgSchema(target.url);
+      env = { ...env, DATABASE_URL: target.url, DATABASE_SCHEMA: pg.schema };
+      dropSchema = pg.drop;
+    }
+  });
+  afterAll(async () => {
+    await dropSchema?.();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function admin(...argv: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runAdmin(argv, {
+      env,
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+    });
+    return { code, stdout, stderr };
+  }
+
+  it('should add, list and update clients', async () => {
+    const added = await admin(
+      'client',
+      'add',
+      '--prefix',
+      'acme',
+      '--name',
+      'Acme Homes',
+      '--login',
+      'open',
+    );
+    expect(added).toMatchObject({
+      code: 0,
+      stdout: 'Created client acme (Acme Homes, login open).\n',
+    });
+    const updated = await admin(
+      'client',
+      'update',
+      '--prefix',
+      'acme',
+      '--login',
+      'magic-link',
+      '--primary',
+      '#112233',
+      '--phone',
+      '020 7946 0999',
+      '--email',
+      'acme-team@advisory.example',
+    );
+    expect(updated.code).toBe(0);
+    const list = await admin('client', 'list');
+    expect(list.stdout).toContain('acme\tAcme Homes\tmagic-link\tprimary #112233');
+    expect(list.stdout).toContain('phone 020 7946 0999\temail acme-team@advisory.example');
+    const reset = await admin('client', 'update', '--prefix', 'acme', '--phone', '');
+    expect(reset.code).toBe(0);
+    expect((await admin('client', 'list')).stdout).toContain('phone (default)');
+  });
+
+  it('should refuse bad input with a clear message and exit code', async () => {
+    expect(
+      await admin('client', 'add', '--prefix', 'acme', '--name', 'Again', '--login', 'open'),
+    ).toMatchObject({
+      code: 1,
+      stderr: 'A client with the prefix "acme" already exists.\n',
+    });
+    const badLogin = await admin(
+      'client',
+      'add',
+      '--prefix',
+      'x1',
+      '--name',
+      'X',
+      '--login',
+      'sometimes',
+    );
+    expect(badLogin.code).toBe(2);
+    expect(badLogin.stderr).toContain('--login must be open or magic-link (got "sometimes").');
+    const badPrefix = await admin(
+      'client',
+      'add',
+      '--prefix',
+      'Bad Prefix',
+      '--name',
+      'X',
+      '--login',
+      'open',
+    );
+    expect(badPrefix.code).toBe(2);
+    expect(badPrefix.stderr).toContain('must be 1–40 lower-case letters');
+    const reserved = await admin(
+      'client',
+      'add',
+      '--prefix',
+      'api',
+      '--name',
+      'X',
+      '--login',
+      'open',
+    );
+    expect(reserved.stderr).toContain('reserved');
+    expect((await admin('client', 'update', '--prefix', 'nobody')).stderr).toBe(
+      'There is no client with the prefix "nobody".\n',
+    );
+    expect((await admin('client', 'update', '--prefix', 'acme', '--accent', 'red')).code).toBe(2);
+    expect((await admin('client', 'frobnicate')).code).toBe(2);
+    expect((await admin('client', 'list', '--colour', 'x')).code).toBe(2);
+    expect((await admin('help')).stdout).toContain('Usage: pnpm admin');
+  });
+
+  it('should import a content folder idempotently', async () => {
+    const first = await admin(
+      'content',
+      'import',
+      '--client',
+      'acme',
+      path.join(FIXTURE_CONTENT, 'demo'),
+    );
+    expect(first).toMatchObject({
+      code: 0,
+      stdout: 'Imported into acme: 2 case studies, 2 insights, 2 topics, a video.\n',
+    });
+    const second = await admin(
+      'content',
+      'import',
+      '--client',
+      'acme',
+      path.join(FIXTURE_CONTENT, 'demo'),
+    );
+    expect(second.code).toBe(0);
+    const db = await openDatabase({
+      databaseUrl: env.DATABASE_URL ?? null,
+      databaseSchema: env.DATABASE_SCHEMA ?? null,
+      dataDir,
+    });
+    try {
+      const client = await findClientByPrefix(db.kysely, 'acme');
+      const items = await db.kysely
+        .selectFrom('content_items')
+        .select(['slug', 'html'])
+        .where('client_id', '=', client?.id ?? '')
+        .execute();
+      expect(items).toHaveLength(6);
+      expect(items.find((i) => i.slug === 'harbour-quay')?.html).not.toContain('<script');
+      expect(client?.branding.logo_url).toMatch(/^\/media\/acme\/[a-f0-9]{20}\.svg$/);
+    } finally {
+      await db.close();
+    }
+    const missing = await admin('content', 'import', '--client', 'acme', '/no/such/folder');
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: 'The content folder /no/such/folder does not exist.\n',
+    });
+  });
+
+  it('should export leads and activity as CSV with formula injection neutralised', async () => {
+    const db = await openDatabase({
+      databaseUrl: env.DATABASE_URL ?? null,
+      databaseSchema: env.DATABASE_SCHEMA ?? null,
+      dataDir,
+    });
+    try {
+      const client = await findClientByPrefix(db.kysely, 'acme');
+      const clientId = client?.id ?? '';
+      const now = new Date('2026-04-01T10:00:00.000Z');
+      const user = await createOpenUser(
+        db.kysely,
+        clientId,
+        {
+          email: 'eve@example.com',
+          first_name: '=HYPERLINK("http://evil")',
+          last_name: 'Doe, "Jr"',
+          phone: '+44 20',
+        },
+        now,
+      );
+      await insertQuote(
+        db.kysely,
+        {
+          reference: 'CAR-2026-000001',
+          kind: 'car',
+          clientId,
+          userId: user.id,
+          input: {},
+          quote: { low: 1, medium: 2, high: 3 },
+          rateTableVersion: 'v1',
+          contactName: '@SUM(A1)',
+          contactPhone: '+44 20 7946 0000',
+          contactEmail: 'eve@example.com',
+        },
+        now,
+      );
+      await insertActivity(
+        db.kysely,
+        { clientId, userId: user.id, action: 'search', item: '-2+3' },
+        now,
+      );
+    } finally {
+      await db.close();
+    }
+    const leads = await admin('leads', 'export', '--client', 'acme');
+    expect(leads.code).toBe(0);
+    expect(leads.stdout).toBe(
+      'created_at,reference,kind,name,email,phone,summary,rate_table_version\r\n' +
+        "2026-04-01T10:00:00.000Z,CAR-2026-000001,car,'@SUM(A1),eve@example.com,'+44 20 7946 0000,low 1 / medium 2 / high 3,v1\r\n",
+    );
+    const activity = await admin('activity', 'export', '--client', 'acme');
+    expect(activity.stdout).toBe(
+      'at,action,item,email,first_name,last_name\r\n' +
+        `2026-04-01T10:00:00.000Z,search,'-2+3,eve@example.com,"'=HYPERLINK(""http://evil"")","Doe, ""Jr"""\r\n`,
+    );
+    expect((await admin('leads', 'export')).code).toBe(2);
+  });
+});

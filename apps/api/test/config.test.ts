@@ -1,0 +1,80 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('should apply the documented defaults', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/portal' });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: '/srv/portal/data',
+      databaseUrl: null,
+      smtpUrl: null,
+      formServiceUrl: null,
+      providerPhone: '020 7946 0000',
+      providerEmail: 'team@advisory.example',
+      defaultClient: 'demo',
+      trustProxy: false,
+    });
+    expect(config.publicUrl.href).toBe('http://127.0.0.1:3000/');
+    expect(config.regulatoryText).toContain('fictional');
+    expect(config.contentDir.endsWith(`${path.sep}content`)).toBe(true);
+    expect(config.portalDist.endsWith(path.join('apps', 'portal', 'dist'))).toBe(true);
+  });
+
+  it('should resolve a relative DATA_DIR against INIT_CWD', () => {
+    expect(loadConfig({ INIT_CWD: '/repo', DATA_DIR: 'var/data' }).dataDir).toBe('/repo/var/data');
+    expect(loadConfig({ PORT: '8080' }).publicUrl.href).toBe('http://127.0.0.1:8080/');
+  });
+
+  it('should report every bad value with a clear message', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        PUBLIC_URL: 'portal.example',
+        SESSION_SECRET: 'short',
+        SMTP_URL: 'http://mail',
+        TEAM_EMAIL: 'nobody',
+        DEFAULT_CLIENT: 'Not A Prefix',
+        TRUST_PROXY: 'maybe',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual([
+      'PORT must be a whole number from 1 to 65535 (got "eighty").',
+      'DATABASE_URL must be a postgres: or postgresql:// URL (got "mysql://x").',
+      'PUBLIC_URL must be a http: or https:// URL (got "portal.example").',
+      'SESSION_SECRET must be at least 32 characters long.',
+      'SMTP_URL must be a smtp: or smtps:// URL (got "http://mail").',
+      'DEFAULT_CLIENT must be a client prefix like "demo" (got "Not A Prefix").',
+      'TRUST_PROXY must be true or false (got "maybe").',
+      'TEAM_EMAIL must be an e-mail address (got "nobody").',
+    ]);
+  });
+
+  it('should generate the session secret once, readable only by its owner', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir });
+      const first = resolveSessionSecret(config);
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(resolveSessionSecret(config)).toBe(first);
+      const file = path.join(dataDir, 'session-secret');
+      expect((await readFile(file, 'utf8')).trim()).toBe(first);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect(
+        resolveSessionSecret(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(40) })),
+      ).toBe('x'.repeat(40));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,327 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  databases,
+  decodeMail,
+  loginOpen,
+  outboxMails,
+  type TestApp,
+} from '../../helper.js';
+
+const MB20 = 20 * 1024 * 1024;
+const FIELDS = {
+  SingleLine: 'Harbour Quay',
+  SingleLine1: '1 Quay Street',
+  SingleLine2: 'Portsmouth PO1 1AA',
+  SingleLine3: 'Sixty-four apartments over a basement car park.',
+  Currency1: '12500000',
+  Currency2: '21000000',
+  Currency: '9000000',
+  Email: 'ada@example.com',
+  SingleLine4: 'Ada Lovelace',
+};
+
+interface FilePart {
+  name?: string;
+  filename: string;
+  contentType?: string;
+  content: Buffer;
+}
+
+function multipart(fields: Record<string, string>, file?: FilePart) {
+  const boundary = '----firmtest7MA4YWxkTrZu0gW';
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file !== undefined) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name ?? 'FileUpload'}"; ` +
+          `filename="${file.filename}"\r\nContent-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+const pdf = (size: number) => {
+  const content = Buffer.alloc(size, 0x20);
+  content.write('%PDF-1.7\n');
+  return content;
+};
+
+/** A minimal Office Open XML package header: a zip naming [Content_Types].xml and word/document.xml. */
+const docx = () =>
+  Buffer.concat([
+    Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+    Buffer.alloc(26),
+    Buffer.from('[Content_Types].xml'),
+    Buffer.alloc(40),
+    Buffer.from('word/document.xml'),
+    Buffer.alloc(40),
+  ]);
+
+describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) => {
+  let t: TestApp;
+  let cookie: string;
+  let formService: Server;
+  const received: { status: number; body: Buffer }[] = [];
+  let answers: number[] = [];
+
+  beforeAll(async () => {
+    formService = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const status = answers.shift() ?? 200;
+        received.push({ status, body: Buffer.concat(chunks) });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => formService.listen(0, '127.0.0.1', resolve));
+    const port = (formService.address() as AddressInfo).port;
+    t = await buildTestApp(target, {
+      FORM_SERVICE_URL: `http://127.0.0.1:${port}/forms/dd`,
+      TEAM_EMAIL: 'dd@advisory.example',
+    });
+    cookie = await loginOpen(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => formService.close(resolve));
+  });
+
+  const uploads = async () => {
+    try {
+      return await readdir(path.join(t.dataDir, 'uploads'));
+    } catch {
+      return [];
+    }
+  };
+  const post = (form: { payload: Buffer; headers: Record<string, string> }, extra = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload: form.payload,
+      headers: { ...form.headers, cookie, ...extra },
+    });
+
+  it('should store the request and file, then answer 303 to the success page', async () => {
+    const content = pdf(4096);
+    const response = await post(
+      multipart(FIELDS, { filename: '../../etc/passwd.pdf', contentType: 'text/plain', content }),
+    );
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/demo/due-diligence?success=1');
+
+    const row = await t.app.db.kysely
+      .selectFrom('due_diligence')
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      reference: 'DD-2026-000001',
+      project_name: 'Harbour Quay',
+      project_address: '1 Quay Street',
+      city_postcode: 'Portsmouth PO1 1AA',
+      build_cost: '12500000',
+      gdv: '21000000',
+      loan_amount: '9000000',
+      email: 'ada@example.com',
+      full_name: 'Ada Lovelace',
+      attachment_name: 'passwd.pdf',
+      attachment_size: 4096,
+      attachment_mime: 'application/pdf',
+    });
+    expect(row.attachment_path).toMatch(/^[0-9a-f-]{36}\.pdf$/);
+    expect(await uploads()).toEqual([row.attachment_path]);
+    const stored = await readFile(path.join(t.dataDir, 'uploads', row.attachment_path ?? ''));
+    expect(stored.equals(content)).toBe(true);
+  });
+
+  it('should e-mail the team with the file and forward to the form service, retrying until accepted', async () => {
+    answers = [503];
+    await t.app.background.drain();
+    await t.app.outbox.runOnce();
+    const mail = (await outboxMails(t.dataDir))
+      .map(decodeMail)
+      .find((m) => m.includes('DD-2026-000001'));
+    expect(mail).toContain('To: dd@advisory.example');
+    expect(mail).toContain('Project name: Harbour Quay');
+    expect(mail).toContain('filename=passwd.pdf');
+
+    // The form service was down: the forward is kept with a back-off.
+    expect(received.map((r) => r.status)).toEqual([503]);
+    const waiting = await t.app.db.kysely
+      .selectFrom('outbox')
+      .selectAll()
+      .where('kind', '=', 'forward')
+      .executeTakeFirstOrThrow();
+    expect(waiting).toMatchObject({
+      attempts: 1,
+      sent_at: null,
+      last_error: 'Form service answered 503',
+    });
+    await t.app.outbox.runOnce();
+    expect(received).toHaveLength(1); // not due yet
+
+    t.clock.advance(31_000);
+    await t.app.outbox.runOnce();
+    expect(received.map((r) => r.status)).toEqual([503, 200]);
+    const body = received[1]?.body.toString('latin1') ?? '';
+    expect(body).toContain('name="SingleLine"\r\n\r\nHarbour Quay');
+    expect(body).toContain('name="SingleLine4"\r\n\r\nAda Lovelace');
+    expect(body).toContain('name="FileUpload"; filename="passwd.pdf"');
+    expect(body).toContain('%PDF-1.7');
+    const sent = await t.app.db.kysely
+      .selectFrom('outbox')
+      .select(['sent_at', 'attempts'])
+      .where('kind', '=', 'forward')
+      .executeTakeFirstOrThrow();
+    expect(sent.sent_at).not.toBeNull();
+  });
+
+  it('should accept a request without a file, and a file of exactly 20 MB', async () => {
+    const noFile = await post(multipart({ ...FIELDS, SingleLine: 'No file' }));
+    expect(noFile.statusCode).toBe(303);
+    const exact = await post(
+      multipart(
+        { ...FIELDS, SingleLine: 'Exactly 20MB' },
+        { filename: 'big.pdf', content: pdf(MB20) },
+      ),
+    );
+    expect(exact.statusCode).toBe(303);
+    const sizes = await t.app.db.kysely
+      .selectFrom('due_diligence')
+      .select(['project_name', 'attachment_size'])
+      .where('project_name', 'in', ['No file', 'Exactly 20MB'])
+      .orderBy('project_name')
+      .execute();
+    expect(sizes).toEqual([
+      { project_name: 'Exactly 20MB', attachment_size: MB20 },
+      { project_name: 'No file', attachment_size: null },
+    ]);
+  });
+
+  it('should answer 413 to 20 MB + 1 byte and leave nothing on disk', async () => {
+    const before = await uploads();
+    const rows = await t.app.db.kysely.selectFrom('due_diligence').select('id').execute();
+    const response = await post(
+      multipart(FIELDS, { filename: 'huge.pdf', content: pdf(MB20 + 1) }),
+    );
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ error: 'File size should be less than 20MB.' });
+    expect(await uploads()).toEqual(before);
+    expect(await t.app.db.kysely.selectFrom('due_diligence').select('id').execute()).toHaveLength(
+      rows.length,
+    );
+  });
+
+  it('should answer 415 to a type not on the allow-list, judged by content, and leave nothing on disk', async () => {
+    const before = await uploads();
+    const cases: FilePart[] = [
+      {
+        filename: 'report.pdf',
+        contentType: 'application/pdf',
+        content: Buffer.from('MZ\x90\x00binary exe'),
+      },
+      { filename: 'notes.txt', content: Buffer.from([0x68, 0x69, 0x00, 0x21]) },
+      { filename: 'bad.txt', content: Buffer.from([0xc3, 0x28, 0x41]) },
+      { filename: 'archive.zip', content: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]) },
+      { filename: 'page.html', content: Buffer.from('<svg onload=alert(1)>\0') },
+    ];
+    for (const file of cases) {
+      const response = await post(multipart(FIELDS, file));
+      expect(response.statusCode, file.filename).toBe(415);
+      expect(response.json()).toEqual({
+        error: 'This file type is not allowed. Upload a PDF, Word, Excel, image or text file.',
+      });
+    }
+    expect(await uploads()).toEqual(before);
+  });
+
+  it('should accept Office documents, images and text by their content', async () => {
+    const cases: [FilePart, string][] = [
+      [
+        { filename: 'plan.docx', content: docx() },
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      ],
+      [
+        {
+          filename: 'photo.bin',
+          content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]),
+        },
+        'image/png',
+      ],
+      [{ filename: 'costs.csv', content: Buffer.from('item,cost\nroof,£12,000\n') }, 'text/csv'],
+      [
+        {
+          filename: 'old.doc',
+          content: Buffer.concat([
+            Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+            Buffer.alloc(100),
+            Buffer.from('WordDocument', 'utf16le'),
+          ]),
+        },
+        'application/msword',
+      ],
+    ];
+    for (const [file, mime] of cases) {
+      const response = await post(multipart({ ...FIELDS, SingleLine: file.filename }, file));
+      expect(response.statusCode, file.filename).toBe(303);
+      const row = await t.app.db.kysely
+        .selectFrom('due_diligence')
+        .select('attachment_mime')
+        .where('project_name', '=', file.filename)
+        .executeTakeFirstOrThrow();
+      expect(row.attachment_mime).toBe(mime);
+    }
+  });
+
+  it('should answer 400 naming a missing required field, and keep no file', async () => {
+    const before = await uploads();
+    const { SingleLine2: _omitted, ...rest } = FIELDS;
+    const response = await post(multipart(rest, { filename: 'a.pdf', content: pdf(100) }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'Missing required field "SingleLine2" (City and postcode).',
+    });
+    const blank = await post(multipart({ ...FIELDS, SingleLine: '   ' }));
+    expect(blank.json()).toEqual({ error: 'Missing required field "SingleLine" (Project name).' });
+    expect(await uploads()).toEqual(before);
+  });
+
+  it('should answer 400 to an unknown field or a second file', async () => {
+    const unknown = await post(multipart({ ...FIELDS, Admin: 'yes' }));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({ error: 'Unknown field "Admin".' });
+    const otherFile = await post(
+      multipart(FIELDS, { name: 'Other', filename: 'a.pdf', content: pdf(10) }),
+    );
+    expect(otherFile.statusCode).toBe(400);
+  });
+
+  it('should answer 415 to a body that is not multipart', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload: FIELDS,
+      headers: { cookie },
+    });
+    expect(response.statusCode).toBe(415);
+  });
+});
