@@ -141,6 +141,13 @@ test.describe('BTR Warranty + Loss of Rent Calculator', () => {
       est: 175_616,
     });
     await expect(estimate(page).getByText(/^Your reference: BTR-\d{4}-\d{6}$/)).toBeVisible();
+    // Terms explain themselves at once on hover and on focus.
+    await estimate(page).getByRole('button', { name: 'IPT' }).hover();
+    await expect(page.getByRole('tooltip')).toHaveText(/Insurance Premium Tax/);
+    await page.mouse.move(0, 0);
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
+    await estimate(page).getByRole('button', { name: 'sum insured' }).focus();
+    await expect(page.getByRole('tooltip')).toHaveText(/The amount the policy covers/);
     await expectNoAxeViolations(page);
     await saveScreenshot(page, 'calculator-btr-warranty-desktop');
   });
