@@ -76,6 +76,11 @@ const Fields = styled.div`
   gap: ${({ theme }) => theme.space.lg};
 
   ${({ theme }) => theme.media.md} {
-    grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
+    grid-template-columns: repeat(2, minmax(0, 1fr));
+
+    /* E-mail addresses are long: the email field takes the whole row. */
+    & > :last-child {
+      grid-column: 1 / -1;
+    }
   }
 `;
