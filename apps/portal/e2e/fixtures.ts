@@ -150,10 +150,20 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
 }
 
-/** Saves a full-page screenshot under artifacts/screenshots/<name>.png. */
-export async function saveScreenshot(page: Page, name: string) {
+/** The docs' screenshots (docs/screenshots), refreshed when DOCS_SCREENSHOTS=1. */
+export const DOCS_SCREENSHOT_DIR = path.resolve(here, '../../../docs/screenshots');
+
+/**
+ * Saves a full-page screenshot under artifacts/screenshots/<name>.png; with DOCS_SCREENSHOTS=1 and `forDocs`, also
+ * the visible part (small) under docs/screenshots/<name>.png.
+ */
+export async function saveScreenshot(page: Page, name: string, { forDocs = false } = {}) {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  if (forDocs && process.env.DOCS_SCREENSHOTS === '1') {
+    await mkdir(DOCS_SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(DOCS_SCREENSHOT_DIR, `${name}.png`) });
+  }
 }
 
 interface Fixtures {

@@ -111,8 +111,15 @@ const Welcome = styled.p`
 const User = styled.div`
   display: flex;
   align-items: center;
+  justify-content: space-between;
   gap: ${({ theme }) => theme.space.md};
-  margin-left: auto;
+  flex: 1 1 100%;
+  min-width: 0;
+
+  ${({ theme }) => theme.media.md} {
+    flex: 0 1 auto;
+    margin-left: auto;
+  }
 `;
 
 const UserText = styled.p`
@@ -121,8 +128,12 @@ const UserText = styled.p`
   margin: 0;
   font-size: ${({ theme }) => theme.fontSize.sm};
   line-height: ${({ theme }) => theme.lineHeight.tight};
-  text-align: right;
+  min-width: 0;
   overflow-wrap: anywhere;
+
+  ${({ theme }) => theme.media.md} {
+    text-align: right;
+  }
 
   span {
     color: ${({ theme }) => theme.color.muted};
