@@ -1,0 +1,253 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+
+/** Runs per property: at least 100 in CI, 1,000 with FUZZ_RUNS=1000 or HARDENING_FULL=1. */
+export const FUZZ_RUNS = (() => {
+  const raw = process.env.FUZZ_RUNS;
+  if (raw !== undefined && raw !== '') {
+    const runs = Number(raw);
+    if (!Number.isSafeInteger(runs) || runs < 1)
+      throw new Error(`FUZZ_RUNS must be a whole number (got "${raw}")`);
+    return runs;
+  }
+  return process.env.HARDENING_FULL === '1' ? 1000 : 100;
+})();
+
+/** fast-check's parameters: FUZZ_SEED replays a failure fast-check printed. */
+export const FUZZ_PARAMS = {
+  numRuns: FUZZ_RUNS,
+  ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
+};
+
+/** Longer runs need longer timeouts (milliseconds per property). */
+export const FUZZ_TIMEOUT = 30_000 + FUZZ_RUNS * 150;
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface RouteEntry {
+  /** Fastify's pattern, e.g. `/api/:client/article`. */
+  url: string;
+  method: Method;
+}
+
+/**
+ * The app's own route table, read from `printRoutes()` (so a route added tomorrow is in every matrix
+ * without anyone listing it here). HEAD twins of GET routes are included.
+ */
+export function routeTable(app: FastifyInstance): RouteEntry[] {
+  const text = app.printRoutes({ commonPrefix: false });
+  const stack: { depth: number; url: string }[] = [];
+  const entries: RouteEntry[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^([\s│]*)(?:[├└]── )?(\S+)(?: \(([A-Z, ]+)\))?\s*$/.exec(line);
+    if (match === null) continue;
+    const indent = (match[1] ?? '').length;
+    const segment = match[2] ?? '';
+    while (stack.length > 0 && (stack.at(-1)?.depth ?? 0) >= indent) stack.pop();
+    const parent = stack.at(-1)?.url ?? '';
+    const url =
+      parent === ''
+        ? segment
+        : `${parent.replace(/\/$/, '')}${segment.startsWith('/') ? '' : '/'}${segment}`;
+    stack.push({ depth: indent, url });
+    for (const method of (match[3] ?? '').split(',').map((m) => m.trim())) {
+      if (method !== '') entries.push({ url, method: method as Method });
+    }
+  }
+  return entries;
+}
+
+/** Routes documented as needing no session (decisions.md §2, apicontract). Everything else needs one. */
+export const PUBLIC_ROUTES = new Set([
+  'GET /',
+  'HEAD /',
+  'GET /*',
+  'HEAD /*',
+  'GET /api/openapi.json',
+  'HEAD /api/openapi.json',
+  'GET /api/:client',
+  'HEAD /api/:client',
+  'POST /api/:client/login',
+  'GET /api/:client/login/link',
+  'HEAD /api/:client/login/link',
+  'POST /api/:client/login/link',
+  'GET /api/:client/logout',
+  'HEAD /api/:client/logout',
+  'GET /media/:client/:file',
+  'HEAD /media/:client/:file',
+]);
+
+export const routeKey = (route: RouteEntry) => `${route.method} ${route.url}`;
+
+/** Routes that answer with a redirect (3xx) on success, by contract. */
+export const REDIRECTING = new Set([
+  'GET /',
+  'HEAD /',
+  'POST /api/:client/login/link',
+  'GET /api/:client/logout',
+  'HEAD /api/:client/logout',
+  'POST /api/:client/due-diligence',
+]);
+
+/** Routes whose refusals are HTML pages by contract (the login link is opened by a person in a browser). */
+export const HTML_ERRORS = new Set([
+  'GET /api/:client/login/link',
+  'HEAD /api/:client/login/link',
+  'POST /api/:client/login/link',
+]);
+
+/** A body each route would accept from a logged-in demo user (so fuzzing starts from something real). */
+export const VALID_BODIES: Record<string, Record<string, unknown>> = {
+  'POST /api/:client/login': {
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '020 7946 0123',
+  },
+  'POST /api/:client/login/link': { token: 'A'.repeat(43) },
+  'POST /api/:client/activity': { action: 'view', item: 'dashboard' },
+  'POST /api/:client/warranty': {
+    build_type: 'New Build',
+    stageType: 'Not Started',
+    units: 1,
+    build_value: 500000,
+    GDV: 500000,
+    name: 'A',
+    telephone: '1',
+    email: 'a@example.com',
+  },
+  'POST /api/:client/btr': {
+    stage: 'Not Started',
+    units: 50,
+    sum_insured: 8000000,
+    GDV: 20000000,
+    includeRentCoverLoss: true,
+    anticipatedRentalIncome: 1200000,
+    term: 24,
+    programmeMonths: 18,
+    name: 'A',
+    email: 'a@example.com',
+    contact_number: '1',
+  },
+  'POST /api/:client/car': {
+    propertyType: 'New Build Residential',
+    contractWorksValue: 500000,
+    name: 'A',
+    telephone: '1',
+    email: 'a@example.com',
+  },
+};
+
+export const DUE_DILIGENCE_FIELDS: Record<string, string> = {
+  SingleLine: 'Harbour Quay',
+  SingleLine1: '1 Quay Street',
+  SingleLine2: 'Portsmouth PO1 1AA',
+  SingleLine3: 'Sixty-four apartments over a basement car park.',
+  Currency1: '12500000',
+  Currency2: '21000000',
+  Currency: '9000000',
+  Email: 'ada@example.com',
+  SingleLine4: 'Ada Lovelace',
+};
+
+/** A valid query string per GET route (without the leading `?`). */
+export const VALID_QUERIES: Record<string, string> = {
+  'GET /api/:client/content': 'search=warranty',
+  'GET /api/:client/article': 'id=harbour-quay&type=case_study',
+  'GET /api/:client/login/link': `token=${'A'.repeat(43)}`,
+};
+
+export interface FilePart {
+  field?: string;
+  filename: string;
+  contentType?: string;
+  content: Buffer;
+}
+
+/** A multipart/form-data body (fields as given, names and file names sent raw). */
+export function multipart(fields: [string, string][] | Record<string, string>, file?: FilePart) {
+  const boundary = '----hardening7MA4YWxkTrZu0gW';
+  const parts: Buffer[] = [];
+  const list = Array.isArray(fields) ? fields : Object.entries(fields);
+  for (const [name, value] of list) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file !== undefined) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'FileUpload'}"; ` +
+          `filename="${file.filename}"\r\nContent-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** A small valid PDF-looking file of `size` bytes. */
+export function pdf(size: number): Buffer {
+  const content = Buffer.alloc(size, 0x20);
+  content.write('%PDF-1.7\n');
+  return content;
+}
+
+/** Every file under `dir` (relative paths), walking sub-folders. */
+export async function walk(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      for (const inner of await walk(full)) files.push(path.join(entry.name, inner));
+    } else {
+      files.push(entry.name);
+    }
+  }
+  return files.sort();
+}
+
+/**
+ * The API's error contract for one answer: never 5xx; a refusal is a 4xx with `{ error: string }` as JSON
+ * (HTML for the login link's pages, which a person opens in a browser); 3xx only where the contract redirects.
+ */
+export function expectContractAnswer(
+  response: LightMyRequestResponse,
+  key: string,
+  context: string,
+  method: string,
+): void {
+  const status = response.statusCode;
+  expect(status, `${context}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
+  if (status >= 200 && status < 300) return;
+  if (status >= 300 && status < 400) {
+    expect(REDIRECTING.has(key), `${context}: unexpected redirect ${status}`).toBe(true);
+    expect(response.headers.location, context).toMatch(/^\/[a-z0-9]/);
+    return;
+  }
+  expect(status, context).toBeGreaterThanOrEqual(400);
+  if (method === 'HEAD') return;
+  if (HTML_ERRORS.has(key) && String(response.headers['content-type']).startsWith('text/html')) {
+    expect(response.body, context).toContain('</html>');
+    return;
+  }
+  expect(String(response.headers['content-type']), context).toMatch(/^application\/json/);
+  const body = JSON.parse(response.body) as unknown;
+  expect(body, context).toEqual({ error: expect.any(String) });
+  expect((body as { error: string }).error.length, context).toBeGreaterThan(0);
+}
