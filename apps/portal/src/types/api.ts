@@ -34,7 +34,7 @@ export interface ContentItem {
   type: ContentType;
   title: string;
   description_text: string;
-  image_url: string;
+  image_url: string | null;
 }
 
 /** An information hub topic. `description` and `pro_tip` are HTML sanitised by the server. */
@@ -59,7 +59,7 @@ export interface Article {
   id: string;
   type: ContentType;
   title: string;
-  image_url: string;
+  image_url: string | null;
   description: string;
   related: ContentItem[];
 }
