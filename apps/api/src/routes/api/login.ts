@@ -227,8 +227,11 @@ export default function loginRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const client = clientOf(request);
       const token = sessionToken(request);
-      if (token !== undefined) await deleteSession(app.db.kysely, token);
-      clearSessionCookie(reply);
+      // Only a session of this client is ended here; another client's session is not this route's business.
+      if (token !== undefined && request.portalUser !== null) {
+        await deleteSession(app.db.kysely, token);
+        clearSessionCookie(reply);
+      }
       void reply.header('cache-control', 'no-store');
       return reply.redirect(`/${client.prefix}/login`, 303);
     },

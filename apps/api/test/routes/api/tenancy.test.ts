@@ -104,6 +104,23 @@ describe.each(databases)('tenancy ($name)', (target) => {
     expect(response.statusCode).toBe(401);
   });
 
+  it("should not end another client's session on its logout", async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/northbank/logout',
+      headers: { cookie: demoCookie },
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/northbank/login');
+    expect(response.cookies).toEqual([]);
+    const stillIn = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo',
+      headers: { cookie: demoCookie },
+    });
+    expect(stillIn.json()).toMatchObject({ logged_in: true });
+  });
+
   it("should show another client's session as logged out on the client lookup", async () => {
     const response = await t.app.inject({
       method: 'GET',
