@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { Outlet } from 'react-router-dom';
 import { ThemeProvider } from 'styled-components';
 
+import { NavigationProgress } from '@/components/ui/navigation-progress';
 import { useClient } from '@/hooks/use-client';
 import { useDisableContextMenu } from '@/hooks/use-disable-context-menu';
 import type { Branding } from '@/types/api';
@@ -28,6 +29,7 @@ export function ClientRoot() {
   return (
     <ThemeProvider theme={theme}>
       <GlobalStyle />
+      <NavigationProgress />
       <Outlet />
     </ThemeProvider>
   );

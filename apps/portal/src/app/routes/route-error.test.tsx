@@ -74,9 +74,7 @@ describe('RouteErrorBoundary', () => {
       renderFailingPage(() => {
         throw data(null, { status: 404, statusText: 'Not Found' });
       });
-      expect(
-        await screen.findByRole('heading', { level: 1, name: '404 Not Found' }),
-      ).toBeVisible();
+      expect(await screen.findByRole('heading', { level: 1, name: '404 Not Found' })).toBeVisible();
     });
   });
 });

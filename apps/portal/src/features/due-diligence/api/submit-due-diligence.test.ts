@@ -1,0 +1,124 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { ApiError } from '@/lib/api-client';
+
+import { EMPTY_DRAFT } from '../stores/draft-store';
+
+import { CONNECTION_FAILED_MESSAGE, submitDueDiligence } from './submit-due-diligence';
+
+/** Just enough of XMLHttpRequest for the upload: the test plays the server through `respond` and `fail`. */
+class FakeXhr {
+  static last: FakeXhr | undefined;
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: unknown;
+  status = 0;
+  responseText = '';
+  private responseHeaders: Record<string, string> = {};
+  private listeners: Record<string, (() => void)[]> = {};
+  upload = {
+    listeners: [] as ((event: ProgressEvent) => void)[],
+    addEventListener(_type: string, listener: (event: ProgressEvent) => void) {
+      this.listeners.push(listener);
+    },
+  };
+
+  constructor() {
+    FakeXhr.last = this;
+  }
+
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  addEventListener(type: string, listener: () => void) {
+    (this.listeners[type] ??= []).push(listener);
+  }
+  getResponseHeader(name: string) {
+    return this.responseHeaders[name.toLowerCase()] ?? null;
+  }
+  send(body: unknown) {
+    this.body = body;
+  }
+  abort() {
+    this.emit('abort');
+  }
+
+  progress(loaded: number, total: number) {
+    for (const listener of this.upload.listeners) {
+      listener({ lengthComputable: true, loaded, total } as ProgressEvent);
+    }
+  }
+  respond(status: number, body = '', contentType = 'application/json') {
+    this.status = status;
+    this.responseText = body;
+    this.responseHeaders = { 'content-type': contentType };
+    this.emit('load');
+  }
+  fail() {
+    this.emit('error');
+  }
+  private emit(type: string) {
+    for (const listener of this.listeners[type] ?? []) listener();
+  }
+}
+
+const request = {
+  ...EMPTY_DRAFT,
+  projectName: 'Harbour Quay',
+  projectAddress: '1 Quay Street',
+  cityAndPostcode: 'Bristol BS1 4XX',
+  projectDescription: 'Flats',
+  file: null,
+  email: 'ada@example.com',
+  fullName: 'Ada Lovelace',
+};
+
+beforeEach(() => {
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  FakeXhr.last = undefined;
+});
+
+describe('submitDueDiligence', () => {
+  it("should POST the multipart form to the client's endpoint and report upload progress", async () => {
+    const progress: number[] = [];
+    const done = submitDueDiligence('demo', request, { onProgress: (p) => progress.push(p) });
+    const xhr = FakeXhr.last!;
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('/api/demo/due-diligence');
+    expect(xhr.body).toBeInstanceOf(FormData);
+
+    xhr.progress(512, 2048);
+    xhr.respond(200, '<!doctype html>', 'text/html');
+    await expect(done).resolves.toBeUndefined();
+    expect(progress).toEqual([0.25, 1]);
+  });
+
+  it("should reject with the API's error message and status", async () => {
+    const done = submitDueDiligence('demo', request);
+    FakeXhr.last!.respond(413, JSON.stringify({ error: 'File size should be less than 20MB.' }));
+    await expect(done).rejects.toEqual(new ApiError(413, 'File size should be less than 20MB.'));
+  });
+
+  it("should reject with the spec's generic message when the answer has no error field", async () => {
+    const done = submitDueDiligence('demo', request);
+    FakeXhr.last!.respond(502, '<h1>Bad gateway</h1>', 'text/html');
+    await expect(done).rejects.toThrow(
+      'An API error occured, status was 502 for /api/demo/due-diligence',
+    );
+  });
+
+  it('should say the connection failed when there is no answer at all', async () => {
+    const done = submitDueDiligence('demo', request);
+    FakeXhr.last!.fail();
+    await expect(done).rejects.toThrow(CONNECTION_FAILED_MESSAGE);
+  });
+});
