@@ -57,5 +57,6 @@ export { RATE_TABLE_VERSION } from './api/rate-table-version';
 export { insuranceGuide } from './tables/insurance-guide';
 export type { InsuranceGuideRow } from './tables/insurance-guide';
 export { CAR_ASSUMPTIONS } from './tables/contractors-all-risks';
+export { IPT_RATE, PROGRAMME_CHARGE_PER_MONTH } from './tables/btr-warranty';
 export { PricingInputError } from './core/pricing-input-error';
 export type { PricingInputIssue } from './core/pricing-input-error';

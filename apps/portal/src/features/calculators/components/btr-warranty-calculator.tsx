@@ -1,4 +1,11 @@
-import { BTR_LIMITS, BTR_TERMS, formatPounds, quoteBtrWarranty, STAGES } from '@firm/pricing';
+import {
+  BTR_LIMITS,
+  BTR_TERMS,
+  formatPounds,
+  IPT_RATE,
+  quoteBtrWarranty,
+  STAGES,
+} from '@firm/pricing';
 import { MoneySliderField, Select, Slider, Toggle } from '@firm/ui';
 import { styled } from 'styled-components';
 
@@ -196,7 +203,11 @@ export function BtrWarrantyCalculator() {
                   },
                   {
                     id: 'ipt',
-                    label: <Term explanation={TERMS.ipt}>IPT</Term>,
+                    label: (
+                      <>
+                        <Term explanation={TERMS.ipt}>IPT</Term> ({IPT_RATE}%)
+                      </>
+                    ),
                     value: formatPounds(estimate.quote.ipt),
                   },
                   {
