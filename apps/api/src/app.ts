@@ -17,7 +17,7 @@ import contentRoutes from './routes/api/content.js';
 import dueDiligenceRoutes from './routes/api/due-diligence.js';
 import loginRoutes from './routes/api/login.js';
 import submissionRoutes from './routes/api/submissions.js';
-import './types.js';
+import { HttpError } from './types.js';
 
 export interface AppOptions {
   config: Config;
@@ -60,6 +60,19 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
     }
   }
   return Object.assign(new Error(message), { statusCode: 400 });
+}
+
+/** The path of the first string (key or value) holding a NUL character, or `undefined`. */
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const here = path === '' ? key : `${path}.${key}`;
+    if (key.includes('\u0000')) return here;
+    const found = findNul(inner, here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Fastify's own options for this app (the server and the tests use the same). */
@@ -120,14 +133,20 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     routes.push({ pattern, methods });
   });
 
-  await fastify.register(security);
-  await fastify.register(cookie);
-  await fastify.register(bodyParsers);
-  await fastify.register(services, { startWorkers: opts.startWorkers ?? false });
-  await fastify.register(session);
-  await fastify.register(crossSite);
-  await fastify.register(openapi);
+  // Text with NUL characters is refused before it reaches a handler (PostgreSQL cannot store it).
+  fastify.addHook('preValidation', async (request) => {
+    for (const [where, value] of [
+      ['query parameter', request.query],
+      ['field', request.body],
+    ] as const) {
+      const bad = findNul(value, '');
+      if (bad !== undefined) {
+        throw new HttpError(400, `Invalid ${where} "${bad}": it contains a NUL character.`);
+      }
+    }
+  });
 
+  // Set before any plugin adds routes: a route keeps the error handler in force when it was added.
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     const status =
       typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
@@ -146,6 +165,14 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .send({ error: status >= 500 ? 'Internal server error' : error.message })
     );
   });
+
+  await fastify.register(security);
+  await fastify.register(cookie);
+  await fastify.register(bodyParsers);
+  await fastify.register(services, { startWorkers: opts.startWorkers ?? false });
+  await fastify.register(session);
+  await fastify.register(crossSite);
+  await fastify.register(openapi);
 
   fastify.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';

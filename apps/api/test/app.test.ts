@@ -49,6 +49,31 @@ describe.each(databases)('app ($name)', (target) => {
       expect(text.json()).toHaveProperty('error');
     });
 
+    it('should refuse NUL characters anywhere: 404 in a client prefix, 400 in a field or parameter', async () => {
+      const prefix = await t.app.inject({ method: 'GET', url: '/api/demo%00' });
+      expect(prefix.statusCode).toBe(404);
+      expect(prefix.json()).toEqual({ error: 'Unknown client.' });
+      const field = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { first_name: 'A\u0000', last_name: 'B', email: 'a@example.com', phone: '1' },
+      });
+      expect(field.statusCode).toBe(400);
+      expect(field.json()).toEqual({
+        error: 'Invalid field "first_name": it contains a NUL character.',
+      });
+      const cookie = await loginOpen(t.app);
+      const query = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo/content?search=a%00b',
+        headers: { cookie },
+      });
+      expect(query.statusCode).toBe(400);
+      expect(query.json()).toEqual({
+        error: 'Invalid query parameter "search": it contains a NUL character.',
+      });
+    });
+
     it('should answer 413 JSON for an oversized JSON body', async () => {
       const response = await t.app.inject({
         method: 'POST',

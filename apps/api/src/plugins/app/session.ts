@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findClientByPrefix } from '../../repositories/clients.js';
+import { PREFIX } from '../../services/content-import.js';
 import { SESSION_ABSOLUTE_MS, findSessionUser } from '../../repositories/sessions.js';
 import { HttpError } from '../../types.js';
 
@@ -44,7 +45,9 @@ export default fp(
     app.decorate('loadClient', async (request: FastifyRequest) => {
       const { client: prefix } = request.params as { client?: string };
       const client =
-        prefix === undefined ? undefined : await findClientByPrefix(app.db.kysely, prefix);
+        prefix === undefined || !PREFIX.test(prefix)
+          ? undefined
+          : await findClientByPrefix(app.db.kysely, prefix);
       if (client === undefined) throw new HttpError(404, UNKNOWN_CLIENT);
       request.portalClient = client;
       const token = sessionToken(request);
