@@ -41,6 +41,13 @@ for (const viewportName of Object.keys(VIEWPORTS) as ViewportName[]) {
       });
     }
 
+    await page.goto('/demo/dashboard');
+    await page.getByRole('region', { name: 'Case Studies' }).getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/demo\/article\?/);
+    await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).not.toBeEmpty();
+    await saveScreenshot(page, `article-${viewportName}`);
+
     if (viewportName === 'phone') {
       await page.goto('/demo/dashboard');
       await page.getByRole('button', { name: 'Menu', exact: true }).click();

@@ -62,6 +62,29 @@ const Prose = styled.div`
     margin-bottom: 0;
   }
 
+  h2,
+  h3,
+  h4,
+  h5,
+  h6 {
+    margin: 1.5em 0 0.5em;
+    line-height: ${({ theme }) => theme.lineHeight.tight};
+  }
+
+  h2 {
+    font-size: ${({ theme }) => theme.fontSize.xl};
+  }
+
+  h3 {
+    font-size: ${({ theme }) => theme.fontSize.lg};
+  }
+
+  h4,
+  h5,
+  h6 {
+    font-size: ${({ theme }) => theme.fontSize.md};
+  }
+
   img {
     max-width: 100%;
     height: auto;

@@ -29,7 +29,7 @@ export function SiteFooter({ client, showBanner }: SiteFooterProps) {
 }
 
 const Footer = styled.footer`
-  margin-top: ${({ theme }) => theme.space.xl};
+  border-top: 1px solid ${({ theme }) => theme.color.divider};
 `;
 
 const Banner = styled.div`
