@@ -75,7 +75,7 @@ async function readParts(
     const value = typeof part.value === 'string' ? part.value : String(part.value);
     if (part.fieldname === FILE_FIELD && value === '') continue; // "no file chosen"
     if (value.includes('\u0000') || part.fieldname.includes('\u0000')) {
-      received.problem ??= `The field "${part.fieldname.replace(/\u0000/g, '')}" contains a NUL character.`;
+      received.problem ??= `The field "${part.fieldname.split('\u0000').join('')}" contains a NUL character.`;
     } else if (!isField(part.fieldname)) {
       received.problem ??= `Unknown field "${part.fieldname}".`;
     } else if (received.fields[part.fieldname] !== undefined) {
