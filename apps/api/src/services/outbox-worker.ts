@@ -39,6 +39,7 @@ export class OutboxWorker {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
   #stopped = false;
+  #again = false;
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -60,9 +61,24 @@ export class OutboxWorker {
     await this.#running?.catch(() => undefined);
   }
 
-  /** Processes every due row once; returns how many were sent. Concurrent calls share one run. */
+  /**
+   * Processes every due row; returns how many were sent. A call during a run makes that run go round once
+   * more, so a row queued just before the call is always picked up by the promise it gets.
+   */
   runOnce(): Promise<number> {
-    this.#running ??= this.#process().finally(() => {
+    if (this.#running !== undefined) {
+      this.#again = true;
+      return this.#running;
+    }
+    const run = async () => {
+      let sent = 0;
+      do {
+        this.#again = false;
+        sent += await this.#process();
+      } while (this.#again);
+      return sent;
+    };
+    this.#running = run().finally(() => {
       this.#running = undefined;
     });
     return this.#running;

@@ -1,0 +1,101 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../src/db/connect.js';
+import { enqueue, listOutbox, type MailPayload } from '../../src/repositories/outbox.js';
+import type { Mailer } from '../../src/services/mailer.js';
+import { OutboxWorker, retryDelayMs } from '../../src/services/outbox-worker.js';
+import { TestClock } from '../helper.js';
+
+const silent = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+} as unknown as FastifyBaseLogger;
+
+describe('retryDelayMs', () => {
+  it('should double from 30 seconds and stop at one hour', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 50].map(retryDelayMs)).toEqual([
+      30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000,
+    ]);
+  });
+});
+
+describe('OutboxWorker', () => {
+  let dataDir: string;
+  let db: Db;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'firm-outbox-'));
+    db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir });
+  });
+  afterEach(async () => {
+    await db.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('should pick up a row queued while a run is in progress', async () => {
+    const clock = new TestClock();
+    const sent: string[] = [];
+    let release: () => void = () => undefined;
+    const firstSend = new Promise<void>((resolve) => (release = resolve));
+    const mailer: Mailer = {
+      async send(mail: MailPayload) {
+        if (sent.length === 0) await firstSend;
+        sent.push(mail.subject);
+      },
+      close: () => undefined,
+    };
+    const worker = new OutboxWorker({
+      db,
+      mailer,
+      clock: clock.now,
+      log: silent,
+      uploadsDir: dataDir,
+      pollMs: 60_000,
+    });
+    const mail = (subject: string) => ({
+      kind: 'mail' as const,
+      payload: { to: 'a@example.com', subject, text: 'x' },
+    });
+
+    await enqueue(db.kysely, mail('first'), clock.now());
+    const running = worker.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the first send is now blocked
+    await enqueue(db.kysely, mail('second'), clock.now());
+    const joined = worker.runOnce();
+    release();
+    expect(await joined).toBe(2);
+    expect(await running).toBe(2);
+    expect(sent).toEqual(['first', 'second']);
+    expect((await listOutbox(db.kysely)).every((row) => row.sent_at !== null)).toBe(true);
+  });
+
+  it('should never drop a row that keeps failing', async () => {
+    const clock = new TestClock();
+    const mailer: Mailer = {
+      send: () => Promise.reject(new Error('mail server says no')),
+      close: () => undefined,
+    };
+    const worker = new OutboxWorker({
+      db,
+      mailer,
+      clock: clock.now,
+      log: silent,
+      uploadsDir: dataDir,
+      pollMs: 60_000,
+    });
+    await enqueue(
+      db.kysely,
+      { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
+      clock.now(),
+    );
+    for (let i = 0; i < 12; i += 1) {
+      await worker.runOnce();
+      clock.advance(3_600_000);
+    }
+    const [row] = await listOutbox(db.kysely);
+    expect(row).toMatchObject({ attempts: 12, sent_at: null, last_error: 'mail server says no' });
+  });
+});
