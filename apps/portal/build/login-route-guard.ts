@@ -61,12 +61,12 @@ export function loginRouteGuard(loginModule = '/src/app/routes/login.tsx'): Plug
         }
         const gzip = gzipSync(chunk.code).length;
         total += gzip;
-        lines.push(`  ${fileName} ${(gzip / 1024).toFixed(2)} kB gzip`);
+        lines.push(`  ${fileName} ${(gzip / 1000).toFixed(2)} kB gzip`);
       }
       if (offenders.length > 0) {
         this.error(`The login route loads code it must not:\n${offenders.join('\n')}`);
       }
-      this.info(`login route JS (gzip): ${(total / 1024).toFixed(2)} kB\n${lines.join('\n')}`);
+      this.info(`login route JS (gzip): ${(total / 1000).toFixed(2)} kB\n${lines.join('\n')}`);
     },
   };
 }
