@@ -1,0 +1,392 @@
+/**
+ * Crash test: the built server (dist/server.js) on 127.0.0.1 with a fresh DATA_DIR, concurrent clients posting
+ * submissions that carry their own ids (building warranty quotes: the contact name; due diligence: the project
+ * name, with random attachments), SIGKILL at random moments, restart, repeat. Then, with the server stopped:
+ *
+ * - every acknowledged submission (201 / 303 received) is stored exactly once;
+ * - every stored attachment's SHA-256 matches the file on disk (acknowledged ones also match what was sent);
+ * - no row points at a temporary, partial or missing file;
+ * - SQLite's `PRAGMA integrity_check` is ok.
+ *
+ * Usage: tsx scripts/crash-test.ts [--small | --large] [--kills N] [--clients N] [--max-file BYTES] [--seed N]
+ *   --small (default, CI, about a minute): 10 kills, 4 clients, attachments up to 256 KB
+ *   --large: 40 kills, 8 clients, attachments up to 4 MB
+ * Exit code 0 when every check holds, 1 otherwise (the failures are listed).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const apiRoot = path.resolve(here, '..');
+const SERVER = path.join(apiRoot, 'dist', 'server.js');
+
+const { values } = parseArgs({
+  options: {
+    small: { type: 'boolean', default: false },
+    large: { type: 'boolean', default: false },
+    kills: { type: 'string' },
+    clients: { type: 'string' },
+    'max-file': { type: 'string' },
+    seed: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const preset = values.large
+  ? { kills: 40, clients: 8, maxFile: 4 * 1024 * 1024 }
+  : { kills: 10, clients: 4, maxFile: 256 * 1024 };
+const wholeNumber = (name: string, raw: string | undefined, fallback: number) => {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new Error(`--${name} must be a whole number ≥ 1 (got "${raw}")`);
+  return n;
+};
+const KILLS = wholeNumber('kills', values.kills, preset.kills);
+const CLIENTS = wholeNumber('clients', values.clients, preset.clients);
+const MAX_FILE = wholeNumber('max-file', values['max-file'], preset.maxFile);
+
+/** A small seeded PRNG (mulberry32), so a failing run can be replayed with --seed. */
+let seed = wholeNumber('seed', values.seed, Math.floor(Math.random() * 2 ** 31));
+const SEED = seed;
+function random(): number {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const between = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Sent {
+  id: string;
+  kind: 'warranty' | 'due-diligence';
+  sha256: string | null;
+  size: number;
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(SERVER)) {
+    console.error(
+      `crash-test: ${SERVER} not found. Build the API first: pnpm --filter @firm/api build`,
+    );
+    return 2;
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-crash-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const logFile = path.join(dataDir, 'server.log');
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: base,
+    PORTAL_DIST: path.join(dataDir, 'no-portal'),
+    LOG_LEVEL: 'warn',
+    LOGIN_LIMIT_PER_EMAIL: '10000',
+    LOGIN_LIMIT_PER_ADDRESS: '100000',
+    OUTBOX_POLL_MS: '500',
+  };
+
+  let server: ChildProcess | undefined;
+  let up = false;
+  const start = async () => {
+    const log = openSync(logFile, 'a');
+    server = spawn(process.execPath, [SERVER], { env, stdio: ['ignore', log, log] });
+    closeSync(log);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      try {
+        const response = await fetch(`${base}/api/demo`);
+        if (response.status === 200) {
+          up = true;
+          return;
+        }
+      } catch {
+        // not listening yet
+      }
+      if (server.exitCode !== null)
+        throw new Error(`the server exited (${server.exitCode}); see ${logFile}`);
+      await sleep(50);
+    }
+    throw new Error(`the server did not start within 30 s; see ${logFile}`);
+  };
+  const kill = async () => {
+    up = false;
+    const child = server;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+
+  const acknowledged: Sent[] = [];
+  let attempted = 0;
+  let failed = 0;
+  let refused = 0;
+  let stop = false;
+
+  const login = async (): Promise<string> => {
+    for (;;) {
+      try {
+        const response = await fetch(`${base}/api/demo/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            first_name: 'Crash',
+            last_name: 'Tester',
+            email: `crash-${randomUUID()}@example.com`,
+            phone: '020 7946 0999',
+          }),
+        });
+        const cookie = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
+        if (response.status === 200 && cookie !== undefined) return cookie.split(';')[0] ?? '';
+      } catch {
+        // down: try again
+      }
+      await sleep(100);
+    }
+  };
+
+  const submit = async (
+    cookie: string,
+  ): Promise<{ status: number; sent: Sent } | { status: 'error'; sent: Sent }> => {
+    const id = `crash-${randomUUID()}`;
+    if (random() < 0.5) {
+      const sent: Sent = { id, kind: 'warranty', sha256: null, size: 0 };
+      try {
+        const response = await fetch(`${base}/api/demo/warranty`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify({
+            build_type: 'New Build',
+            stageType: 'Not Started',
+            units: between(1, 50),
+            // Within @firm/pricing's slider limits (steps of £50,000 from £500,000).
+            build_value: between(10, 200) * 50_000,
+            GDV: between(200, 400) * 50_000,
+            name: id,
+            telephone: '020 7946 0999',
+            email: 'crash@example.com',
+          }),
+        });
+        await response.arrayBuffer();
+        return { status: response.status, sent };
+      } catch {
+        return { status: 'error', sent };
+      }
+    }
+    const form = new FormData();
+    form.set('SingleLine', id);
+    form.set('SingleLine1', '1 Crash Street');
+    form.set('SingleLine2', 'Testtown TT1 1TT');
+    form.set('SingleLine3', 'A crash test project.');
+    let sha256: string | null = null;
+    let size = 0;
+    if (random() < 0.8) {
+      size = between(16, MAX_FILE);
+      const content = Buffer.alloc(size);
+      for (let i = 0; i < size; i += 4)
+        content.writeUInt32LE(Math.floor(random() * 2 ** 32), Math.min(i, size - 4));
+      content.write('%PDF-1.7\n', 0, 'latin1');
+      sha256 = createHash('sha256').update(content).digest('hex');
+      form.set('FileUpload', new Blob([content], { type: 'application/pdf' }), `${id}.pdf`);
+    }
+    const sent: Sent = { id, kind: 'due-diligence', sha256, size };
+    try {
+      const response = await fetch(`${base}/api/demo/due-diligence`, {
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+        redirect: 'manual',
+      });
+      await response.arrayBuffer();
+      return { status: response.status, sent };
+    } catch {
+      return { status: 'error', sent };
+    }
+  };
+
+  const client = async () => {
+    let cookie = await login();
+    while (!stop) {
+      if (!up) {
+        await sleep(20);
+        continue;
+      }
+      attempted += 1;
+      const result = await submit(cookie);
+      if (result.status === 201 || result.status === 303) {
+        acknowledged.push(result.sent);
+      } else if (result.status === 401) {
+        cookie = await login();
+      } else if (result.status === 'error') {
+        failed += 1;
+      } else {
+        refused += 1;
+        console.error(
+          `crash-test: ${result.sent.kind} ${result.sent.id} answered ${result.status}`,
+        );
+      }
+    }
+  };
+
+  const started = Date.now();
+  console.log(
+    `crash-test: seed ${SEED}, ${KILLS} kills, ${CLIENTS} clients, attachments up to ${MAX_FILE} bytes, DATA_DIR ${dataDir}`,
+  );
+  await start();
+  const clients = Array.from({ length: CLIENTS }, () => client());
+  let previous = 0;
+  for (let k = 1; k <= KILLS; k += 1) {
+    await sleep(between(300, 2500));
+    await kill();
+    process.stdout.write(
+      `  kill ${k}/${KILLS}: ${acknowledged.length} acknowledged so far (+${acknowledged.length - previous})\n`,
+    );
+    previous = acknowledged.length;
+    await start();
+  }
+  await sleep(500);
+  stop = true;
+  await Promise.all(clients);
+  await kill(); // the last stop is a kill too: nothing is flushed on the way out
+
+  // Checks, on the files the killed server left behind.
+  const problems: string[] = [];
+  const db = new Database(path.join(dataDir, 'portal.sqlite'));
+  const integrity = db.pragma('integrity_check', { simple: true });
+  if (integrity !== 'ok') problems.push(`PRAGMA integrity_check: ${String(integrity)}`);
+  const quote = db.prepare('select count(*) as n from quotes where contact_name = ?');
+  const dd = db.prepare(
+    'select attachment_path, attachment_sha256, attachment_size from due_diligence where project_name = ?',
+  );
+  for (const sent of acknowledged) {
+    if (sent.kind === 'warranty') {
+      const { n } = quote.get(sent.id) as { n: number };
+      if (n !== 1) problems.push(`quote ${sent.id} acknowledged but stored ${n} times`);
+      continue;
+    }
+    const rows = dd.all(sent.id) as {
+      attachment_path: string | null;
+      attachment_sha256: string | null;
+      attachment_size: number | null;
+    }[];
+    if (rows.length !== 1) {
+      problems.push(`due diligence ${sent.id} acknowledged but stored ${rows.length} times`);
+      continue;
+    }
+    const row = rows[0];
+    if (row === undefined) continue;
+    if ((sent.sha256 === null) !== (row.attachment_path === null)) {
+      problems.push(
+        `due diligence ${sent.id}: attachment sent ${sent.sha256 !== null}, stored ${row.attachment_path !== null}`,
+      );
+    } else if (
+      sent.sha256 !== null &&
+      (row.attachment_sha256 !== sent.sha256 || row.attachment_size !== sent.size)
+    ) {
+      problems.push(`due diligence ${sent.id}: stored checksum/size differ from what was sent`);
+    }
+  }
+  const uploadsDir = path.join(dataDir, 'uploads');
+  const referenced = db
+    .prepare(
+      'select project_name, attachment_path, attachment_sha256 from due_diligence where attachment_path is not null',
+    )
+    .all() as { project_name: string; attachment_path: string; attachment_sha256: string }[];
+  for (const row of referenced) {
+    if (!/^[0-9a-f-]{36}\.[a-z]+$/.test(row.attachment_path)) {
+      problems.push(
+        `${row.project_name} points at a temporary or odd file name: ${row.attachment_path}`,
+      );
+      continue;
+    }
+    const file = path.join(uploadsDir, row.attachment_path);
+    if (!existsSync(file)) {
+      problems.push(`${row.project_name}: ${row.attachment_path} is missing`);
+      continue;
+    }
+    const digest = createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
+    if (digest !== row.attachment_sha256)
+      problems.push(`${row.project_name}: ${row.attachment_path} does not match its SHA-256`);
+  }
+  const counts = db
+    .prepare(
+      'select (select count(*) from quotes) as quotes, (select count(*) from due_diligence) as dd',
+    )
+    .get() as { quotes: number; dd: number };
+  db.close();
+  const onDisk = existsSync(uploadsDir) ? await readdir(uploadsDir) : [];
+  const referencedNames = new Set(referenced.map((r) => r.attachment_path));
+  const leftoverTemp = onDisk.filter((f) => f.startsWith('tmp-')).length;
+  const orphans = onDisk.filter((f) => !f.startsWith('tmp-') && !referencedNames.has(f)).length;
+
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const summary = {
+    seed: SEED,
+    kills: KILLS,
+    clients: CLIENTS,
+    maxFileBytes: MAX_FILE,
+    seconds: Number(seconds),
+    attempted,
+    acknowledged: acknowledged.length,
+    acknowledgedWithFile: acknowledged.filter((s) => s.sha256 !== null).length,
+    connectionErrors: failed,
+    refused,
+    storedQuotes: counts.quotes,
+    storedDueDiligence: counts.dd,
+    filesChecked: referenced.length,
+    leftoverTempFiles: leftoverTemp,
+    unreferencedStoredFiles: orphans,
+    integrity: String(integrity),
+    problems: problems.length,
+  };
+  console.log(JSON.stringify(summary, null, 2));
+  if (refused > 0) problems.push(`${refused} submissions were refused with an unexpected status`);
+  if (!values.keep) await rm(dataDir, { recursive: true, force: true });
+  else console.log(`kept ${dataDir}`);
+  if (problems.length > 0) {
+    console.error(
+      `crash-test: FAILED\n${problems
+        .slice(0, 50)
+        .map((p) => `  - ${p}`)
+        .join('\n')}`,
+    );
+    return 1;
+  }
+  console.log(
+    `crash-test: ok — ${acknowledged.length} acknowledged submissions all stored once, ${referenced.length} files match their SHA-256, integrity ok, in ${seconds} s`,
+  );
+  return 0;
+}
+
+process.exitCode = await main().catch((error: unknown) => {
+  console.error(error);
+  return 1;
+});
