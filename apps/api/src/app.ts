@@ -146,6 +146,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     }
   });
 
+  // API answers carry personal data: no shared or browser cache keeps them.
+  fastify.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      void reply.header('cache-control', 'no-store');
+    }
+  });
+
   // Set before any plugin adds routes: a route keeps the error handler in force when it was added.
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     const status =

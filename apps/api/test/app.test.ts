@@ -85,6 +85,14 @@ describe.each(databases)('app ($name)', (target) => {
     });
   });
 
+  it('should keep API answers out of caches', async () => {
+    const cookie = await loginOpen(t.app);
+    for (const url of ['/api/demo', '/api/demo/content', '/api/nothing/here']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
   describe('the portal', () => {
     it('should redirect / to the default client login', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/' });
