@@ -19,7 +19,9 @@ const server = Fastify({
   logger: { level: config.logLevel },
 });
 
+let shuttingDown = false;
 closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+  shuttingDown = true;
   if (err !== undefined) server.log.error({ err }, 'Shutting down after an error');
   else server.log.info({ signal }, 'Shutting down');
   await server.close();
@@ -27,6 +29,9 @@ closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
 
 try {
   await server.register(app, { config, startWorkers: true });
+  await server.ready();
+  // A signal during start-up (migrations, first-start seeding): stop instead of starting to listen.
+  if (shuttingDown) process.exit(0);
   await server.listen({ port: config.port, host: config.host });
   server.log.info(`Portal at ${config.publicUrl.href}`);
 } catch (error) {
