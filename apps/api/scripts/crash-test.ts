@@ -78,6 +78,9 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Stops the clients and the server when the run fails half-way (set by main). */
+let emergencyStop: () => void = () => undefined;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Sent {
@@ -105,7 +108,7 @@ async function main(): Promise<number> {
     DATA_DIR: dataDir,
     PUBLIC_URL: base,
     PORTAL_DIST: path.join(dataDir, 'no-portal'),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     LOGIN_LIMIT_PER_EMAIL: '10000',
     LOGIN_LIMIT_PER_ADDRESS: '100000',
     OUTBOX_POLL_MS: '500',
@@ -128,8 +131,12 @@ async function main(): Promise<number> {
       } catch {
         // not listening yet
       }
-      if (server.exitCode !== null)
-        throw new Error(`the server exited (${server.exitCode}); see ${logFile}`);
+      if (server.exitCode !== null || server.signalCode !== null) {
+        const tail = (await readFile(logFile, 'utf8')).trim().split('\n').slice(-5).join('\n');
+        throw new Error(
+          `the server exited by itself (${server.exitCode ?? server.signalCode}); the end of ${logFile}:\n${tail}`,
+        );
+      }
       await sleep(50);
     }
     throw new Error(`the server did not start within 30 s; see ${logFile}`);
@@ -254,6 +261,10 @@ async function main(): Promise<number> {
     }
   };
 
+  emergencyStop = () => {
+    stop = true;
+    server?.kill('SIGKILL');
+  };
   const started = Date.now();
   console.log(
     `crash-test: seed ${SEED}, ${KILLS} kills, ${CLIENTS} clients, attachments up to ${MAX_FILE} bytes, DATA_DIR ${dataDir}`,
@@ -386,7 +397,9 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main().catch((error: unknown) => {
+const code = await main().catch((error: unknown) => {
   console.error(error);
+  emergencyStop();
   return 1;
 });
+process.exit(code);
