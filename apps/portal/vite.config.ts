@@ -10,7 +10,12 @@ const apiTarget = 'http://127.0.0.1:3000';
 export default defineConfig({
   plugins: [react(), loginRouteGuard()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      // Bundle the UI kit from its source modules: each page then takes only the components it uses. The package's
+      // single-file build would put every component into the entry chunk that the login page loads.
+      '@firm/ui': fileURLToPath(new URL('../../packages/ui/src/index.ts', import.meta.url)),
+    },
   },
   server: {
     host: '127.0.0.1',

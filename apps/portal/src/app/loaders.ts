@@ -2,7 +2,7 @@ import { data, redirect } from 'react-router-dom';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
-import { getClient } from '@/hooks/use-client';
+import { getClient } from '@/hooks/use-loaded-client';
 import { ApiError } from '@/lib/api-client';
 import type { Client } from '@/types/api';
 

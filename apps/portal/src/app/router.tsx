@@ -3,7 +3,7 @@ import { RouterProvider, createBrowserRouter, redirect } from 'react-router-dom'
 import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router-dom';
 
 import { paths, routes } from '@/config/paths';
-import { CLIENT_ROUTE_ID } from '@/hooks/use-client';
+import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 
 import { clientLoader, loginLoader, protectedLoader } from './loaders';
 import { ClientRoot } from './routes/client-root';

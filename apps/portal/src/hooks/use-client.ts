@@ -2,16 +2,9 @@ import { useParams, useRouteLoaderData } from 'react-router-dom';
 import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
-import { apiFetch } from '@/lib/api-client';
 import type { Client } from '@/types/api';
 
-/** The id of the `/:client` route, whose loader fetches the client first (so `client` is always there). */
-export const CLIENT_ROUTE_ID = 'client';
-
-/** GET /api/{client}: the client, its branding and who is logged in (no session needed). */
-export function getClient(prefix: string): Promise<Client> {
-  return apiFetch<Client>(paths.api.client(prefix));
-}
+import { CLIENT_ROUTE_ID, getClient } from './use-loaded-client';
 
 /**
  * The current client (from the `:client` URL segment) and the logged-in user, as SWR data seeded by the route

@@ -5,7 +5,7 @@ import { Outlet } from 'react-router-dom';
 import { ThemeProvider } from 'styled-components';
 
 import { NavigationProgress } from '@/components/ui/navigation-progress';
-import { useClient } from '@/hooks/use-client';
+import { useLoadedClient } from '@/hooks/use-loaded-client';
 import { useDisableContextMenu } from '@/hooks/use-disable-context-menu';
 import type { Branding } from '@/types/api';
 
@@ -21,7 +21,7 @@ export function themeFor(branding: Branding): Theme {
 
 /** Everything under /{client}: the client's theme, and no right-click menu on the hub (spec §1). */
 export function ClientRoot() {
-  const { client } = useClient();
+  const { client } = useLoadedClient();
   const { primary, accent, logo_url } = client.branding;
   const theme = useMemo(() => themeFor({ primary, accent, logo_url }), [primary, accent, logo_url]);
   useDisableContextMenu();

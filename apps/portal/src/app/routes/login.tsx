@@ -1,14 +1,15 @@
 import styled from 'styled-components';
-import { useNavigate } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
 import { LoginForm } from '@/features/auth/components/login-form';
-import { useClient } from '@/hooks/use-client';
+import { useLoadedClient } from '@/hooks/use-loaded-client';
 
-/** /{client}/login: the client's name and the login form. Loads no calculator, pricing or PDF code. */
+/**
+ * /{client}/login: the client's name and the login form. Loads no calculator, pricing or PDF code, and no SWR: it
+ * reads the client the route loaded.
+ */
 export function Component() {
-  const { prefix, client, mutate } = useClient();
-  const navigate = useNavigate();
+  const { prefix, client } = useLoadedClient();
 
   return (
     <Page>
@@ -19,10 +20,9 @@ export function Component() {
         <Lead>Log in to your client hub with your details.</Lead>
         <LoginForm
           prefix={prefix}
-          onLoggedIn={async () => {
-            // The session has started: re-read the client before entering the hub.
-            await mutate();
-            navigate(paths.app.dashboard(prefix), { replace: true });
+          onLoggedIn={() => {
+            // The session has started: enter the hub with a fresh page load, which reads the client anew.
+            window.location.replace(paths.app.dashboard(prefix));
           }}
         />
       </Panel>

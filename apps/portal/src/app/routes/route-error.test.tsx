@@ -4,7 +4,7 @@ import { createMemoryRouter, data, Outlet, RouterProvider } from 'react-router-d
 import { ThemeProvider } from 'styled-components';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { CLIENT_ROUTE_ID } from '@/hooks/use-client';
+import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import { makeClient } from '@/testing/fixtures';
 
 import { RouteErrorBoundary } from './route-error';

@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from 'react-router-dom';
 
 import { env } from '@/config/env';
-import { CLIENT_ROUTE_ID } from '@/hooks/use-client';
+import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import type { Client } from '@/types/api';
 
 import { NotFoundRoute, Page } from './not-found';

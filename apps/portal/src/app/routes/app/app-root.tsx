@@ -1,16 +1,32 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router-dom';
+import { SWRConfig } from 'swr';
 
 import { AppLayout } from '@/components/layouts/app-layout';
 import { paths } from '@/config/paths';
 import { useClient } from '@/hooks/use-client';
 import { useScrollToTopOnPathChange } from '@/hooks/use-scroll-to-top';
 import { recordActivity } from '@/lib/activity';
+import { ApiError } from '@/lib/api-client';
 
 import { pageOf } from '../../route-handle';
 
+/** Server data lives in SWR; a 4xx is an answer, not a glitch, so it is not retried. */
+const swrOptions = {
+  shouldRetryOnError: (error: unknown) => !(error instanceof ApiError && error.status < 500),
+  errorRetryCount: 2,
+};
+
 /** The logged-in hub around every page: layout, scroll to top, and a view activity for every page. */
 export function Component() {
+  return (
+    <SWRConfig value={swrOptions}>
+      <Hub />
+    </SWRConfig>
+  );
+}
+
+function Hub() {
   const { prefix, client } = useClient();
   const { pathname } = useLocation();
   const [searchParams] = useSearchParams();

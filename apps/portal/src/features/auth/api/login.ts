@@ -1,4 +1,4 @@
-import useSWRMutation from 'swr/mutation';
+import { useCallback, useState } from 'react';
 
 import { paths } from '@/config/paths';
 import { apiFetch } from '@/lib/api-client';
@@ -9,10 +9,30 @@ export function login(prefix: string, details: LoginRequest): Promise<LoginRespo
   return apiFetch<LoginResponse>(paths.api.login(prefix), { method: 'POST', json: details });
 }
 
+/**
+ * The login call as the form needs it: `trigger` resolves with the answer, or undefined after a failure (then in
+ * `error`). Plain React state rather than SWR, so that the login page stays light.
+ */
 export function useLogin(prefix: string) {
-  return useSWRMutation(
-    paths.api.login(prefix),
-    (_key: string, { arg }: { arg: LoginRequest }) => login(prefix, arg),
-    { throwOnError: false },
+  const [isMutating, setIsMutating] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const trigger = useCallback(
+    async (details: LoginRequest): Promise<LoginResponse | undefined> => {
+      setIsMutating(true);
+      setError(null);
+      try {
+        return await login(prefix, details);
+      } catch (failure) {
+        setError(failure);
+        return undefined;
+      } finally {
+        setIsMutating(false);
+      }
+    },
+    [prefix],
   );
+
+  const reset = useCallback(() => setError(null), []);
+  return { trigger, isMutating, error, reset };
 }

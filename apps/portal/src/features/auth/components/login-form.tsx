@@ -44,11 +44,13 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
     });
     if (!response) return; // the error is in `error`
     if (response.redirect) {
+      // Stays busy while the hub loads; only a failure to get there gives the button back.
       setFinishing(true);
       try {
         await onLoggedIn(response);
-      } finally {
+      } catch (failure) {
         setFinishing(false);
+        throw failure;
       }
     } else {
       setLinkSent(true);
