@@ -48,8 +48,20 @@ const CONFIG = {
  * Run at import and again before the HTML leaves the server.
  */
 export function sanitizeHtml(html: string): string {
-  return purify.sanitize(html, CONFIG);
+  const cached = sanitized.get(html);
+  if (cached !== undefined) return cached;
+  const clean = purify.sanitize(html, CONFIG);
+  if (sanitized.size >= SANITIZED_ENTRIES) sanitized.delete(sanitized.keys().next().value ?? '');
+  sanitized.set(html, clean);
+  return clean;
 }
+
+/**
+ * Sanitised output by input. Sanitising in jsdom takes milliseconds per fragment and a content answer holds
+ * dozens; content only changes on import, and the output depends on the input alone. Oldest entries go first.
+ */
+const sanitized = new Map<string, string>();
+const SANITIZED_ENTRIES = 2000;
 
 /** The text of an HTML fragment (for search and plain-text mail). */
 export function htmlToText(html: string): string {
