@@ -6,7 +6,7 @@ import type { RouteObject } from 'react-router-dom';
 import { ThemeProvider } from 'styled-components';
 import { SWRConfig } from 'swr';
 
-import { CLIENT_ROUTE_ID } from '@/hooks/use-client';
+import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import type { Client } from '@/types/api';
 
 import { makeClient } from './fixtures';
