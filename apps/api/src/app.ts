@@ -181,7 +181,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(crossSite);
   await fastify.register(openapi);
 
-  fastify.setNotFoundHandler(async (request, reply) => {
+  // Synchronous on purpose: returning the reply from an async handler makes Fastify await it as a thenable.
+  fastify.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url === '/api' || url.startsWith('/api/');
     if (isApi) {
@@ -189,26 +190,28 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         ...new Set(routes.filter((r) => r.pattern.test(url)).flatMap((r) => r.methods)),
       ];
       if (allowed.length > 0) {
-        return reply
+        void reply
           .code(405)
           .header('allow', allowed.join(', '))
           .send({ error: `Method ${request.method} is not allowed here.` });
+        return;
       }
-      return reply.code(404).send({ error: 'Not found.' });
+      void reply.code(404).send({ error: 'Not found.' });
+      return;
     }
-    if (request.method === 'GET' || request.method === 'HEAD') {
-      const first = url.split('/')[1] ?? '';
-      if (
-        fastify.portalIndex === true &&
-        !['media', 'assets'].includes(first) &&
-        /^[a-z0-9][a-z0-9-]{0,39}$/.test(first)
-      ) {
-        return reply
-          .header('cache-control', 'no-cache')
-          .sendFile('index.html', fastify.config.portalDist, { cacheControl: false });
-      }
+    const first = url.split('/')[1] ?? '';
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      fastify.portalIndex === true &&
+      !['media', 'assets'].includes(first) &&
+      /^[a-z0-9][a-z0-9-]{0,39}$/.test(first)
+    ) {
+      void reply
+        .header('cache-control', 'no-cache')
+        .sendFile('index.html', fastify.config.portalDist, { cacheControl: false });
+      return;
     }
-    return reply.code(404).send({ error: 'Not found.' });
+    void reply.code(404).send({ error: 'Not found.' });
   });
 
   // A JSON API: text/plain bodies (what a cross-site "simple" form can send) are not accepted at all.
