@@ -151,7 +151,8 @@ export default function loginRoutes(app: FastifyInstance): void {
       const client = clientOf(request);
       void reply
         .header('cache-control', 'no-store')
-        .header('referrer-policy', 'no-referrer')
+        // The token is in this page's URL: never send it to another site.
+        .header('referrer-policy', 'same-origin')
         .type('text/html; charset=utf-8');
       const token = request.query.token;
       if (token === undefined)

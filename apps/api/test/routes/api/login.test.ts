@@ -148,6 +148,28 @@ describe.each(databases)('login ($name)', (target) => {
       });
       expect(sameOrigin.statusCode).toBe(200);
     });
+
+    it('should accept Origin null only when Sec-Fetch-Site vouches for the same origin', async () => {
+      const vouched = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: PERSON,
+        headers: { origin: 'null', 'sec-fetch-site': 'same-origin' },
+      });
+      expect(vouched.statusCode).toBe(200);
+      for (const headers of [
+        { origin: 'null' },
+        { origin: 'null', 'sec-fetch-site': 'cross-site' },
+      ]) {
+        const refused = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: PERSON,
+          headers,
+        });
+        expect(refused.statusCode).toBe(403);
+      }
+    });
   });
 
   describe('given a magic-link client', () => {
@@ -196,6 +218,7 @@ describe.each(databases)('login ($name)', (target) => {
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.body).toContain('method="post" action="/api/northbank/login/link"');
+      expect(page.headers['referrer-policy']).toBe('same-origin');
       expect(page.body).toContain(`value="${token}"`);
       expect(page.cookies).toEqual([]);
       // A mail scanner's GET did not spend the token.
