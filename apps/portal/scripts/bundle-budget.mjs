@@ -149,7 +149,7 @@ if (values.write) {
     `Login route: **${kb(login.gzip)} KB gzip** (budget ${kb(BUDGETS.login)} KB: ${login.gzip <= BUDGETS.login ? 'within it' : 'over it'}). Entry chunk alone: ${kb(entryOnly.gzip)} KB gzip.`,
     '<!-- bundle:end -->',
   ].join('\n');
-  writeSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'bundle', section);
+  await writeSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'bundle', section);
 }
 
 if (over.length > 0) {
@@ -163,7 +163,7 @@ if (over.length > 0) {
 console.log(`Login route within its budget (${kb(BUDGETS.login)} KB gzip).`);
 
 /** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> (markers included), or appends it. */
-function writeSection(file, name, section) {
+async function writeSection(file, name, section) {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
@@ -173,6 +173,15 @@ function writeSection(file, name, section) {
     from !== -1 && to > from
       ? text.slice(0, from) + section + text.slice(to + end.length)
       : `${text.replace(/\s*$/, '')}\n\n${section}\n`;
-  writeFileSync(file, next);
+  // Formatted as the repository's format check expects (prettier is a root dev dependency).
+  let formatted = next;
+  try {
+    const prettier = await import('prettier');
+    const options = (await prettier.resolveConfig(file)) ?? {};
+    formatted = await prettier.format(next, { ...options, filepath: file });
+  } catch {
+    console.warn('prettier is not available: the section is written unformatted.');
+  }
+  writeFileSync(file, formatted);
   console.log(`Wrote the ${name} section of ${path.relative(repoRoot, file)}.`);
 }

@@ -129,14 +129,20 @@ try {
     let shortfalls = new Map();
     let metrics = {};
     for (let run = 0; run < RUNS; run += 1) {
-      const result = await lighthouse(`${base}${page.path}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: Object.keys(TARGETS),
-        ...(page.session ? { extraHeaders: { Cookie: cookie } } : {}),
-      });
-      const { lhr } = result;
+      // A trace can fail to record on a busy machine (Lighthouse says to run again): up to 3 attempts.
+      let lhr;
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        const result = await lighthouse(`${base}${page.path}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: Object.keys(TARGETS),
+          ...(page.session ? { extraHeaders: { Cookie: cookie } } : {}),
+        });
+        lhr = result.lhr;
+        if (!lhr.runtimeError) break;
+        console.error(`  ${page.path}: ${lhr.runtimeError.code}, attempt ${attempt} of 3`);
+      }
       if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.message}`);
       const finalUrl = lhr.finalDisplayedUrl ?? lhr.finalUrl;
       if (!finalUrl.endsWith(page.path)) throw new Error(`${page.path} ended at ${finalUrl}`);
@@ -147,7 +153,13 @@ try {
           for (const ref of lhr.categories[category].auditRefs) {
             const audit = lhr.audits[ref.id];
             if (ref.weight > 0 && audit.score !== null && audit.score < 0.9) {
-              shortfalls.set(`${category}: ${audit.title}`, audit.displayValue ?? '');
+              const items = (audit.details?.items ?? [])
+                .map((item) => item.description ?? item.node?.snippet ?? item.url ?? '')
+                .filter(Boolean)
+                .slice(0, 3)
+                .map((text) => String(text).replace(/\s+/g, ' ').slice(0, 160));
+              const detail = [audit.displayValue, ...items].filter(Boolean).join('; ');
+              shortfalls.set(`${category}: ${audit.title}`, detail);
             }
           }
         }
@@ -208,7 +220,7 @@ try {
         : ['What Lighthouse says falls short:', '', ...short]),
       '<!-- lighthouse:end -->',
     ].join('\n');
-    writeSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'lighthouse', section);
+    await writeSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'lighthouse', section);
   }
 } finally {
   if (chrome) await chrome.kill();
@@ -217,7 +229,7 @@ try {
 }
 
 /** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> (markers included), or appends it. */
-function writeSection(file, name, section) {
+async function writeSection(file, name, section) {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
@@ -227,6 +239,15 @@ function writeSection(file, name, section) {
     from !== -1 && to > from
       ? text.slice(0, from) + section + text.slice(to + end.length)
       : `${text.replace(/\s*$/, '')}\n\n${section}\n`;
-  writeFileSync(file, next);
+  // Formatted as the repository's format check expects (prettier is a root dev dependency).
+  let formatted = next;
+  try {
+    const prettier = await import('prettier');
+    const options = (await prettier.resolveConfig(file)) ?? {};
+    formatted = await prettier.format(next, { ...options, filepath: file });
+  } catch {
+    console.warn('prettier is not available: the section is written unformatted.');
+  }
+  writeFileSync(file, formatted);
   console.log(`Wrote the ${name} section of ${path.relative(repoRoot, file)}.`);
 }
