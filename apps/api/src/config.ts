@@ -13,6 +13,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to use (search_path); `null` → the server's default. */
   databaseSchema: string | null;
+  /** Most PostgreSQL connections one instance opens. */
+  databasePoolSize: number;
   /** Origin + optional path prefix the portal is reached at; links in e-mails are built from it. */
   publicUrl: URL;
   /** `null` → generated into `dataDir/session-secret` on first start (see {@link resolveSessionSecret}). */
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl,
     databaseSchema,
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
     publicUrl,
     sessionSecret,
     smtpUrl,

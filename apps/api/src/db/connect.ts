@@ -20,7 +20,8 @@ export interface Db {
  * migrations. SQLite runs in WAL mode with synchronous=FULL so an acknowledged write survives a crash.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> &
+    Partial<Pick<Config, 'databasePoolSize'>>,
 ): Promise<Db> {
   let kysely: Kysely<Database>;
   let dialect: Dialect;
@@ -36,7 +37,7 @@ export async function openDatabase(
   } else {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
-      max: 10,
+      max: config.databasePoolSize ?? 10,
       ...(config.databaseSchema === null
         ? {}
         : { options: `-c search_path=${config.databaseSchema}` }),

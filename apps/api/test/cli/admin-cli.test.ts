@@ -68,12 +68,12 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       '--email',
       'acme-team@advisory.example',
     );
-    expect(updated.code).toBe(0);
+    expect(updated.code, updated.stderr).toBe(0);
     const list = await admin('client', 'list');
     expect(list.stdout).toContain('acme\tAcme Homes\tmagic-link\tprimary #112233');
     expect(list.stdout).toContain('phone 020 7946 0999\temail acme-team@advisory.example');
     const reset = await admin('client', 'update', '--prefix', 'acme', '--phone', '');
-    expect(reset.code).toBe(0);
+    expect(reset.code, reset.stderr).toBe(0);
     expect((await admin('client', 'list')).stdout).toContain('phone (default)');
   });
 
