@@ -110,8 +110,10 @@ async function dangerousMarkup(page: Page): Promise<string[]> {
         if (name.startsWith('on')) problems.push(`<${element.localName} ${name}>`);
         if (name === 'srcdoc') problems.push(`<${element.localName} srcdoc>`);
         if (urlAttributes.includes(name)) {
+          // Raster images, and the empty `data:,` (the page's own "no icon" declaration), cannot run anything.
           const imageData =
-            element.localName === 'img' && /^data:image\/(png|gif|jpe?g|webp)[;,]/.test(value);
+            value === 'data:,' ||
+            (element.localName === 'img' && /^data:image\/(png|gif|jpe?g|webp)[;,]/.test(value));
           if (
             /^(javascript|vbscript|livescript):/.test(value) ||
             (value.startsWith('data:') && !imageData)
