@@ -30,7 +30,8 @@ export default defineConfig({
   build: {
     // The manifest lets us check which chunks each route pulls in (the login route must stay small).
     manifest: true,
-    sourcemap: true,
+    // Maps for debugging a build, without the comment that would make browsers fetch them.
+    sourcemap: 'hidden',
   },
   test: {
     environment: 'jsdom',

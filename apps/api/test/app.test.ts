@@ -126,6 +126,15 @@ describe.each(databases)('app ($name)', (target) => {
       const missing = await t.app.inject({ method: 'GET', url: '/assets/missing.js' });
       expect(missing.statusCode).toBe(404);
     });
+
+    it('should keep build by-products private: the Vite manifest and source maps', async () => {
+      for (const url of ['/.vite/manifest.json', '/assets/app-abc123.js.map']) {
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.body).not.toContain('secret.ts');
+        expect(response.body).not.toContain('app-abc123.js"');
+      }
+    });
   });
 
   describe('OpenAPI', () => {

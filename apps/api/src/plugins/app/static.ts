@@ -62,6 +62,9 @@ export default fp(
       index: false,
       cacheControl: false,
       wildcard: true,
+      // Build by-products stay private: the Vite manifest (a dot folder) and source maps.
+      allowedPath: (pathName) =>
+        !pathName.endsWith('.map') && !pathName.split('/').some((part) => part.startsWith('.')),
       setHeaders: (res, filePath) => {
         const relative = path.relative(dist, filePath).split(path.sep);
         void res.header('cache-control', relative[0] === 'assets' ? IMMUTABLE : 'no-cache');
