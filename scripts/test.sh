@@ -21,6 +21,8 @@ step "format";     pnpm format:check
 step "lint";       pnpm lint
 step "build";      pnpm build --output-logs=errors-only
 step "typecheck";  pnpm typecheck --output-logs=errors-only
+step "bundle budget (login route ≤ 125 KB gzip)"; pnpm --filter @firm/portal bundle-budget
 step "unit, property and API tests"; pnpm test --concurrency=1 2>&1 | tee artifacts/logs/unit.log
 step "browser tests"; pnpm e2e 2>&1 | tee artifacts/logs/e2e.log
+step "crash test (SIGKILL under load, then check every acknowledged write)"; pnpm --filter @firm/api crash-test
 step "summary";    node scripts/test-summary.mjs artifacts/logs/unit.log artifacts/logs/e2e.log
