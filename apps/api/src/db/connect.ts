@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -32,7 +33,9 @@ export async function openDatabase(
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('busy_timeout = 5000');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     dialect = 'sqlite';
   } else {
     const pool = new pg.Pool({

@@ -55,16 +55,17 @@ function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The columns a listing needs: cards show no body, topics show their HTML. */
+const CARD_COLUMNS = ['slug', 'type', 'title', 'summary', 'image_url'] as const;
+const TOPIC_COLUMNS = ['slug', 'type', 'title', 'html', 'pro_tip'] as const;
+
+export type ContentCardRow = Pick<ContentItemRow, (typeof CARD_COLUMNS)[number]>;
+export type TopicRow = Pick<ContentItemRow, (typeof TOPIC_COLUMNS)[number]>;
+
 /** Items of one type, in their order; with `search`, only those whose title or text contains it (any case). */
-export async function listContent(
-  db: Kysely<Database>,
-  clientId: string,
-  type: ContentType,
-  search?: string,
-): Promise<ContentItemRow[]> {
+function listQuery(db: Kysely<Database>, clientId: string, type: ContentType, search?: string) {
   let query = db
     .selectFrom('content_items')
-    .selectAll()
     .where('client_id', '=', clientId)
     .where('type', '=', type);
   if (search !== undefined && search !== '') {
@@ -77,7 +78,26 @@ export async function listContent(
       ),
     );
   }
-  return query.orderBy('sort_order').orderBy('title').execute();
+  return query.orderBy('sort_order').orderBy('title');
+}
+
+/** Case studies or insights as cards (no body), in their order; `search` as in {@link listTopics}. */
+export async function listContent(
+  db: Kysely<Database>,
+  clientId: string,
+  type: Exclude<ContentType, 'topic'>,
+  search?: string,
+): Promise<ContentCardRow[]> {
+  return listQuery(db, clientId, type, search).select(CARD_COLUMNS).execute();
+}
+
+/** Information topics with their HTML and pro tip, in their order, optionally filtered by `search`. */
+export async function listTopics(
+  db: Kysely<Database>,
+  clientId: string,
+  search?: string,
+): Promise<TopicRow[]> {
+  return listQuery(db, clientId, 'topic', search).select(TOPIC_COLUMNS).execute();
 }
 
 export async function findContentItem(

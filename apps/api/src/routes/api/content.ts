@@ -5,7 +5,9 @@ import {
   findContentItem,
   findVideo,
   listContent,
-  type ContentItemRow,
+  listTopics,
+  type ContentCardRow,
+  type TopicRow,
 } from '../../repositories/content.js';
 import { sanitizeHtml } from '../../services/sanitize.js';
 import { HttpError, clientOf } from '../../types.js';
@@ -13,7 +15,7 @@ import { clientParams, contentItemSchema, errors, topicSchema } from '../schemas
 
 const RELATED_FALLBACK = 3;
 
-const toItem = (row: ContentItemRow) => ({
+const toItem = (row: ContentCardRow) => ({
   id: row.slug,
   type: row.type,
   title: row.title,
@@ -21,7 +23,7 @@ const toItem = (row: ContentItemRow) => ({
   image_url: row.image_url,
 });
 
-const toTopic = (row: ContentItemRow) => ({
+const toTopic = (row: TopicRow) => ({
   id: row.slug,
   title: row.title,
   description: sanitizeHtml(row.html),
@@ -68,7 +70,7 @@ export default function contentRoutes(app: FastifyInstance): void {
       const [insights, caseStudies, topics] = await Promise.all([
         listContent(db, client.id, 'insight', search),
         listContent(db, client.id, 'case_study', search),
-        listContent(db, client.id, 'topic', search),
+        listTopics(db, client.id, search),
       ]);
       return {
         insights: insights.map(toItem),
@@ -78,7 +80,7 @@ export default function contentRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.get<{ Params: { client: string }; Querystring: { id: string; type: ContentType } }>(
+  app.get<{ Params: { client: string }; Querystring: { id: string; type: Exclude<ContentType, 'topic'> } }>(
     '/api/:client/article',
     {
       schema: {
@@ -121,7 +123,7 @@ export default function contentRoutes(app: FastifyInstance): void {
       const row = await findContentItem(db, client.id, type, id);
       if (row === undefined) throw new HttpError(404, 'Article not found.');
       const wanted = (JSON.parse(row.related) as string[]).filter((slug) => slug !== row.slug);
-      let related: ContentItemRow[];
+      let related: ContentCardRow[];
       if (wanted.length > 0) {
         const found = await findContentBySlugs(db, client.id, wanted);
         // Keep the author's order; a slug used by both types resolves to the article's own type first.
@@ -131,7 +133,7 @@ export default function contentRoutes(app: FastifyInstance): void {
           return match === undefined ? [] : [match];
         });
       } else {
-        related = (await listContent(db, client.id, row.type))
+        related = (await listContent(db, client.id, type))
           .filter((r) => r.slug !== row.slug)
           .slice(0, RELATED_FALLBACK);
       }
