@@ -207,6 +207,14 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '2026-11-21-002-content-version': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('clients')
+        .addColumn('content_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Table types for Kysely. The same types serve SQLite and PostgreSQL: timestamps are ISO-8601 UTC strings
  * (they sort and compare as text), booleans are 0/1 integers, JSON is stored as text.
@@ -7,6 +9,9 @@ export type ContentType = 'case_study' | 'insight' | 'topic';
 export type QuoteKind = 'warranty' | 'btr' | 'car';
 export type ActivityAction = 'view' | 'submit' | 'search';
 export type OutboxKind = 'mail' | 'forward';
+
+/** A column the database fills in on insert (a default), so inserts may leave it out. */
+export type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
 export interface ClientsTable {
   id: string;
@@ -18,6 +23,8 @@ export interface ClientsTable {
   contact_phone: string | null;
   contact_email: string | null;
   created_at: string;
+  /** Bumped by every content import: answers built from the content are cached under it. */
+  content_version: Defaulted<number>;
 }
 
 export interface UsersTable {

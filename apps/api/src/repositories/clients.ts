@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../crypto.js';
 import type { ClientsTable, Database, LoginPolicy } from '../db/schema.js';
 
@@ -16,11 +16,13 @@ export interface Client {
   branding: Branding;
   contactPhone: string | null;
   contactEmail: string | null;
+  /** Changes whenever the client's content is imported (cache key for answers built from it). */
+  contentVersion: number;
 }
 
 export const DEFAULT_BRANDING: Branding = { primary: '#1f3a5f', accent: '#c8963e', logo_url: null };
 
-function toClient(row: ClientsTable): Client {
+function toClient(row: Selectable<ClientsTable>): Client {
   const branding = JSON.parse(row.branding) as Partial<Branding>;
   return {
     id: row.id,
@@ -30,6 +32,7 @@ function toClient(row: ClientsTable): Client {
     branding: { ...DEFAULT_BRANDING, ...branding },
     contactPhone: row.contact_phone,
     contactEmail: row.contact_email,
+    contentVersion: Number(row.content_version),
   };
 }
 
@@ -72,7 +75,7 @@ export async function createClient(
   client: NewClient,
   now: Date,
 ): Promise<Client> {
-  const row: ClientsTable = {
+  const row: Selectable<ClientsTable> = {
     id: newId(),
     prefix: client.prefix,
     name: client.name,
@@ -81,6 +84,7 @@ export async function createClient(
     contact_phone: client.contactPhone ?? null,
     contact_email: client.contactEmail ?? null,
     created_at: now.toISOString(),
+    content_version: 0,
   };
   await db.insertInto('clients').values(row).execute();
   return toClient(row);

@@ -302,6 +302,11 @@ export async function importContent(
   await db.transaction().execute(async (trx) => {
     for (const item of items) await upsertContentItem(trx, client.id, item, now);
     if (video !== undefined) await upsertVideo(trx, client.id, video, now);
+    await trx
+      .updateTable('clients')
+      .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
+      .where('id', '=', client.id)
+      .execute();
     if (logoUrl !== client.branding.logo_url) {
       await trx
         .updateTable('clients')

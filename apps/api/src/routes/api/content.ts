@@ -30,8 +30,16 @@ const toTopic = (row: TopicRow) => ({
   pro_tip: row.pro_tip === null ? null : sanitizeHtml(row.pro_tip),
 });
 
+/** Distinct answers kept per process; past that the cache starts afresh (searches vary without end). */
+const MAX_CACHED_ANSWERS = 500;
+
 /** Dashboard content, information topics, search, articles and the dashboard video. */
 export default function contentRoutes(app: FastifyInstance): void {
+  // GET content answers, serialised, keyed by client, content version and search text. The version lives
+  // on the client row (read for every request anyway) and every import bumps it, so an import by any
+  // instance or by the staff tool is seen at once: no stale answer, no extra query.
+  const answers = new Map<string, string>();
+
   app.get<{ Params: { client: string }; Querystring: { search?: string } }>(
     '/api/:client/content',
     {
@@ -63,24 +71,34 @@ export default function contentRoutes(app: FastifyInstance): void {
       },
       preHandler: app.requireUser,
     },
-    async (request) => {
+    async (request, reply) => {
       const client = clientOf(request);
       const search = request.query.search?.trim();
-      const db = app.db.kysely;
-      const [insights, caseStudies, topics] = await Promise.all([
-        listContent(db, client.id, 'insight', search),
-        listContent(db, client.id, 'case_study', search),
-        listTopics(db, client.id, search),
-      ]);
-      return {
-        insights: insights.map(toItem),
-        case_studies: caseStudies.map(toItem),
-        insurance: topics.map(toTopic),
-      };
+      const key = JSON.stringify([client.id, client.contentVersion, search ?? ''] as const);
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        const db = app.db.kysely;
+        const [insights, caseStudies, topics] = await Promise.all([
+          listContent(db, client.id, 'insight', search),
+          listContent(db, client.id, 'case_study', search),
+          listTopics(db, client.id, search),
+        ]);
+        answer = JSON.stringify({
+          insights: insights.map(toItem),
+          case_studies: caseStudies.map(toItem),
+          insurance: topics.map(toTopic),
+        });
+        if (answers.size >= MAX_CACHED_ANSWERS) answers.clear();
+        answers.set(key, answer);
+      }
+      return reply.type('application/json; charset=utf-8').send(answer);
     },
   );
 
-  app.get<{ Params: { client: string }; Querystring: { id: string; type: Exclude<ContentType, 'topic'> } }>(
+  app.get<{
+    Params: { client: string };
+    Querystring: { id: string; type: Exclude<ContentType, 'topic'> };
+  }>(
     '/api/:client/article',
     {
       schema: {

@@ -1,5 +1,11 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, databases, loginOpen, type TestApp } from '../../helper.js';
+import { openDatabase } from '../../../src/db/connect.js';
+import { findClientByPrefix } from '../../../src/repositories/clients.js';
+import { importContent } from '../../../src/services/content-import.js';
+import { buildTestApp, databases, FIXTURE_CONTENT, loginOpen, type TestApp } from '../../helper.js';
 
 interface Item {
   id: string;
@@ -25,6 +31,17 @@ describe.each(databases)('content routes ($name)', (target) => {
     await t.close();
   });
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+  /** Imports a folder into `demo` through a database connection of its own, as another process would. */
+  const importFolder = async (folder: string) => {
+    const other = await openDatabase(t.config);
+    try {
+      const client = await findClientByPrefix(other.kysely, 'demo');
+      if (client === undefined) throw new Error('demo client missing');
+      await importContent(other.kysely, client, folder, path.join(t.dataDir, 'media'), new Date());
+    } finally {
+      await other.close();
+    }
+  };
 
   describe('GET /api/{client}/content', () => {
     it('should answer the dashboard items and the topics in order', async () => {
@@ -73,6 +90,33 @@ describe.each(databases)('content routes ($name)', (target) => {
     it('should only show the client its own content', async () => {
       const body = (await get('/api/demo/content?search=northbank')).json<Content>();
       expect([...body.insights, ...body.case_studies, ...body.insurance]).toEqual([]);
+    });
+
+    it('should show content imported by another instance at once, never a cached copy', async () => {
+      const before = (await get('/api/demo/content')).json<Content>();
+      expect(before.case_studies[0]?.title).toBe('Harbour Quay apartments');
+      expect((await get('/api/demo/content?search=Renamed')).json<Content>().case_studies).toEqual(
+        [],
+      );
+      // Staff re-import the folder with a new title, through a connection of their own (the staff
+      // tool, or another instance behind the load balancer): this app is not told.
+      const folder = await mkdtemp(path.join(tmpdir(), 'firm-content-'));
+      try {
+        await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
+        const file = path.join(folder, 'case-studies', 'harbour-quay.md');
+        const text = await readFile(file, 'utf8');
+        await writeFile(file, text.replace('Harbour Quay apartments', 'Renamed Quay apartments'));
+        await importFolder(folder);
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+      const after = (await get('/api/demo/content')).json<Content>();
+      expect(after.case_studies.map((i) => i.title)).toContain('Renamed Quay apartments');
+      const found = (await get('/api/demo/content?search=Renamed')).json<Content>();
+      expect(found.case_studies.map((i) => i.id)).toEqual(['harbour-quay']);
+      // Put the fixture back for the tests that follow.
+      await importFolder(path.join(FIXTURE_CONTENT, 'demo'));
+      expect((await get('/api/demo/content')).json<Content>()).toEqual(before);
     });
 
     it('should reject unknown query parameters', async () => {
