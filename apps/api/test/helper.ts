@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import app, { serverOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 
@@ -42,24 +43,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh PostgreSQL schema for one app; dropped by the returned function. */
-export async function createPgSchema(
-  url: string,
-): Promise<{ schema: string; drop(): Promise<void> }> {
-  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+/**
+ * A fresh PostgreSQL schema for one app. It is dropped with the others of this run once every test file
+ * has finished (test/global-setup.ts), never while other files may be migrating.
+ */
+export async function createPgSchema(url: string): Promise<{ schema: string }> {
+  const schema = `t_${inject('pgRunId')}_${Math.random().toString(36).slice(2, 10)}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`create schema ${schema}`);
   await client.end();
-  return {
-    schema,
-    async drop() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    },
-  };
+  return { schema };
 }
 
 /** Builds the app on an empty data folder (and a fresh PG schema), seeded from the fixture content. */
@@ -96,7 +90,6 @@ export async function buildTestApp(
     dataDir,
     async close() {
       await instance.close();
-      await pgSchema?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

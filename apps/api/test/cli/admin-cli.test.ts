@@ -12,7 +12,6 @@ import { FIXTURE_CONTENT, createPgSchema, databases } from '../helper.js';
 describe.each(databases)('pnpm admin ($name)', (target) => {
   let env: Record<string, string>;
   let dataDir: string;
-  let dropSchema: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-test-'));
@@ -20,11 +19,9 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     if (target.url !== null) {
       const pg = await createPgSchema(target.url);
       env = { ...env, DATABASE_URL: target.url, DATABASE_SCHEMA: pg.schema };
-      dropSchema = pg.drop;
     }
   });
   afterAll(async () => {
-    await dropSchema?.();
     await rm(dataDir, { recursive: true, force: true });
   });
 
