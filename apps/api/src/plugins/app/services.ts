@@ -6,6 +6,7 @@ import { BackgroundTasks } from '../../services/background.js';
 import { createMailer } from '../../services/mailer.js';
 import { OutboxWorker } from '../../services/outbox-worker.js';
 import { seedIfEmpty } from '../../services/seed.js';
+import { sweepOrphanUploads } from '../../services/upload-sweep.js';
 
 export interface ServicesOptions {
   /** Start the outbox worker's polling loop (tests drive it with `app.outbox.runOnce()`). */
@@ -56,10 +57,17 @@ export default fp<ServicesOptions>(
     let purgeTimer: NodeJS.Timeout | undefined;
     if (opts.startWorkers) {
       outbox.start();
-      const purge = () =>
+      const purge = () => {
         void purgeExpired(db.kysely, app.clock()).catch((error: unknown) =>
           app.log.error({ err: error }, 'Purging expired sessions failed'),
         );
+        // Wall-clock time, not app.clock(): it is compared with the files' modification times.
+        void sweepOrphanUploads(db.kysely, uploadsDir, new Date())
+          .then((removed) => {
+            if (removed.length > 0) app.log.info({ removed }, 'Removed orphaned upload files');
+          })
+          .catch((error: unknown) => app.log.error({ err: error }, 'Sweeping uploads failed'));
+      };
       purgeTimer = setInterval(purge, 60 * 60_000);
       purgeTimer.unref();
       purge();

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +11,7 @@ import {
   outboxMails,
   type TestApp,
 } from '../../helper.js';
+import { sweepOrphanUploads } from '../../../src/services/upload-sweep.js';
 
 const MB20 = 20 * 1024 * 1024;
 const FIELDS = {
@@ -323,5 +324,40 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
       headers: { cookie },
     });
     expect(response.statusCode).toBe(415);
+  });
+
+  describe('given files a crash left behind in the uploads folder', () => {
+    it('should sweep old partial and unreferenced files, and keep stored attachments and recent files', async () => {
+      const response = await post(multipart(FIELDS, { filename: 'kept.pdf', content: pdf(2048) }));
+      expect(response.statusCode).toBe(303);
+      const dir = path.join(t.dataDir, 'uploads');
+      const rows = await t.app.db.kysely
+        .selectFrom('due_diligence')
+        .select('attachment_path')
+        .where('attachment_path', 'is not', null)
+        .execute();
+      const attached = rows.map((r) => r.attachment_path as string);
+      const hourAndMore = new Date(Date.now() - 2 * 60 * 60_000);
+      const files = {
+        oldPartial: 'tmp-0123456789abcdef0123456789abcdef',
+        newPartial: 'tmp-fedcba9876543210fedcba9876543210',
+        oldOrphan: 'orphan-stored-by-a-request-that-never-committed.pdf',
+        newOrphan: 'stored-a-moment-ago-its-request-still-committing.pdf',
+      };
+      for (const name of Object.values(files)) await writeFile(path.join(dir, name), 'x');
+      for (const name of [files.oldPartial, files.oldOrphan, ...attached]) {
+        await utimes(path.join(dir, name), hourAndMore, hourAndMore);
+      }
+
+      const removed = await sweepOrphanUploads(t.app.db.kysely, dir, new Date());
+
+      expect(removed.sort()).toEqual([files.oldOrphan, files.oldPartial].sort());
+      const left = await uploads();
+      for (const name of [files.newPartial, files.newOrphan, ...attached]) {
+        expect(left).toContain(name);
+      }
+      expect(left).not.toContain(files.oldPartial);
+      expect(left).not.toContain(files.oldOrphan);
+    });
   });
 });
