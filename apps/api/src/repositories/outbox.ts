@@ -81,11 +81,17 @@ export async function claimDue(
   });
 }
 
-export async function markSent(db: Kysely<Database>, id: string, now: Date): Promise<void> {
+/** Marks delivered rows sent, in one statement (one commit for a whole claimed batch). */
+export async function markSent(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (ids.length === 0) return;
   await db
     .updateTable('outbox')
     .set({ sent_at: now.toISOString(), locked_until: null, last_error: null })
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .execute();
 }
 

@@ -90,11 +90,13 @@ export class OutboxWorker {
     for (;;) {
       const rows = await claimDue(db.kysely, db.dialect, clock(), LEASE_MS, BATCH);
       if (rows.length === 0) return sent;
+      // Delivered rows are marked sent together after the batch: one commit instead of one a row. A crash
+      // in between re-sends at most this batch once its lease runs out (delivery is at least once).
+      const delivered: string[] = [];
       for (const row of rows) {
         try {
           await this.#deliver(row);
-          await markSent(db.kysely, row.id, clock());
-          sent += 1;
+          delivered.push(row.id);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           const next = new Date(clock().getTime() + retryDelayMs(row.attempts + 1));
@@ -105,6 +107,8 @@ export class OutboxWorker {
           await markFailed(db.kysely, row, message, next);
         }
       }
+      await markSent(db.kysely, delivered, clock());
+      sent += delivered.length;
       if (rows.length < BATCH) return sent;
     }
   }
