@@ -227,9 +227,9 @@ async function main() {
         `GET p99 **${m('content', 'p99')} ms** at ${CONNECTIONS} connections (target ≤ 10 ms: ${verdict(m('content', 'p99') <= 10)}).`,
       `POST warranty ÷ bare insert: **${postRatio.toFixed(2)}×** (target ≥ 0.8×: ${verdict(postRatio >= 0.8)}).`,
       `For scale: GET content answers the whole hub, ${(contentBytes / 1000).toFixed(1)} KB of JSON, where the hello-world ` +
-        'answers 17 bytes; each warranty POST makes three fsync-ed commits (the submission with its outbox row, the ' +
-        'outbox worker claiming the e-mail, the e-mail marked sent after its .eml is written) where the bare ' +
-        'baseline makes one.',
+        'answers 17 bytes; each warranty POST makes one fsync-ed commit (the submission with its outbox row) plus ' +
+        "its share of the outbox worker's two commits a batch (claiming the e-mails, marking them sent after their " +
+        '.eml files are written), where the bare baseline makes one.',
     ];
     console.log(`\n${table}\n\n${lines.join('\n')}`);
     if (values.write) {
