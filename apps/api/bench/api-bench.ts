@@ -13,7 +13,7 @@
  *   --write  writes the table into docs/benchmarks.md between <!-- api:start --> and <!-- api:end -->
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { writeDocSection } from '../../../scripts/lib/write-doc-section.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const apiRoot = path.resolve(here, '..');
@@ -254,37 +255,13 @@ async function main() {
           `load average ${loadavg()[0]?.toFixed(1)} at the end (the machine is shared; ratios measured in the same interleaved rounds hold better than absolute figures).`,
         '<!-- api:end -->',
       ].join('\n');
-      await writeSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'api', section);
+      await writeDocSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'api', section);
     }
   } finally {
     api.kill('SIGKILL');
     hello.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> (markers included), or appends it. */
-async function writeSection(file: string, name: string, section: string) {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = `<!-- ${name}:start -->`;
-  const end = `<!-- ${name}:end -->`;
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  const next =
-    from !== -1 && to > from
-      ? text.slice(0, from) + section + text.slice(to + end.length)
-      : `${text.replace(/\s*$/, '')}\n\n${section}\n`;
-  // Formatted as the repository's format check expects (prettier is a root dev dependency).
-  let formatted = next;
-  try {
-    const prettier = await import('prettier');
-    const options = (await prettier.resolveConfig(file)) ?? {};
-    formatted = await prettier.format(next, { ...options, filepath: file });
-  } catch {
-    console.warn('prettier is not available: the section is written unformatted.');
-  }
-  writeFileSync(file, formatted);
-  console.log(`Wrote the ${name} section of ${path.relative(repoRoot, file)}.`);
 }
 
 await main();

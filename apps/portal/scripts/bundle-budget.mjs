@@ -11,11 +11,12 @@
  * Usage: node scripts/bundle-budget.mjs [--dist DIR] [--write]
  *   --write   also writes the table into docs/benchmarks.md between <!-- bundle:start --> and <!-- bundle:end -->
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { writeDocSection } from '../../../scripts/lib/write-doc-section.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const portalRoot = path.resolve(here, '..');
@@ -149,7 +150,7 @@ if (values.write) {
     `Login route: **${kb(login.gzip)} KB gzip** (budget ${kb(BUDGETS.login)} KB: ${login.gzip <= BUDGETS.login ? 'within it' : 'over it'}). Entry chunk alone: ${kb(entryOnly.gzip)} KB gzip.`,
     '<!-- bundle:end -->',
   ].join('\n');
-  await writeSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'bundle', section);
+  await writeDocSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'bundle', section);
 }
 
 if (over.length > 0) {
@@ -161,27 +162,3 @@ if (over.length > 0) {
   process.exit(1);
 }
 console.log(`Login route within its budget (${kb(BUDGETS.login)} KB gzip).`);
-
-/** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> (markers included), or appends it. */
-async function writeSection(file, name, section) {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = `<!-- ${name}:start -->`;
-  const end = `<!-- ${name}:end -->`;
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  const next =
-    from !== -1 && to > from
-      ? text.slice(0, from) + section + text.slice(to + end.length)
-      : `${text.replace(/\s*$/, '')}\n\n${section}\n`;
-  // Formatted as the repository's format check expects (prettier is a root dev dependency).
-  let formatted = next;
-  try {
-    const prettier = await import('prettier');
-    const options = (await prettier.resolveConfig(file)) ?? {};
-    formatted = await prettier.format(next, { ...options, filepath: file });
-  } catch {
-    console.warn('prettier is not available: the section is written unformatted.');
-  }
-  writeFileSync(file, formatted);
-  console.log(`Wrote the ${name} section of ${path.relative(repoRoot, file)}.`);
-}

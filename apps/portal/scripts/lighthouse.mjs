@@ -12,7 +12,7 @@
  * Needs: apps/api/dist (pnpm --filter @firm/api build) and apps/portal/dist (pnpm --filter @firm/portal build).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { writeDocSection } from '../../../scripts/lib/write-doc-section.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const portalRoot = path.resolve(here, '..');
@@ -220,34 +221,10 @@ try {
         : ['What Lighthouse says falls short:', '', ...short]),
       '<!-- lighthouse:end -->',
     ].join('\n');
-    await writeSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'lighthouse', section);
+    await writeDocSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'lighthouse', section);
   }
 } finally {
   if (chrome) await chrome.kill();
   api.kill('SIGKILL');
   await rm(dataDir, { recursive: true, force: true });
-}
-
-/** Replaces the text between <!-- NAME:start --> and <!-- NAME:end --> (markers included), or appends it. */
-async function writeSection(file, name, section) {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = `<!-- ${name}:start -->`;
-  const end = `<!-- ${name}:end -->`;
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  const next =
-    from !== -1 && to > from
-      ? text.slice(0, from) + section + text.slice(to + end.length)
-      : `${text.replace(/\s*$/, '')}\n\n${section}\n`;
-  // Formatted as the repository's format check expects (prettier is a root dev dependency).
-  let formatted = next;
-  try {
-    const prettier = await import('prettier');
-    const options = (await prettier.resolveConfig(file)) ?? {};
-    formatted = await prettier.format(next, { ...options, filepath: file });
-  } catch {
-    console.warn('prettier is not available: the section is written unformatted.');
-  }
-  writeFileSync(file, formatted);
-  console.log(`Wrote the ${name} section of ${path.relative(repoRoot, file)}.`);
 }
