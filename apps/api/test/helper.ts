@@ -178,3 +178,46 @@ export async function loginMagic(
   if (link.statusCode !== 303) throw new Error(`Link login failed: ${link.statusCode}`);
   return sessionCookie(link);
 }
+
+export interface FilePart {
+  field?: string;
+  filename: string;
+  contentType?: string;
+  content: Buffer;
+}
+
+/** A multipart/form-data body (fields as given, names and file names sent raw). */
+export function multipart(fields: [string, string][] | Record<string, string>, file?: FilePart) {
+  const boundary = '----firmtest7MA4YWxkTrZu0gW';
+  const parts: Buffer[] = [];
+  const list = Array.isArray(fields) ? fields : Object.entries(fields);
+  for (const [name, value] of list) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file !== undefined) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'FileUpload'}"; ` +
+          `filename="${file.filename}"\r\nContent-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** A small valid PDF-looking file of `size` bytes. */
+export function pdf(size: number): Buffer {
+  const content = Buffer.alloc(size, 0x20);
+  content.write('%PDF-1.7\n');
+  return content;
+}

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
+export { multipart, pdf, type FilePart } from '../helper.js';
+
 /** Runs per property: at least 100 in CI, 1,000 with FUZZ_RUNS=1000 or HARDENING_FULL=1. */
 export const FUZZ_RUNS = (() => {
   const raw = process.env.FUZZ_RUNS;
@@ -158,49 +160,6 @@ export const VALID_QUERIES: Record<string, string> = {
   'GET /api/:client/article': 'id=harbour-quay&type=case_study',
   'GET /api/:client/login/link': `token=${'A'.repeat(43)}`,
 };
-
-export interface FilePart {
-  field?: string;
-  filename: string;
-  contentType?: string;
-  content: Buffer;
-}
-
-/** A multipart/form-data body (fields as given, names and file names sent raw). */
-export function multipart(fields: [string, string][] | Record<string, string>, file?: FilePart) {
-  const boundary = '----hardening7MA4YWxkTrZu0gW';
-  const parts: Buffer[] = [];
-  const list = Array.isArray(fields) ? fields : Object.entries(fields);
-  for (const [name, value] of list) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      ),
-    );
-  }
-  if (file !== undefined) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'FileUpload'}"; ` +
-          `filename="${file.filename}"\r\nContent-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
-      ),
-      file.content,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(parts),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-/** A small valid PDF-looking file of `size` bytes. */
-export function pdf(size: number): Buffer {
-  const content = Buffer.alloc(size, 0x20);
-  content.write('%PDF-1.7\n');
-  return content;
-}
 
 /** Every file under `dir` (relative paths), walking sub-folders. */
 export async function walk(dir: string): Promise<string[]> {

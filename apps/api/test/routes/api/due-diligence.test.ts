@@ -8,7 +8,10 @@ import {
   databases,
   decodeMail,
   loginOpen,
+  multipart,
   outboxMails,
+  pdf,
+  type FilePart,
   type TestApp,
 } from '../../helper.js';
 import { sweepOrphanUploads } from '../../../src/services/upload-sweep.js';
@@ -24,46 +27,6 @@ const FIELDS = {
   Currency: '9000000',
   Email: 'ada@example.com',
   SingleLine4: 'Ada Lovelace',
-};
-
-interface FilePart {
-  name?: string;
-  filename: string;
-  contentType?: string;
-  content: Buffer;
-}
-
-function multipart(fields: Record<string, string>, file?: FilePart) {
-  const boundary = '----firmtest7MA4YWxkTrZu0gW';
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      ),
-    );
-  }
-  if (file !== undefined) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name ?? 'FileUpload'}"; ` +
-          `filename="${file.filename}"\r\nContent-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
-      ),
-      file.content,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(parts),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-const pdf = (size: number) => {
-  const content = Buffer.alloc(size, 0x20);
-  content.write('%PDF-1.7\n');
-  return content;
 };
 
 /** A minimal Office Open XML package header: a zip naming [Content_Types].xml and word/document.xml. */
@@ -311,7 +274,7 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toEqual({ error: 'Unknown field "Admin".' });
     const otherFile = await post(
-      multipart(FIELDS, { name: 'Other', filename: 'a.pdf', content: pdf(10) }),
+      multipart(FIELDS, { field: 'Other', filename: 'a.pdf', content: pdf(10) }),
     );
     expect(otherFile.statusCode).toBe(400);
   });
