@@ -3,6 +3,7 @@ import { VisuallyHidden } from '@firm/ui';
 import { styled } from 'styled-components';
 
 import { GuideTag } from '@/components/ui/guide-tag';
+import { ScrollHint, Scroller, stickyFirstColumn } from '@/components/ui/scroll-table';
 
 const CAPTION_ID = 'guide-matrix-caption';
 
@@ -52,31 +53,6 @@ export function GuideMatrix() {
   );
 }
 
-/** Only on screens too narrow for the whole table. */
-const ScrollHint = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space.sm};
-  font-size: ${({ theme }) => theme.fontSize.sm};
-  color: ${({ theme }) => theme.color.muted};
-
-  ${({ theme }) => theme.media.lg} {
-    display: none;
-  }
-`;
-
-const Scroller = styled.div`
-  /* Positioned, so the visually hidden texts in the cells are clipped here, not by the page. */
-  position: relative;
-  overflow-x: auto;
-  border: 1px solid ${({ theme }) => theme.color.divider};
-  border-radius: ${({ theme }) => theme.radius.lg};
-  background: ${({ theme }) => theme.color.surface};
-
-  &:focus-visible {
-    outline: 3px solid ${({ theme }) => theme.color.focusRing};
-    outline-offset: 2px;
-  }
-`;
-
 const Table = styled.table`
   width: 100%;
   min-width: 44rem;
@@ -113,17 +89,7 @@ const Table = styled.table`
   }
 
   /* The insurance stays in view while the other columns scroll sideways. */
-  tr > :first-child {
-    position: sticky;
-    left: 0;
-    z-index: 1;
-    background: ${({ theme }) => theme.color.surface};
-    box-shadow: inset -1px 0 0 ${({ theme }) => theme.color.divider};
-  }
-
-  thead tr > :first-child {
-    background: ${({ theme }) => theme.color.background};
-  }
+  ${stickyFirstColumn}
 
   tbody td + td,
   tbody th + td {
