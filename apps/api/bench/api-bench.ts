@@ -2,7 +2,9 @@
  * API benchmark (a script, never a timed test): autocannon on 127.0.0.1 against the built server
  * (dist/server.js, seeded demo content, LOG_LEVEL=warn), with the baselines measured in the same run:
  *
- * - GET /api/demo/content with a session cookie   vs  a bare Fastify hello-world (bench/hello-server.mjs)
+ * - GET /api/demo/content with a session cookie   vs  a bare Fastify hello-world (bench/hello-server.mjs);
+ *   the GET sends the Accept-Encoding a browser sends (Chrome's `gzip, deflate, br, zstd`: every browser sends
+ *   one), so the API answers the brotli-compressed hub, checked below to decode to the uncompressed answer
  * - POST /api/demo/warranty with a session cookie vs  bare better-sqlite3 inserts, one transaction each,
  *   journal_mode=WAL and synchronous=FULL (what the API uses), in a loop in this process
  *
@@ -15,11 +17,13 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { brotliDecompressSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { writeDocSection } from '../../../scripts/lib/write-doc-section.mjs';
@@ -64,6 +68,36 @@ async function freePort(): Promise<number> {
         resolve(typeof address === 'object' && address !== null ? address.port : 0),
       );
     });
+  });
+}
+
+/** The Accept-Encoding every current browser sends (Chrome's; Firefox and Safari send the same codings). */
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+/** A GET whose body is returned as sent (no decoding), with its status and headers. */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -173,13 +207,27 @@ async function main() {
       telephone: '020 7946 0000',
       email: 'bench@example.com',
     });
-    const check = await fetch(`${apiBase}/api/demo/content`, { headers: { cookie } });
-    if (check.status !== 200) throw new Error(`GET content answered ${check.status}`);
-    const contentBytes = (await check.arrayBuffer()).byteLength;
+    const plain = await fetch(`${apiBase}/api/demo/content`, {
+      headers: { cookie, 'accept-encoding': 'identity' },
+    });
+    if (plain.status !== 200) throw new Error(`GET content answered ${plain.status}`);
+    const plainBody = Buffer.from(await plain.arrayBuffer());
+    const contentBytes = plainBody.byteLength;
+    // What the bench's requests get, raw: a fetch would decode it.
+    const sent = await rawGet(`${apiBase}/api/demo/content`, { cookie, ...BROWSER });
+    const encoding = sent.headers['content-encoding'];
+    if (sent.status !== 200 || encoding !== 'br')
+      throw new Error(
+        `GET content (Accept-Encoding) answered ${sent.status}, ${encoding ?? 'identity'}`,
+      );
+    if (!brotliDecompressSync(sent.body).equals(plainBody))
+      throw new Error('GET content: the brotli answer does not decode to the uncompressed one');
+    const sentBytes = sent.body.byteLength;
 
     const cases = {
       hello: () => cannon({ url: `http://127.0.0.1:${helloPort}/` }),
-      content: () => cannon({ url: `${apiBase}/api/demo/content`, headers: { cookie } }),
+      content: () =>
+        cannon({ url: `${apiBase}/api/demo/content`, headers: { cookie, ...BROWSER } }),
       warranty: () =>
         cannon({
           url: `${apiBase}/api/demo/warranty`,
@@ -197,7 +245,11 @@ async function main() {
     };
     // Warm-up (JIT, caches), not counted.
     await cannon({ url: `http://127.0.0.1:${helloPort}/`, duration: 1 });
-    await cannon({ url: `${apiBase}/api/demo/content`, headers: { cookie }, duration: 1 });
+    await cannon({
+      url: `${apiBase}/api/demo/content`,
+      headers: { cookie, ...BROWSER },
+      duration: 1,
+    });
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const name of Object.keys(cases) as (keyof typeof cases)[]) {
         const run = await cases[name]();
@@ -219,7 +271,7 @@ async function main() {
       '| Case                                          | Requests/s (median) | p50 ms | p99 ms |',
       '| --------------------------------------------- | ------------------: | -----: | -----: |',
       `| bare Fastify hello-world (baseline)           | ${m('hello', 'rps').toFixed(0).padStart(19)} | ${String(m('hello', 'p50')).padStart(6)} | ${String(m('hello', 'p99')).padStart(6)} |`,
-      `| GET /api/demo/content (session)               | ${m('content', 'rps').toFixed(0).padStart(19)} | ${String(m('content', 'p50')).padStart(6)} | ${String(m('content', 'p99')).padStart(6)} |`,
+      `| GET /api/demo/content (session, brotli)       | ${m('content', 'rps').toFixed(0).padStart(19)} | ${String(m('content', 'p50')).padStart(6)} | ${String(m('content', 'p99')).padStart(6)} |`,
       `| bare better-sqlite3 insert, WAL + FULL (base) | ${m('insert', 'rps').toFixed(0).padStart(19)} |      — |      — |`,
       `| POST /api/demo/warranty (session)             | ${m('warranty', 'rps').toFixed(0).padStart(19)} | ${String(m('warranty', 'p50')).padStart(6)} | ${String(m('warranty', 'p99')).padStart(6)} |`,
     ].join('\n');
@@ -227,8 +279,9 @@ async function main() {
       `GET content ÷ hello-world: **${getRatio.toFixed(2)}×** (target ≥ 0.5×: ${verdict(getRatio >= 0.5)}); ` +
         `GET p99 **${m('content', 'p99')} ms** at ${CONNECTIONS} connections (target ≤ 10 ms: ${verdict(m('content', 'p99') <= 10)}).`,
       `POST warranty ÷ bare insert: **${postRatio.toFixed(2)}×** (target ≥ 0.8×: ${verdict(postRatio >= 0.8)}).`,
-      `For scale: GET content answers the whole hub, ${(contentBytes / 1000).toFixed(1)} KB of JSON, where the hello-world ` +
-        'answers 17 bytes; each warranty POST makes one fsync-ed commit (the submission with its outbox row) plus ' +
+      `For scale: GET content answers the whole hub, ${(contentBytes / 1000).toFixed(1)} KB of JSON ` +
+        `(${(sentBytes / 1000).toFixed(1)} KB brotli-compressed, as sent to the bench's browser-like ` +
+        'Accept-Encoding), where the hello-world answers 17 bytes; each warranty POST makes one fsync-ed commit (the submission with its outbox row) plus ' +
         "its share of the outbox worker's two commits a batch (claiming the e-mails, marking them sent after their " +
         '.eml files are written), where the bare baseline makes one.',
     ];
@@ -242,7 +295,8 @@ async function main() {
         'Written by `pnpm --filter @firm/api bench` (`apps/api/bench/api-bench.ts`): autocannon on 127.0.0.1,',
         `${CONNECTIONS} connections, ${DURATION} s per case, ${ROUNDS} interleaved rounds, medians. The API is the`,
         'built server (`dist/server.js`, SQLite in WAL mode with synchronous=FULL, seeded demo content,',
-        'LOG_LEVEL=warn), logged in with a session cookie. Baselines in the same run: a bare Fastify',
+        'LOG_LEVEL=warn), logged in with a session cookie; the GET sends the Accept-Encoding a browser',
+        'sends (`gzip, deflate, br, zstd`), so it gets the brotli-compressed hub. Baselines in the same run: a bare Fastify',
         'hello-world (`bench/hello-server.mjs`) for GET, and for POST a loop of bare better-sqlite3',
         'single-row insert transactions with the same pragmas (one fsync-ed commit each, no HTTP). Each',
         'warranty POST validates, recomputes the quote, stores it with its reference and queues the team',

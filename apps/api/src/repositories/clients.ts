@@ -22,7 +22,7 @@ export interface Client {
 
 export const DEFAULT_BRANDING: Branding = { primary: '#1f3a5f', accent: '#c8963e', logo_url: null };
 
-function toClient(row: Selectable<ClientsTable>): Client {
+export function toClient(row: Selectable<ClientsTable>): Client {
   const branding = JSON.parse(row.branding) as Partial<Branding>;
   return {
     id: row.id,

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import { DAY, HOUR, MINUTE } from '../clock.js';
 import { randomToken, sha256 } from '../crypto.js';
-import type { Database } from '../db/schema.js';
+import type { ClientsTable, Database } from '../db/schema.js';
+import { toClient, type Client } from './clients.js';
 import type { User } from './users.js';
 
 export const SESSION_ABSOLUTE_MS = 30 * DAY;
@@ -31,41 +32,113 @@ export async function createSession(
   return token;
 }
 
-/**
- * The user of a live session of this client, or `undefined` (unknown, other client, expired or idle too long).
- */
-export async function findSessionUser(
-  db: Kysely<Database>,
-  clientId: string,
-  token: string,
-  now: Date,
-): Promise<User | undefined> {
-  const id = sha256(token);
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
+/** A client and, when the request carried the token of a live session of that client, its user. */
+export interface ClientSession {
+  client: Client;
+  user: User | undefined;
+}
+
+/** Placeholders the lookup is compiled with, replaced by each call's values (positions found once). */
+const PREFIX_SLOT = '\u0000prefix';
+const SESSION_SLOT = '\u0000session';
+
+interface Lookup {
+  compiled: CompiledQuery<LookupRow>;
+  prefixAt: number;
+  sessionAt: number;
+}
+type LookupRow = Selectable<ClientsTable> & {
+  session_last_seen_at: string | null;
+  session_expires_at: string | null;
+} & { [K in keyof User as `user_${K}`]: User[K] | null };
+
+/** The lookup compiled once per database (the SQL differs by dialect), then run with new parameters. */
+const lookups = new WeakMap<Kysely<Database>, Lookup>();
+
+function compileLookup(db: Kysely<Database>): Lookup {
+  const compiled = db
+    .selectFrom('clients')
+    .leftJoin('sessions', (join) =>
+      join.on('sessions.id', '=', SESSION_SLOT).onRef('sessions.client_id', '=', 'clients.id'),
+    )
+    .leftJoin('users', (join) =>
+      join.onRef('users.id', '=', 'sessions.user_id').onRef('users.client_id', '=', 'clients.id'),
+    )
     .select([
-      'sessions.last_seen_at',
-      'sessions.expires_at',
-      'users.id',
-      'users.client_id',
-      'users.email',
-      'users.first_name',
-      'users.last_name',
-      'users.phone',
-      'users.verified',
-      'users.created_at',
+      'clients.id',
+      'clients.prefix',
+      'clients.name',
+      'clients.branding',
+      'clients.login_policy',
+      'clients.contact_phone',
+      'clients.contact_email',
+      'clients.created_at',
+      'clients.content_version',
+      'sessions.last_seen_at as session_last_seen_at',
+      'sessions.expires_at as session_expires_at',
+      'users.id as user_id',
+      'users.client_id as user_client_id',
+      'users.email as user_email',
+      'users.first_name as user_first_name',
+      'users.last_name as user_last_name',
+      'users.phone as user_phone',
+      'users.verified as user_verified',
+      'users.created_at as user_created_at',
     ])
-    .where('sessions.id', '=', id)
-    .where('sessions.client_id', '=', clientId)
-    .where('users.client_id', '=', clientId)
-    .executeTakeFirst();
+    .where('clients.prefix', '=', PREFIX_SLOT)
+    .compile();
+  const prefixAt = compiled.parameters.indexOf(PREFIX_SLOT);
+  const sessionAt = compiled.parameters.indexOf(SESSION_SLOT);
+  if (prefixAt < 0 || sessionAt < 0 || compiled.parameters.length !== 2) {
+    throw new Error('The client and session lookup did not compile to its two parameters');
+  }
+  return { compiled, prefixAt, sessionAt };
+}
+
+/** A column of the joined user row: NOT NULL in the table, so null only if the join itself went wrong. */
+function joined<T>(value: T | null, column: keyof User): T {
+  if (value === null) throw new Error(`users.${column} is null in a joined session row`);
+  return value;
+}
+
+/**
+ * The client with this prefix (`undefined` when there is none) and, when `token` is given, the user of a live
+ * session of that client: one indexed query (client by prefix, session by id, user by id), built and compiled
+ * once, read on every request so a logout, an expiry or a content import by any instance counts at once.
+ * A session of another client, an unknown one, or one past its absolute or idle limit has no user; an
+ * expired one is deleted, and a live one's last_seen_at is moved on at most once a minute.
+ */
+export async function findClientSession(
+  db: Kysely<Database>,
+  prefix: string,
+  token: string | undefined,
+  now: Date,
+): Promise<ClientSession | undefined> {
+  let lookup = lookups.get(db);
+  if (lookup === undefined) {
+    lookup = compileLookup(db);
+    lookups.set(db, lookup);
+  }
+  const parameters: unknown[] = [];
+  const id = token === undefined ? null : sha256(token);
+  parameters[lookup.prefixAt] = prefix;
+  parameters[lookup.sessionAt] = id;
+  const { rows } = await db.executeQuery<LookupRow>({ ...lookup.compiled, parameters });
+  const row = rows[0];
   if (row === undefined) return undefined;
+  const client = toClient(row);
+  if (id === null || row.user_id === null || row.session_last_seen_at === null) {
+    return { client, user: undefined };
+  }
   const nowMs = now.getTime();
-  const lastSeen = Date.parse(row.last_seen_at);
-  if (nowMs >= Date.parse(row.expires_at) || nowMs - lastSeen >= SESSION_IDLE_MS) {
+  const lastSeen = Date.parse(row.session_last_seen_at);
+  if (
+    row.session_expires_at === null ||
+    nowMs >= Date.parse(row.session_expires_at) ||
+    nowMs - lastSeen >= SESSION_IDLE_MS
+  ) {
     await db.deleteFrom('sessions').where('id', '=', id).execute();
-    return undefined;
+    return { client, user: undefined };
   }
   if (nowMs - lastSeen >= TOUCH_EVERY_MS) {
     await db
@@ -74,8 +147,17 @@ export async function findSessionUser(
       .where('id', '=', id)
       .execute();
   }
-  const { last_seen_at: _seen, expires_at: _expires, ...user } = row;
-  return user;
+  const user: User = {
+    id: row.user_id,
+    client_id: joined(row.user_client_id, 'client_id'),
+    email: joined(row.user_email, 'email'),
+    first_name: joined(row.user_first_name, 'first_name'),
+    last_name: joined(row.user_last_name, 'last_name'),
+    phone: joined(row.user_phone, 'phone'),
+    verified: joined(row.user_verified, 'verified'),
+    created_at: joined(row.user_created_at, 'created_at'),
+  };
+  return { client, user };
 }
 
 export async function deleteSession(db: Kysely<Database>, token: string): Promise<void> {

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { findClientByPrefix } from '../../repositories/clients.js';
 import { PREFIX } from '../../services/content-import.js';
-import { SESSION_ABSOLUTE_MS, findSessionUser } from '../../repositories/sessions.js';
+import { SESSION_ABSOLUTE_MS, findClientSession } from '../../repositories/sessions.js';
 import { HttpError } from '../../types.js';
 
 export const NOT_LOGGED_IN = 'You are not logged in. Please log in again.';
@@ -34,8 +33,9 @@ export function clearSessionCookie(reply: FastifyReply): void {
 }
 
 /**
- * Tenancy: `:client` is resolved once per request, and a session only counts for the client it was
- * created for (another client's session is simply not logged in there: 401).
+ * Tenancy: `:client` is resolved once per request, together with the session (one query, nothing cached
+ * in-process), and a session only counts for the client it was created for (another client's session is
+ * simply not logged in there: 401).
  */
 export default fp(
   (app) => {
@@ -44,17 +44,13 @@ export default fp(
 
     app.decorate('loadClient', async (request: FastifyRequest) => {
       const { client: prefix } = request.params as { client?: string };
-      const client =
+      const found =
         prefix === undefined || !PREFIX.test(prefix)
           ? undefined
-          : await findClientByPrefix(app.db.kysely, prefix);
-      if (client === undefined) throw new HttpError(404, UNKNOWN_CLIENT);
-      request.portalClient = client;
-      const token = sessionToken(request);
-      if (token !== undefined) {
-        request.portalUser =
-          (await findSessionUser(app.db.kysely, client.id, token, app.clock())) ?? null;
-      }
+          : await findClientSession(app.db.kysely, prefix, sessionToken(request), app.clock());
+      if (found === undefined) throw new HttpError(404, UNKNOWN_CLIENT);
+      request.portalClient = found.client;
+      request.portalUser = found.user ?? null;
     });
 
     app.decorate('requireUser', async (request: FastifyRequest) => {
