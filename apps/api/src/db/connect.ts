@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { GroupCommit, type Work } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
+import { FairSqliteDialect } from './sqlite-dialect.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -13,6 +15,13 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * Runs `work` (database statements only) in a transaction and resolves once it is committed. On SQLite,
+   * units submitted together share one transaction and one fsync, each in its own savepoint (see
+   * GroupCommit); on PostgreSQL each unit has its own transaction. Use it for writes a request waits for.
+   */
+  write<T>(work: Work<Database, T>): Promise<T>;
+  /** Waits for pending writes, then closes the connection(s). */
   close(): Promise<void>;
 }
 
@@ -34,7 +43,7 @@ export async function openDatabase(
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('busy_timeout = 5000');
     kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new FairSqliteDialect(withStatementCache(sqlite)),
     });
     dialect = 'sqlite';
   } else {
@@ -57,5 +66,22 @@ export async function openDatabase(
     await kysely.destroy();
     throw error;
   }
-  return { kysely, dialect, close: () => kysely.destroy() };
+  if (dialect === 'postgres') {
+    return {
+      kysely,
+      dialect,
+      write: (work) => kysely.transaction().execute(work),
+      close: () => kysely.destroy(),
+    };
+  }
+  const group = new GroupCommit(kysely);
+  return {
+    kysely,
+    dialect,
+    write: (work) => group.submit(work),
+    async close() {
+      await group.drain();
+      await kysely.destroy();
+    },
+  };
 }

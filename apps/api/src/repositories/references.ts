@@ -3,7 +3,8 @@ import type { Database } from '../db/schema.js';
 
 /**
  * The next reference of a kind for the year, e.g. `BW-2026-000123`. Call inside the transaction that stores
- * the row: the counter row is locked by the update until commit, so concurrent submissions never share one.
+ * the row: the counter row is locked by the update until commit, so concurrent submissions never share one,
+ * and a rolled-back submission gives its number back.
  */
 export async function nextReference(
   db: Kysely<Database>,
@@ -11,17 +12,28 @@ export async function nextReference(
   now: Date,
 ): Promise<string> {
   const year = now.getUTCFullYear();
-  await db
-    .insertInto('sequences')
-    .values({ kind: prefix, year, value: 0 })
-    .onConflict((oc) => oc.columns(['kind', 'year']).doNothing())
-    .execute();
-  const row = await db
+  // Usually the year's counter exists: one statement. The first of a year creates it; should another
+  // transaction create it first (PostgreSQL), the upsert counts on from there.
+  const bumped = await db
     .updateTable('sequences')
     .set((eb) => ({ value: eb('value', '+', 1) }))
     .where('kind', '=', prefix)
     .where('year', '=', year)
     .returning('value')
-    .executeTakeFirstOrThrow();
-  return `${prefix}-${year}-${String(row.value).padStart(6, '0')}`;
+    .executeTakeFirst();
+  const value =
+    bumped?.value ??
+    (
+      await db
+        .insertInto('sequences')
+        .values({ kind: prefix, year, value: 1 })
+        .onConflict((oc) =>
+          oc
+            .columns(['kind', 'year'])
+            .doUpdateSet((eb) => ({ value: eb('sequences.value', '+', 1) })),
+        )
+        .returning('value')
+        .executeTakeFirstOrThrow()
+    ).value;
+  return `${prefix}-${year}-${String(value).padStart(6, '0')}`;
 }

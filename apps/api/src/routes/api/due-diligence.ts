@@ -159,7 +159,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
               contentType: stored.type.mime,
             };
       try {
-        await app.db.kysely.transaction().execute(async (trx) => {
+        await app.db.write(async (trx) => {
           const reference = await nextReference(trx, 'DD', now);
           await insertDueDiligence(trx, {
             reference,

@@ -338,7 +338,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
         const client = clientOf(request);
         const user = userOf(request);
         const priced = priceOrExplain(calculator, request.body as never);
-        const reference = await app.db.kysely.transaction().execute(async (trx) => {
+        const reference = await app.db.write(async (trx) => {
           const now = app.clock();
           const ref = await nextReference(trx, calculator.prefix, now);
           await insertQuote(

@@ -1,0 +1,164 @@
+import {
+  CompiledQuery,
+  SelectQueryNode,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  type SqliteDatabase,
+} from 'kysely';
+
+/**
+ * A first-come, first-served lock. Kysely's own SQLite mutex wakes every waiter on unlock and lets them race
+ * for it again, so under load a waiter can lose over and over (a session lookup or the outbox worker waited
+ * seconds behind later arrivals). Here unlock hands the lock straight to the oldest waiter.
+ */
+export class FifoLock {
+  #locked = false;
+  #waiters: (() => void)[] = [];
+  #head = 0;
+
+  lock(): Promise<void> {
+    if (!this.#locked) {
+      this.#locked = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  unlock(): void {
+    if (this.#head < this.#waiters.length) {
+      const next = this.#waiters[this.#head] as () => void;
+      this.#head += 1;
+      if (this.#head > 1024 && this.#head * 2 > this.#waiters.length) {
+        this.#waiters = this.#waiters.slice(this.#head);
+        this.#head = 0;
+      }
+      next();
+      return;
+    }
+    this.#waiters = [];
+    this.#head = 0;
+    this.#locked = false;
+  }
+
+  /** How many callers wait for the lock (for tests). */
+  get waiting(): number {
+    return this.#waiters.length - this.#head;
+  }
+}
+
+class SqliteConnection implements DatabaseConnection {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const { sql, parameters } = compiledQuery;
+    const statement = this.db.prepare(sql);
+    if (statement.reader) {
+      return Promise.resolve({ rows: statement.all(parameters) as R[] });
+    }
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return Promise.resolve({
+      numAffectedRows: BigInt(changes),
+      insertId: BigInt(lastInsertRowid),
+      rows: [],
+    });
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const { sql, parameters, query } = compiledQuery;
+    if (!SelectQueryNode.is(query)) {
+      throw new Error('The SQLite driver only streams select queries');
+    }
+    for (const row of this.db.prepare(sql).iterate(parameters)) {
+      yield { rows: [row as R] };
+    }
+  }
+}
+
+const raw = (sql: string) => CompiledQuery.raw(sql);
+const BEGIN = raw('begin');
+const COMMIT = raw('commit');
+const ROLLBACK = raw('rollback');
+
+/**
+ * Kysely's SQLite driver with a fair lock: the one better-sqlite3 connection is handed out in arrival order.
+ * Everything else is as in Kysely's driver (one connection, queries run synchronously).
+ */
+class FairSqliteDriver implements Driver {
+  readonly #lock = new FifoLock();
+  readonly #connection: SqliteConnection;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.#connection = new SqliteConnection(db);
+  }
+
+  async init(): Promise<void> {
+    // The database is opened by the caller.
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#lock.lock();
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(BEGIN);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(COMMIT);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(ROLLBACK);
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(raw(`savepoint ${quoteName(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(raw(`rollback to ${quoteName(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(raw(`release ${quoteName(name)}`));
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.#lock.unlock();
+  }
+
+  async destroy(): Promise<void> {
+    this.db.close();
+  }
+}
+
+const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Kysely's SQLite dialect on the fair driver above. */
+export class FairSqliteDialect implements Dialect {
+  constructor(private readonly database: SqliteDatabase) {}
+
+  createDriver(): Driver {
+    return new FairSqliteDriver(this.database);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
+  }
+}
