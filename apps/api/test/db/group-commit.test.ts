@@ -33,7 +33,9 @@ async function open(target: DatabaseTarget): Promise<{ db: Db; observer: Observe
           (other.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n,
         hasMark: async (id) =>
           other.prepare('select 1 from marks where id = ?').get(id) !== undefined,
-        close: async () => other.close(),
+        close: async () => {
+          other.close();
+        },
       },
     };
   }
