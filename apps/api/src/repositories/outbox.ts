@@ -44,8 +44,10 @@ export async function enqueue(db: Kysely<Database>, job: OutboxJob, now: Date): 
 }
 
 /**
- * Claims up to `limit` due rows for this worker for `leaseMs`. On PostgreSQL the rows are selected
+ * Claims up to `limit` due rows for this worker for `leaseMs`, in one statement (an UPDATE of the rows a
+ * subquery picks, RETURNING them), oldest due first. On PostgreSQL the subquery locks its rows
  * `FOR UPDATE SKIP LOCKED`, so several instances never claim the same row; SQLite serialises writers.
+ * Run it in a transaction (the worker uses `Db.write`, which on SQLite shares the commit with others).
  */
 export async function claimDue(
   db: Kysely<Database>,
@@ -55,31 +57,31 @@ export async function claimDue(
   limit: number,
 ): Promise<OutboxRow[]> {
   const nowIso = now.toISOString();
-  return db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('outbox')
-      .selectAll()
-      .where('sent_at', 'is', null)
-      .where('next_attempt_at', '<=', nowIso)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', nowIso)]))
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
-      .execute();
-    if (rows.length > 0) {
-      await trx
-        .updateTable('outbox')
-        .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString() })
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
+  const rows = await db
+    .updateTable('outbox')
+    .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString() })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('outbox')
+        .select('id')
+        .where('sent_at', 'is', null)
+        .where('next_attempt_at', '<=', nowIso)
+        .where((inner) =>
+          inner.or([inner('locked_until', 'is', null), inner('locked_until', '<', nowIso)]),
         )
-        .execute();
-    }
-    return rows;
-  });
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
+    )
+    .returningAll()
+    .execute();
+  // RETURNING gives no order: deliver the oldest first (ties, queued in the same instant, by creation).
+  return rows.sort(
+    (a, b) => compare(a.next_attempt_at, b.next_attempt_at) || compare(a.created_at, b.created_at),
+  );
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Marks delivered rows sent, in one statement (one commit for a whole claimed batch). */
 export async function markSent(

@@ -1,6 +1,7 @@
 import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { newId } from '../crypto.js';
@@ -8,6 +9,8 @@ import type { MailPayload } from '../repositories/outbox.js';
 
 export interface Mailer {
   send(mail: MailPayload): Promise<void>;
+  /** Makes every message sent so far durable where that is a separate step (the outbox folder). */
+  flush?(): Promise<void>;
   close(): void;
 }
 
@@ -46,16 +49,33 @@ export function createMailer(options: MailerOptions): Mailer {
     };
   }
 
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  // No SMTP: each message is composed (the same MIME builder the transports use, without a transport's
+  // plugins and stream hand-offs) and written to a temporary file, fsync-ed and renamed into place;
+  // `flush` then fsyncs the folder so the renames are durable too before the rows are marked sent.
+  let folder: Promise<void> | undefined;
+  const ensureFolder = () =>
+    (folder ??= mkdir(options.outboxDir, { recursive: true }).then(
+      () => undefined,
+      (error: unknown) => {
+        folder = undefined;
+        throw error;
+      },
+    ));
   return {
     async send(mail) {
-      const info = await transport.sendMail(toMessage(mail));
-      await mkdir(options.outboxDir, { recursive: true });
+      const message = await new MailComposer(toMessage(mail)).compile().build();
+      await ensureFolder();
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId()}.eml`;
       const tmp = path.join(options.outboxDir, `.${name}.tmp`);
-      const handle = await open(tmp, 'w', 0o600);
+      let handle;
       try {
-        await handle.writeFile(info.message as Buffer);
+        handle = await open(tmp, 'w', 0o600);
+      } catch (error) {
+        folder = undefined; // e.g. the folder was removed: create it again on the retry
+        throw error;
+      }
+      try {
+        await handle.writeFile(message);
         await handle.sync();
       } finally {
         await handle.close();
@@ -64,6 +84,15 @@ export function createMailer(options: MailerOptions): Mailer {
       options.log.info({ file: name, to: mail.to }, 'Mail written to the outbox folder');
       if (mail.logLine !== undefined) options.log.info(mail.logLine);
     },
-    close: () => transport.close(),
+    async flush() {
+      await ensureFolder();
+      const dir = await open(options.outboxDir, 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+    },
+    close: () => undefined,
   };
 }

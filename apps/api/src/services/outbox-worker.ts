@@ -15,7 +15,10 @@ import {
 import type { Mailer } from './mailer.js';
 
 const LEASE_MS = 5 * 60_000;
-const BATCH = 20;
+/** Rows claimed at once: one commit claims them, one marks the delivered ones sent. */
+const BATCH = 100;
+/** Deliveries of a batch in flight at once (each waits on file or network I/O most of the time). */
+const CONCURRENCY = 16;
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = HOUR;
 const FORWARD_TIMEOUT_MS = 60_000;
@@ -88,26 +91,35 @@ export class OutboxWorker {
     const { db, clock } = this.options;
     let sent = 0;
     for (;;) {
-      const rows = await claimDue(db.kysely, db.dialect, clock(), LEASE_MS, BATCH);
+      const rows = await db.write((trx) => claimDue(trx, db.dialect, clock(), LEASE_MS, BATCH));
       if (rows.length === 0) return sent;
       // Delivered rows are marked sent together after the batch: one commit instead of one a row. A crash
       // in between re-sends at most this batch once its lease runs out (delivery is at least once).
       const delivered: string[] = [];
-      for (const row of rows) {
+      const failed: { row: OutboxRow; message: string }[] = [];
+      await inParallel(rows, CONCURRENCY, async (row) => {
         try {
           await this.#deliver(row);
           delivered.push(row.id);
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          failed.push({ row, message: error instanceof Error ? error.message : String(error) });
+        }
+      });
+      if (delivered.length > 0) {
+        // e.g. the mail files' directory entries: durable before the rows say "sent".
+        await this.options.mailer.flush?.();
+      }
+      await db.write(async (trx) => {
+        await markSent(trx, delivered, clock());
+        for (const { row, message } of failed) {
           const next = new Date(clock().getTime() + retryDelayMs(row.attempts + 1));
           this.options.log.warn(
             { outboxId: row.id, kind: row.kind, attempts: row.attempts + 1, err: message },
             'Outbox delivery failed; will retry',
           );
-          await markFailed(db.kysely, row, message, next);
+          await markFailed(trx, row, message, next);
         }
-      }
-      await markSent(db.kysely, delivered, clock());
+      });
       sent += delivered.length;
       if (rows.length < BATCH) return sent;
     }
@@ -141,4 +153,21 @@ export class OutboxWorker {
       throw new Error(`Form service answered ${response.status}`);
     }
   }
+}
+
+/** Runs `task` on every item, at most `limit` at a time; resolves when all have finished. */
+async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

@@ -98,4 +98,63 @@ describe('OutboxWorker', () => {
     const [row] = await listOutbox(db.kysely);
     expect(row).toMatchObject({ attempts: 12, sent_at: null, last_error: 'mail server says no' });
   });
+
+  it('should deliver a backlog of several batches, some at once, marking rows sent only after flush', async () => {
+    const clock = new TestClock();
+    const events: string[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const mailer: Mailer = {
+      async send(mail: MailPayload) {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        inFlight -= 1;
+        if (mail.subject === 'bad 7') throw new Error('refused');
+        events.push(`send ${mail.subject}`);
+      },
+      async flush() {
+        const rows = await listOutbox(db.kysely);
+        // Nothing of the batch being flushed is marked sent yet.
+        events.push(`flush (${rows.filter((r) => r.sent_at !== null).length} sent before)`);
+      },
+      close: () => undefined,
+    };
+    const worker = new OutboxWorker({
+      db,
+      mailer,
+      clock: clock.now,
+      log: silent,
+      uploadsDir: dataDir,
+      pollMs: 60_000,
+    });
+    for (let i = 0; i < 250; i += 1) {
+      const subject = i === 7 ? 'bad 7' : `mail ${i}`;
+      await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to: 'a@example.com', subject, text: 'x' } },
+        clock.now(),
+      );
+      clock.advance(1);
+    }
+    expect(await worker.runOnce()).toBe(249);
+    expect(maxInFlight).toBeGreaterThan(1);
+    // Three batches (100, 100, 50), each flushed once before its rows are marked sent.
+    expect(events.filter((e) => e.startsWith('flush'))).toEqual([
+      'flush (0 sent before)',
+      'flush (99 sent before)',
+      'flush (199 sent before)',
+    ]);
+    // Oldest first: batch by batch in queue order.
+    const sends = events.filter((e) => e.startsWith('send')).map((e) => Number(e.split(' ')[2]));
+    expect(sends.slice(0, 99).every((n) => n < 100)).toBe(true);
+    expect(sends.slice(99, 199).every((n) => n >= 100 && n < 200)).toBe(true);
+    const rows = await listOutbox(db.kysely);
+    expect(rows.filter((r) => r.sent_at !== null)).toHaveLength(249);
+    expect(rows.find((r) => r.sent_at === null)).toMatchObject({
+      attempts: 1,
+      last_error: 'refused',
+      locked_until: null,
+    });
+  });
 });
