@@ -1,5 +1,15 @@
 import type { Kysely } from 'kysely';
+import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/schema.js';
+
+const bump = precompiled<'kind' | 'year', { value: number }>(['kind', 'year'], (db, slot) =>
+  db
+    .updateTable('sequences')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('kind', '=', slot('kind'))
+    .where('year', '=', slot('year'))
+    .returning('value'),
+);
 
 /**
  * The next reference of a kind for the year, e.g. `BW-2026-000123`. Call inside the transaction that stores
@@ -14,15 +24,9 @@ export async function nextReference(
   const year = now.getUTCFullYear();
   // Usually the year's counter exists: one statement. The first of a year creates it; should another
   // transaction create it first (PostgreSQL), the upsert counts on from there.
-  const bumped = await db
-    .updateTable('sequences')
-    .set((eb) => ({ value: eb('value', '+', 1) }))
-    .where('kind', '=', prefix)
-    .where('year', '=', year)
-    .returning('value')
-    .executeTakeFirst();
+  const { rows } = await bump(db, { kind: prefix, year });
   const value =
-    bumped?.value ??
+    rows[0]?.value ??
     (
       await db
         .insertInto('sequences')
