@@ -58,6 +58,10 @@ export class OutboxWorker {
     this.#timer = setTimeout(tick, 0);
   }
 
+  /**
+   * Stops polling and lets a run in progress end after its current batch (a backlog is left queued for the
+   * next start, so shutting down does not wait for it); later `runOnce` calls do nothing.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
@@ -69,6 +73,7 @@ export class OutboxWorker {
    * more, so a row queued just before the call is always picked up by the promise it gets.
    */
   runOnce(): Promise<number> {
+    if (this.#stopped) return Promise.resolve(0);
     if (this.#running !== undefined) {
       this.#again = true;
       return this.#running;
@@ -78,7 +83,7 @@ export class OutboxWorker {
       do {
         this.#again = false;
         sent += await this.#process();
-      } while (this.#again);
+      } while (this.#again && !this.#stopped);
       return sent;
     };
     this.#running = run().finally(() => {
@@ -121,7 +126,7 @@ export class OutboxWorker {
         }
       });
       sent += delivered.length;
-      if (rows.length < BATCH) return sent;
+      if (rows.length < BATCH || this.#stopped) return sent;
     }
   }
 

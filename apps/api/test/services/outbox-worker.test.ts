@@ -157,4 +157,39 @@ describe('OutboxWorker', () => {
       locked_until: null,
     });
   });
+
+  it('should end a run after its current batch when stopped, leaving the backlog queued', async () => {
+    const clock = new TestClock();
+    let sends = 0;
+    const mailer: Mailer = {
+      async send() {
+        sends += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      },
+      close: () => undefined,
+    };
+    const worker = new OutboxWorker({
+      db,
+      mailer,
+      clock: clock.now,
+      log: silent,
+      uploadsDir: dataDir,
+      pollMs: 60_000,
+    });
+    for (let i = 0; i < 250; i += 1) {
+      await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to: 'a@example.com', subject: `mail ${i}`, text: 'x' } },
+        clock.now(),
+      );
+    }
+    const running = worker.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await worker.stop();
+    expect(await running).toBe(100);
+    expect(sends).toBe(100);
+    expect(await worker.runOnce()).toBe(0);
+    const rows = await listOutbox(db.kysely);
+    expect(rows.filter((r) => r.sent_at !== null)).toHaveLength(100);
+  });
 });

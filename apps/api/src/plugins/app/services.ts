@@ -75,8 +75,10 @@ export default fp<ServicesOptions>(
 
     app.addHook('onClose', async () => {
       if (purgeTimer !== undefined) clearInterval(purgeTimer);
-      await app.background.drain();
+      // The worker first: it finishes its current batch and leaves any backlog for the next start, so
+      // background tasks waiting on it (a POST's "send now") end without draining the whole queue.
       await outbox.stop();
+      await app.background.drain();
       mailer.close();
       await db.close();
     });
