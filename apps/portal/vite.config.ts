@@ -4,11 +4,13 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 import { loginRouteGuard } from './build/login-route-guard.ts';
+import { precompress } from './build/precompress.ts';
+import { routePreloadsPlugin } from './build/route-preloads.ts';
 
 const apiTarget = 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), loginRouteGuard()],
+  plugins: [react(), loginRouteGuard(), routePreloadsPlugin(), precompress()],
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),

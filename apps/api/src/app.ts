@@ -17,6 +17,7 @@ import contentRoutes from './routes/api/content.js';
 import dueDiligenceRoutes from './routes/api/due-diligence.js';
 import loginRoutes from './routes/api/login.js';
 import submissionRoutes from './routes/api/submissions.js';
+import { encodePage, renderPortalPage, type PortalShell } from './services/portal-page.js';
 import { HttpError } from './types.js';
 
 export interface AppOptions {
@@ -29,7 +30,8 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    portalIndex?: boolean;
+    /** The portal's built index.html and page preloads, when PORTAL_DIST has them (plugins/app/static.ts). */
+    portalShell?: PortalShell;
   }
 }
 
@@ -200,15 +202,26 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       return;
     }
     const first = url.split('/')[1] ?? '';
+    const shell = fastify.portalShell;
     if (
       (request.method === 'GET' || request.method === 'HEAD') &&
-      fastify.portalIndex === true &&
+      shell !== undefined &&
       !['media', 'assets'].includes(first) &&
       /^[a-z0-9][a-z0-9-]{0,39}$/.test(first)
     ) {
-      void reply
-        .header('cache-control', 'no-cache')
-        .sendFile('index.html', fastify.config.portalDist, { cacheControl: false });
+      // The page carries its first answers (who is logged in, the page's data): personal, so never stored.
+      renderPortalPage(fastify, shell, { url: request.url, cookie: request.headers.cookie })
+        .then((html) => encodePage(html, request.headers['accept-encoding']))
+        .then(({ body, encoding }) => {
+          if (encoding !== undefined) void reply.header('content-encoding', encoding);
+          return reply
+            .code(200)
+            .header('cache-control', 'no-store')
+            .header('vary', 'Accept-Encoding')
+            .type('text/html; charset=utf-8')
+            .send(body);
+        })
+        .catch((error: unknown) => reply.send(error));
       return;
     }
     void reply.code(404).send({ error: 'Not found.' });

@@ -100,7 +100,7 @@ describe.each(databases)('app ($name)', (target) => {
       expect(response.headers.location).toBe('/demo/login');
     });
 
-    it('should serve index.html for client routes (SPA fallback), revalidated, with the CSP', async () => {
+    it('should serve index.html for client routes (SPA fallback), never stored, with the CSP', async () => {
       for (const url of [
         '/demo/dashboard',
         '/northbank/article?id=x&type=insight',
@@ -110,7 +110,8 @@ describe.each(databases)('app ($name)', (target) => {
         expect(response.statusCode, url).toBe(200);
         expect(response.headers['content-type']).toContain('text/html');
         expect(response.body).toContain('<div id="root"></div>');
-        expect(response.headers['cache-control']).toBe('no-cache');
+        // Never stored: the page carries who is logged in (see portal-page.test.ts).
+        expect(response.headers['cache-control']).toBe('no-store');
         expect(response.headers['content-security-policy']).toContain("script-src 'self'");
       }
     });

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { MEDIA_EXTENSIONS } from '../../services/content-import.js';
+import type { PortalShell } from '../../services/portal-page.js';
 import { HttpError } from '../../types.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -62,15 +64,28 @@ export default fp(
       index: false,
       cacheControl: false,
       wildcard: true,
-      // Build by-products stay private: the Vite manifest (a dot folder) and source maps.
+      // The build writes name.br and name.gz beside each text file: sent when Accept-Encoding allows, with
+      // `Vary: Accept-Encoding`, so nothing is compressed per request.
+      preCompressed: true,
+      // Build by-products stay private: the Vite manifest (a dot folder), source maps, and the compressed copies
+      // under their own names (they are only sent as an encoding of the file they copy).
       allowedPath: (pathName) =>
-        !pathName.endsWith('.map') && !pathName.split('/').some((part) => part.startsWith('.')),
+        !/\.(map|br|gz)$/.test(pathName) &&
+        !pathName.split('/').some((part) => part.startsWith('.')),
       setHeaders: (res, filePath) => {
         const relative = path.relative(dist, filePath).split(path.sep);
         void res.header('cache-control', relative[0] === 'assets' ? IMMUTABLE : 'no-cache');
       },
     });
-    app.decorate('portalIndex', true);
+    // Read once: each page's HTML is index.html plus the page's first answers and preloads (services/portal-page.ts).
+    const preloadsFile = path.join(dist, '.vite', 'route-preloads.json');
+    const shell: PortalShell = {
+      html: await readFile(path.join(dist, 'index.html'), 'utf8'),
+      preloads: existsSync(preloadsFile)
+        ? (JSON.parse(await readFile(preloadsFile, 'utf8')) as PortalShell['preloads'])
+        : { pages: {}, hub: [] },
+    };
+    app.decorate('portalShell', shell);
   },
   { name: 'static', dependencies: ['config'] },
 );

@@ -1,0 +1,162 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+
+/** The id of the element holding the first page's answers; the portal reads it (src/lib/boot.ts). */
+export const BOOT_ELEMENT_ID = 'portal-boot';
+
+/**
+ * The GET calls each page makes as it opens, relative to `/api/{client}` (GET /api/{client} itself is always
+ * included). Their answers are written into the page, so the portal draws the page without waiting for them.
+ * The paths must be built exactly as the portal builds its SWR keys (src/config/paths.ts): same order of query
+ * parameters, URLSearchParams encoding.
+ */
+const PAGE_CALLS: Record<string, (query: URLSearchParams) => string[]> = {
+  dashboard: () => ['/video', '/content'],
+  info: () => ['/content'],
+  article: (query) => {
+    const id = query.get('id');
+    const type = query.get('type');
+    if (id === null || type === null) return [];
+    return [`/article?${new URLSearchParams({ id, type }).toString()}`];
+  },
+};
+
+/**
+ * JSON inside `<script type="application/json">`: nothing in it may close the element or open a comment, and the
+ * two line separators JavaScript once disallowed are escaped too. The browser never runs it (the CSP allows no
+ * inline script); the portal parses it.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** The built portal's page: index.html and the chunks each lazy page loads (the portal's route-preloads.json). */
+export interface PortalShell {
+  html: string;
+  preloads: { pages: Record<string, string[]>; hub: string[] };
+}
+
+const SAFE_ASSET = /^assets\/[\w.-]+\.js$/;
+const SAFE_MEDIA = /^\/media\/[a-z0-9-]+\/[a-f0-9]{20}\.[a-z0-9]+$/;
+
+/**
+ * `<link rel="modulepreload">` for the page's own chunks (the page module is named after the URL's last segment;
+ * every page but the login page also loads the hub layout), so the browser fetches them beside the entry script
+ * rather than after it has run; and `<link rel="preload" as="image">` for the images the page opens with (the
+ * client's logo, the dashboard video's poster), known from the answers.
+ */
+function preloadLinks(
+  shell: PortalShell,
+  pathname: string,
+  answers: Record<string, unknown>,
+  base: string,
+): string[] {
+  const segments = pathname.split('/').filter(Boolean);
+  const last = segments.length > 1 ? (segments.at(-1) ?? '') : '';
+  const pageFiles = Object.hasOwn(shell.preloads.pages, last)
+    ? shell.preloads.pages[last]
+    : undefined;
+  const files = new Set<string>();
+  if (pageFiles !== undefined) {
+    if (last !== 'login') for (const file of shell.preloads.hub) files.add(file);
+    for (const file of pageFiles) files.add(file);
+  }
+  const links = [...files]
+    .filter((file) => SAFE_ASSET.test(file))
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+  const logo = (answers[base] as { branding?: { logo_url?: unknown } } | undefined)?.branding
+    ?.logo_url;
+  const poster = (answers[`${base}/video`] as { poster?: unknown } | undefined)?.poster;
+  for (const image of [logo, poster]) {
+    if (typeof image === 'string' && SAFE_MEDIA.test(image)) {
+      links.push(`<link rel="preload" as="image" href="${image}">`);
+    }
+  }
+  return links;
+}
+
+export interface PortalPageRequest {
+  /** The URL path and query of the page (`/demo/dashboard`, `/demo/article?id=…&type=…`). */
+  url: string;
+  /** The request's Cookie header, passed on to the calls so they answer as they would to the browser. */
+  cookie: string | undefined;
+}
+
+/**
+ * The portal's index.html for a page under `/{client}/…`, with the answers of the GET calls the page opens with
+ * (see PAGE_CALLS), each made through the app itself (`inject`), so tenancy, sessions and validation are exactly
+ * those of the API. Only 200 answers are written; anything else the portal asks for itself.
+ */
+export async function renderPortalPage(
+  app: FastifyInstance,
+  shell: PortalShell,
+  request: PortalPageRequest,
+): Promise<string> {
+  const url = new URL(request.url, 'http://portal.invalid');
+  const [prefix = '', page = ''] = url.pathname.split('/').filter(Boolean);
+  const base = `/api/${encodeURIComponent(prefix)}`;
+  const calls = [base, ...(PAGE_CALLS[page]?.(url.searchParams) ?? []).map((p) => base + p)];
+  const answers: Record<string, unknown> = {};
+  const responses = await Promise.all(
+    calls.map((path) =>
+      app.inject({
+        method: 'GET',
+        url: path,
+        headers: request.cookie === undefined ? {} : { cookie: request.cookie },
+      }),
+    ),
+  );
+  responses.forEach((response, i) => {
+    const path = calls[i];
+    if (path === undefined || response.statusCode !== 200) return;
+    try {
+      answers[path] = response.json();
+    } catch {
+      // not JSON: the portal asks for it itself
+    }
+  });
+  // Without the client's own answer (unknown client) the portal finds out for itself and shows its 404 page.
+  if (answers[base] === undefined) return shell.html;
+  const boot = `<script type="application/json" id="${BOOT_ELEMENT_ID}">${jsonForScript({ answers })}</script>`;
+  const links = preloadLinks(shell, url.pathname, answers, base);
+  return shell.html
+    .replace('</head>', `${links.map((link) => `    ${link}\n`).join('')}  </head>`)
+    .replace('</body>', `  ${boot}\n  </body>`);
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * A page's HTML compressed for the request's Accept-Encoding (Brotli, else gzip, else none): with the first
+ * answers in it the dashboard's HTML is ~35 KB, ~7 KB compressed. Brotli at quality 5 costs about a
+ * millisecond here; the page is never stored, so it is compressed per request.
+ */
+export async function encodePage(
+  html: string,
+  acceptEncoding: string | undefined,
+): Promise<{ body: Buffer; encoding: 'br' | 'gzip' | undefined }> {
+  const body = Buffer.from(html);
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((part) => part.split(';'))
+      .filter(([, q]) => q === undefined || !/^\s*q=0(\.0*)?\s*$/.test(q))
+      .map(([name]) => (name ?? '').trim().toLowerCase()),
+  );
+  if (accepted.has('br')) {
+    const compressed = await brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    });
+    return { body: compressed, encoding: 'br' };
+  }
+  if (accepted.has('gzip')) return { body: await gzipAsync(body), encoding: 'gzip' };
+  return { body, encoding: undefined };
+}

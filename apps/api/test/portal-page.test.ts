@@ -1,0 +1,166 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodePage, jsonForScript } from '../src/services/portal-page.js';
+import { buildTestApp, databases, loginMagic, loginOpen, type TestApp } from './helper.js';
+
+/** The answers written into a page, or undefined when the page has none. */
+function bootOf(html: string): Record<string, unknown> | undefined {
+  const match = /<script type="application\/json" id="portal-boot">(.*?)<\/script>/s.exec(html);
+  if (match?.[1] === undefined) return undefined;
+  return (JSON.parse(match[1]) as { answers: Record<string, unknown> }).answers;
+}
+
+const preloads = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]*)">/g)].map((m) => m[1]);
+
+describe('jsonForScript', () => {
+  it('should never close the script element or open a comment, and keep the value', () => {
+    const value = {
+      name: '</script><script>alert(1)</script><!-- & -->',
+      lines: 'a\u2028b\u2029c',
+      nested: ['</SCRIPT>', '<\u0000>'],
+    };
+    const text = jsonForScript(value);
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('encodePage', () => {
+  const html = `<!doctype html><p>${'Harbourside '.repeat(500)}</p>`;
+  it('should send Brotli when accepted, else gzip, else the HTML as it is', async () => {
+    const br = await encodePage(html, 'gzip, deflate, br, zstd');
+    expect(br.encoding).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(html);
+    const gz = await encodePage(html, 'gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(html);
+    for (const header of [undefined, '', 'identity', 'br;q=0, gzip;q=0.0']) {
+      const plain = await encodePage(html, header);
+      expect(plain.encoding, String(header)).toBeUndefined();
+      expect(plain.body.toString()).toBe(html);
+    }
+  });
+});
+
+describe.each(databases)('portal pages ($name)', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(target);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should write the client answer into the login page, with its chunks and logo preloaded', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/demo/login' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers.vary).toContain('Accept-Encoding');
+    const answers = bootOf(response.body);
+    const client = await t.app.inject({ method: 'GET', url: '/api/demo' });
+    expect(answers).toEqual({ '/api/demo': client.json() });
+    expect(answers?.['/api/demo']).toMatchObject({ logged_in: false, email: '' });
+    // The login page does not sit in the hub: its own chunks only.
+    expect(preloads(response.body)).toEqual([
+      '/assets/login-aaa111.js',
+      '/assets/button-bbb222.js',
+    ]);
+    const logo = (client.json() as { branding: { logo_url: string } }).branding.logo_url;
+    expect(response.body).toContain(`<link rel="preload" as="image" href="${logo}">`);
+  });
+
+  it("should write the dashboard's answers for a logged-in user, exactly as the API gives them", async () => {
+    const cookie = await loginOpen(t.app);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/demo/dashboard',
+      headers: { cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    const answers = bootOf(response.body);
+    expect(Object.keys(answers ?? {}).sort()).toEqual([
+      '/api/demo',
+      '/api/demo/content',
+      '/api/demo/video',
+    ]);
+    for (const path of Object.keys(answers ?? {})) {
+      const direct = await t.app.inject({ method: 'GET', url: path, headers: { cookie } });
+      expect(answers?.[path], path).toEqual(direct.json());
+    }
+    expect(answers?.['/api/demo']).toMatchObject({ logged_in: true, email: 'ada@example.com' });
+    // Hub pages preload the hub layout and then the page's own chunks, each once.
+    expect(preloads(response.body)).toEqual([
+      '/assets/app-root-ddd444.js',
+      '/assets/dashboard-ccc333.js',
+      '/assets/button-bbb222.js',
+    ]);
+    const poster = (answers?.['/api/demo/video'] as { poster: string }).poster;
+    expect(response.body).toContain(`<link rel="preload" as="image" href="${poster}">`);
+  });
+
+  it('should write nothing that needs a session without one', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/demo/dashboard' });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(bootOf(response.body) ?? {})).toEqual(['/api/demo']);
+  });
+
+  it("should never write one client's data into another client's page", async () => {
+    const demo = await loginOpen(t.app, 'demo', { email: 'only-demo@example.com' });
+    const northbank = await loginMagic(t, 'northbank', { email: 'only-northbank@example.com' });
+    for (const [url, cookie, other] of [
+      ['/northbank/dashboard', demo, 'only-demo@example.com'],
+      ['/demo/dashboard', northbank, 'only-northbank@example.com'],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      const answers = bootOf(response.body);
+      const prefix = url.split('/')[1];
+      expect(Object.keys(answers ?? {}), url).toEqual([`/api/${prefix}`]);
+      expect(answers?.[`/api/${prefix}`], url).toMatchObject({ logged_in: false });
+      expect(response.body, url).not.toContain(other);
+    }
+  });
+
+  it("should write an article's answer under the key the portal uses", async () => {
+    const cookie = await loginOpen(t.app);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/demo/article?type=case_study&id=harbour-quay',
+      headers: { cookie },
+    });
+    const key = `/api/demo/article?${new URLSearchParams({ id: 'harbour-quay', type: 'case_study' }).toString()}`;
+    expect(Object.keys(bootOf(response.body) ?? {})).toEqual(['/api/demo', key]);
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/demo/article?type=case_study&id=no-such-article',
+      headers: { cookie },
+    });
+    expect(Object.keys(bootOf(missing.body) ?? {})).toEqual(['/api/demo']);
+  });
+
+  it('should serve an unknown client the plain page (the portal shows its 404 page)', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/no-such-client/login' });
+    expect(response.statusCode).toBe(200);
+    expect(bootOf(response.body)).toBeUndefined();
+    expect(preloads(response.body)).toEqual([]);
+  });
+
+  it('should preload only asset files named in the build map', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/demo/evil' });
+    expect(response.statusCode).toBe(200);
+    expect(preloads(response.body)).toEqual(['/assets/app-root-ddd444.js']);
+    expect(response.body).not.toContain('alert(1)');
+  });
+
+  it('should compress the page when the browser accepts it', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/demo/login',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(response.headers['content-encoding']).toBe('br');
+    const html = brotliDecompressSync(response.rawPayload).toString();
+    expect(bootOf(html)?.['/api/demo']).toMatchObject({ prefix: 'demo' });
+  });
+});
