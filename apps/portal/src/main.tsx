@@ -6,8 +6,14 @@ import { App } from '@/app/app';
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The page's HTML shows a loading note; let the browser paint it before the app's first render, which is the
+// heaviest work of the visit, so a slow phone shows something at once rather than a blank page.
+requestAnimationFrame(() => {
+  setTimeout(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  }, 0);
+});

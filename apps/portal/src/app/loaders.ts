@@ -4,6 +4,7 @@ import type { LoaderFunctionArgs } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { getClient } from '@/hooks/use-loaded-client';
 import { ApiError } from '@/lib/api-client';
+import { bootAnswer } from '@/lib/boot';
 import type { Client } from '@/types/api';
 
 type Params = LoaderFunctionArgs['params'];
@@ -12,6 +13,9 @@ type Params = LoaderFunctionArgs['params'];
 const inFlight = new Map<string, Promise<Client>>();
 
 function fetchClientOnce(prefix: string): Promise<Client> {
+  // The first page was served with the answer: no request.
+  const served = bootAnswer<Client>(paths.api.client(prefix));
+  if (served !== undefined) return Promise.resolve(served);
   let pending = inFlight.get(prefix);
   if (!pending) {
     pending = getClient(prefix).finally(() => inFlight.delete(prefix));

@@ -4,6 +4,7 @@ import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router-dom
 
 import { paths, routes } from '@/config/paths';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { endBoot } from '@/lib/boot';
 
 import { clientLoader, loginLoader, protectedLoader } from './loaders';
 import { ClientRoot } from './routes/client-root';
@@ -114,6 +115,17 @@ export const routeObjects: RouteObject[] = [
 ];
 
 export function AppRouter() {
-  const router = useMemo(() => createBrowserRouter(routeObjects), []);
+  const router = useMemo(() => {
+    const created = createBrowserRouter(routeObjects);
+    // The answers the first page was served with hold for that page only: the first navigation ends them.
+    const first = created.state.location.key;
+    const stop = created.subscribe((state) => {
+      if (state.location.key !== first || state.navigation.state !== 'idle') {
+        endBoot();
+        stop();
+      }
+    });
+    return created;
+  }, []);
   return <RouterProvider router={router} />;
 }

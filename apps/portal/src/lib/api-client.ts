@@ -7,6 +7,7 @@
  * - A response that is not ok throws an {@link ApiError} whose message is the body's `error` field if present,
  *   else 'An API error occured, status was {status} for {path}' (the spec's wording, spelling included).
  */
+import { endBoot } from './boot';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -36,6 +37,8 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
     body = JSON.stringify(json);
   }
 
+  // A call that changes something (logging in or out…) makes the page's served answers out of date.
+  if ((rest.method ?? 'GET').toUpperCase() !== 'GET') endBoot();
   const response = await fetch(path, { ...rest, headers, body, credentials: 'same-origin' });
   const payload = await parseBody(response);
 

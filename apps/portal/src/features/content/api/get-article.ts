@@ -2,6 +2,7 @@ import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
 import { apiFetch } from '@/lib/api-client';
+import { useBootFallback } from '@/lib/boot';
 import type { Article, ContentType } from '@/types/api';
 
 /** GET /api/{client}/article?id=…&type=…; 404 when unknown. */
@@ -14,7 +15,10 @@ export function getArticle(
 
 /** `item` null: nothing to fetch (a link without id or type). */
 export function useArticle(prefix: string, item: { id: string; type: ContentType } | null) {
-  return useSWR(item ? paths.api.article(prefix, item) : null, () =>
-    item ? getArticle(prefix, item) : Promise.reject(new Error('No article')),
+  const key = item ? paths.api.article(prefix, item) : null;
+  return useSWR(
+    key,
+    () => (item ? getArticle(prefix, item) : Promise.reject(new Error('No article'))),
+    useBootFallback<Article>(key),
   );
 }

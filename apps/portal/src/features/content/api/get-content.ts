@@ -2,6 +2,7 @@ import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
 import { apiFetch } from '@/lib/api-client';
+import { useBootFallback } from '@/lib/boot';
 import type { Content } from '@/types/api';
 
 /** GET /api/{client}/content: case studies, insights and the information hub's topics. */
@@ -10,5 +11,6 @@ export function getContent(prefix: string): Promise<Content> {
 }
 
 export function useContent(prefix: string) {
-  return useSWR(paths.api.content(prefix), () => getContent(prefix));
+  const key = paths.api.content(prefix);
+  return useSWR(key, () => getContent(prefix), useBootFallback<Content>(key));
 }

@@ -2,6 +2,7 @@ import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
 import { ApiError, apiFetch } from '@/lib/api-client';
+import { useBootFallback } from '@/lib/boot';
 import type { Video } from '@/types/api';
 
 /** GET /api/{client}/video: the dashboard video, or null when the client has none (404). */
@@ -15,5 +16,6 @@ export async function getVideo(prefix: string): Promise<Video | null> {
 }
 
 export function useVideo(prefix: string) {
-  return useSWR(paths.api.video(prefix), () => getVideo(prefix));
+  const key = paths.api.video(prefix);
+  return useSWR(key, () => getVideo(prefix), useBootFallback<Video | null>(key));
 }

@@ -1,0 +1,62 @@
+import type { Page } from '@playwright/test';
+
+import { expect, loginOpen, test } from './fixtures';
+
+/** The GET /api/… paths the page asks for from now on. */
+function apiGets(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.method() === 'GET' && url.pathname.startsWith('/api/')) {
+      seen.push(url.pathname + url.search);
+    }
+  });
+  return seen;
+}
+
+test('the first page draws from the answers in its HTML, later pages ask the API', async ({
+  page,
+}) => {
+  await loginOpen(page);
+  const gets = apiGets(page);
+  // A fresh load of the dashboard: the client, the video and the content come with the HTML.
+  const response = await page.goto('/demo/dashboard');
+  expect(response?.headers()['cache-control']).toBe('no-store');
+  expect(response?.headers()['content-encoding']).toBe('br');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(page.locator('video')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Case Studies' })).toBeVisible();
+  expect(gets).toEqual([]);
+
+  // The next page is asked for as before (and the information hub's content is not taken from the HTML).
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Information Hub' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
+  await expect.poll(() => gets).toContain('/api/demo/content');
+});
+
+test('after logging out, the served answers no longer count', async ({ page }) => {
+  const user = await loginOpen(page);
+  await page.goto('/demo/dashboard');
+  await expect(page.getByText(`Welcome, ${user.first_name}`)).toBeVisible();
+  await page.getByRole('link', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/demo\/login$/);
+  // Going back to the hub must not believe the page's old "logged in" answer.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/demo\/login$/);
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+});
+
+test('a slow first render still shows the loading note, never a blank page', async ({ page }) => {
+  // Hold the entry script back: the HTML alone must say something.
+  await page.route('**/assets/index-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
+  await page.goto('/demo/login', { waitUntil: 'commit' });
+  await expect(page.getByRole('status')).toHaveText('Loading your client hub…');
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+  await expect(page.getByText('Loading your client hub…')).toHaveCount(0);
+});
