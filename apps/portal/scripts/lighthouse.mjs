@@ -6,14 +6,16 @@
  *
  * Prints the scores and, for every category under its target, the audits Lighthouse says fall short.
  *
- * Usage: node scripts/lighthouse.mjs [--runs N] [--write]
- *   --runs N  runs per page, the median score is kept (default 1)
+ * Usage: node scripts/lighthouse.mjs [--runs N] [--page PATH] [--save DIR] [--write]
+ *   --runs N     runs per page, the median score is kept (default 1)
+ *   --page PATH  only the page with this path or name (e.g. /demo/dashboard)
+ *   --save DIR   keeps each run's full Lighthouse result (JSON) in DIR, e.g. artifacts/lighthouse
  *   --write   writes the table into docs/benchmarks.md between <!-- lighthouse:start --> and <!-- lighthouse:end -->
  * Needs: apps/api/dist (pnpm --filter @firm/api build) and apps/portal/dist (pnpm --filter @firm/portal build).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,8 +45,18 @@ const PAGES = [
 ];
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '1' }, write: { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '1' },
+    write: { type: 'boolean', default: false },
+    page: { type: 'string' },
+    save: { type: 'string' },
+  },
 });
+const pages = values.page
+  ? PAGES.filter((p) => p.path === values.page || p.name === values.page)
+  : PAGES;
+if (pages.length === 0) throw new Error(`--page ${values.page}: no such page`);
+if (values.write && values.page) throw new Error('--write needs every page: drop --page');
 const RUNS = Number(values.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a whole number ≥ 1');
 for (const [what, file] of [
@@ -125,7 +137,7 @@ try {
   });
 
   const results = [];
-  for (const page of PAGES) {
+  for (const page of pages) {
     const scores = { performance: [], accessibility: [], 'best-practices': [] };
     let shortfalls = new Map();
     let metrics = {};
@@ -145,6 +157,14 @@ try {
         console.error(`  ${page.path}: ${lhr.runtimeError.code}, attempt ${attempt} of 3`);
       }
       if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.message}`);
+      if (values.save) {
+        await mkdir(values.save, { recursive: true });
+        const file = path.join(
+          values.save,
+          `${page.path.replace(/\W+/g, '-').replace(/^-/, '')}-${run + 1}.json`,
+        );
+        await writeFile(file, JSON.stringify(lhr));
+      }
       const finalUrl = lhr.finalDisplayedUrl ?? lhr.finalUrl;
       if (!finalUrl.endsWith(page.path)) throw new Error(`${page.path} ended at ${finalUrl}`);
       for (const category of Object.keys(TARGETS)) {
