@@ -34,6 +34,15 @@ declare module 'fastify' {
 export interface SessionCookie {
   name: string;
   secure: boolean;
+  /** The session token of a signed cookie value and its stored id, or `undefined` when not validly signed. */
+  unsign(raw: string): SessionCookieValue | undefined;
+}
+
+export interface SessionCookieValue {
+  /** The session token (what logout and a new login end). */
+  token: string;
+  /** Its SHA-256: the `sessions.id` it is stored under. */
+  id: string;
 }
 
 /** An error whose message is safe to show to the client, with its HTTP status. */

@@ -22,7 +22,10 @@ export interface Client {
 
 export const DEFAULT_BRANDING: Branding = { primary: '#1f3a5f', accent: '#c8963e', logo_url: null };
 
-export function toClient(row: Selectable<ClientsTable>): Client {
+/** The columns a {@link Client} is made of. */
+export type ClientRow = Omit<Selectable<ClientsTable>, 'created_at'>;
+
+export function toClient(row: ClientRow): Client {
   const branding = JSON.parse(row.branding) as Partial<Branding>;
   return {
     id: row.id,

@@ -1,8 +1,8 @@
-import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { DAY, HOUR, MINUTE } from '../clock.js';
 import { randomToken, sha256 } from '../crypto.js';
-import type { ClientsTable, Database } from '../db/schema.js';
-import { toClient, type Client } from './clients.js';
+import type { Database } from '../db/schema.js';
+import { toClient, type Client, type ClientRow } from './clients.js';
 import type { User } from './users.js';
 
 export const SESSION_ABSOLUTE_MS = 30 * DAY;
@@ -47,10 +47,11 @@ interface Lookup {
   prefixAt: number;
   sessionAt: number;
 }
-type LookupRow = Selectable<ClientsTable> & {
+/** Only what a request needs: the user's client is the client (the join says so). */
+type LookupRow = ClientRow & {
   session_last_seen_at: string | null;
   session_expires_at: string | null;
-} & { [K in keyof User as `user_${K}`]: User[K] | null };
+} & { [K in Exclude<keyof User, 'client_id'> as `user_${K}`]: User[K] | null };
 
 /** The lookup compiled once per database (the SQL differs by dialect), then run with new parameters. */
 const lookups = new WeakMap<Kysely<Database>, Lookup>();
@@ -72,12 +73,10 @@ function compileLookup(db: Kysely<Database>): Lookup {
       'clients.login_policy',
       'clients.contact_phone',
       'clients.contact_email',
-      'clients.created_at',
       'clients.content_version',
       'sessions.last_seen_at as session_last_seen_at',
       'sessions.expires_at as session_expires_at',
       'users.id as user_id',
-      'users.client_id as user_client_id',
       'users.email as user_email',
       'users.first_name as user_first_name',
       'users.last_name as user_last_name',
@@ -102,16 +101,17 @@ function joined<T>(value: T | null, column: keyof User): T {
 }
 
 /**
- * The client with this prefix (`undefined` when there is none) and, when `token` is given, the user of a live
- * session of that client: one indexed query (client by prefix, session by id, user by id), built and compiled
- * once, read on every request so a logout, an expiry or a content import by any instance counts at once.
- * A session of another client, an unknown one, or one past its absolute or idle limit has no user; an
- * expired one is deleted, and a live one's last_seen_at is moved on at most once a minute.
+ * The client with this prefix (`undefined` when there is none) and, when `sessionId` (the SHA-256 of the
+ * cookie's token) is given, the user of a live session of that client: one indexed query (client by prefix,
+ * session by id, user by id), built and compiled once, read on every request so that a logout, an expiry or
+ * a content import by any instance counts at once. A session of another client, an unknown one, or one past
+ * its absolute or idle limit has no user; an expired one is deleted, and a live one's last_seen_at is moved
+ * on at most once a minute.
  */
 export async function findClientSession(
   db: Kysely<Database>,
   prefix: string,
-  token: string | undefined,
+  sessionId: string | undefined,
   now: Date,
 ): Promise<ClientSession | undefined> {
   let lookup = lookups.get(db);
@@ -120,7 +120,7 @@ export async function findClientSession(
     lookups.set(db, lookup);
   }
   const parameters: unknown[] = [];
-  const id = token === undefined ? null : sha256(token);
+  const id = sessionId ?? null;
   parameters[lookup.prefixAt] = prefix;
   parameters[lookup.sessionAt] = id;
   const { rows } = await db.executeQuery<LookupRow>({ ...lookup.compiled, parameters });
@@ -149,7 +149,7 @@ export async function findClientSession(
   }
   const user: User = {
     id: row.user_id,
-    client_id: joined(row.user_client_id, 'client_id'),
+    client_id: client.id,
     email: joined(row.user_email, 'email'),
     first_name: joined(row.user_first_name, 'first_name'),
     last_name: joined(row.user_last_name, 'last_name'),

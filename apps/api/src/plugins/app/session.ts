@@ -2,17 +2,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { PREFIX } from '../../services/content-import.js';
 import { SESSION_ABSOLUTE_MS, findClientSession } from '../../repositories/sessions.js';
-import { HttpError } from '../../types.js';
+import { HttpError, type SessionCookieValue } from '../../types.js';
 
 export const NOT_LOGGED_IN = 'You are not logged in. Please log in again.';
 export const UNKNOWN_CLIENT = 'Unknown client.';
 
+/** The session token and its stored id from the signed cookie, or `undefined`. */
+function sessionCookieValue(request: FastifyRequest): SessionCookieValue | undefined {
+  const { sessionCookie } = request.server;
+  const raw = request.cookies[sessionCookie.name];
+  return raw === undefined ? undefined : sessionCookie.unsign(raw);
+}
+
 /** The raw session token from the signed cookie, or `undefined`. */
 export function sessionToken(request: FastifyRequest): string | undefined {
-  const raw = request.cookies[request.server.sessionCookie.name];
-  if (raw === undefined) return undefined;
-  const unsigned = request.unsignCookie(raw);
-  return unsigned.valid && unsigned.value !== null ? unsigned.value : undefined;
+  return sessionCookieValue(request)?.token;
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string): void {
@@ -33,9 +37,10 @@ export function clearSessionCookie(reply: FastifyReply): void {
 }
 
 /**
- * Tenancy: `:client` is resolved once per request, together with the session (one query, nothing cached
- * in-process), and a session only counts for the client it was created for (another client's session is
- * simply not logged in there: 401).
+ * Tenancy: `:client` is resolved once per request, together with the session (one query: nothing about a
+ * client or a session is kept in-process, only which cookie values carry a valid signature), and a session
+ * only counts for the client it was created for (another client's session is simply not logged in there:
+ * 401).
  */
 export default fp(
   (app) => {
@@ -47,7 +52,12 @@ export default fp(
       const found =
         prefix === undefined || !PREFIX.test(prefix)
           ? undefined
-          : await findClientSession(app.db.kysely, prefix, sessionToken(request), app.clock());
+          : await findClientSession(
+              app.db.kysely,
+              prefix,
+              sessionCookieValue(request)?.id,
+              app.clock(),
+            );
       if (found === undefined) throw new HttpError(404, UNKNOWN_CLIENT);
       request.portalClient = found.client;
       request.portalUser = found.user ?? null;
