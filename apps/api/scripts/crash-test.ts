@@ -4,13 +4,18 @@
  * name, with random attachments), SIGKILL at random moments, restart, repeat. Then, with the server stopped:
  *
  * - every acknowledged submission (201 / 303 received) is stored exactly once;
+ * - each stored submission came with its team e-mail in the outbox, and the references of each kind run
+ *   1, 2, 3 … without a gap or a repeat, matching the counter (a POST is all or nothing, and POSTs committed
+ *   together, then killed before their commit, give their numbers back);
  * - every stored attachment's SHA-256 matches the file on disk (acknowledged ones also match what was sent);
  * - no row points at a temporary, partial or missing file;
  * - SQLite's `PRAGMA integrity_check` is ok.
  *
  * Usage: tsx scripts/crash-test.ts [--small | --large] [--kills N] [--clients N] [--max-file BYTES] [--seed N]
- *   --small (default, CI, about a minute): 10 kills, 4 clients, attachments up to 256 KB
- *   --large: 40 kills, 8 clients, attachments up to 4 MB
+ *   --small (default, CI, about a minute): 10 kills, 16 clients, attachments up to 256 KB
+ *   --large: 40 kills, 64 clients, attachments up to 4 MB
+ * Many clients at once make the server commit several POSTs together (group commit), so kills land in the
+ * middle of shared commits too.
  * Exit code 0 when every check holds, 1 otherwise (the failures are listed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,8 +46,8 @@ const { values } = parseArgs({
 });
 
 const preset = values.large
-  ? { kills: 40, clients: 8, maxFile: 4 * 1024 * 1024 }
-  : { kills: 10, clients: 4, maxFile: 256 * 1024 };
+  ? { kills: 40, clients: 64, maxFile: 4 * 1024 * 1024 }
+  : { kills: 10, clients: 16, maxFile: 256 * 1024 };
 const wholeNumber = (name: string, raw: string | undefined, fallback: number) => {
   if (raw === undefined) return fallback;
   const n = Number(raw);
@@ -352,6 +357,47 @@ async function main(): Promise<number> {
       'select (select count(*) from quotes) as quotes, (select count(*) from due_diligence) as dd',
     )
     .get() as { quotes: number; dd: number };
+  // The demo client's login is open (no login mails) and no form service is set (no forwards): every
+  // outbox row is the team mail of one stored submission, written in the same unit.
+  const { mails } = db
+    .prepare("select count(*) as mails from outbox where kind = 'mail'")
+    .get() as { mails: number };
+  if (mails !== counts.quotes + counts.dd) {
+    problems.push(
+      `${mails} team mails queued for ${counts.quotes + counts.dd} stored submissions (one each expected)`,
+    );
+  }
+  const counters = new Map(
+    (
+      db.prepare('select kind, year, value from sequences').all() as {
+        kind: string;
+        year: number;
+        value: number;
+      }[]
+    ).map((r) => [`${r.kind}-${r.year}`, r.value]),
+  );
+  const byCounter = new Map<string, number[]>();
+  for (const { reference } of db
+    .prepare('select reference from quotes union all select reference from due_diligence')
+    .all() as { reference: string }[]) {
+    const match = /^([A-Z]+-\d{4})-(\d{6})$/.exec(reference);
+    if (match === null) {
+      problems.push(`odd reference ${reference}`);
+      continue;
+    }
+    const [, counter = '', number = ''] = match;
+    byCounter.set(counter, [...(byCounter.get(counter) ?? []), Number(number)]);
+  }
+  for (const [counter, numbers] of byCounter) {
+    numbers.sort((a, b) => a - b);
+    const gapless = numbers.every((n, i) => n === i + 1);
+    if (!gapless || counters.get(counter) !== numbers.length) {
+      problems.push(
+        `${counter}: ${numbers.length} references, counter at ${counters.get(counter) ?? 'none'}, ` +
+          (gapless ? 'numbered 1…n' : 'with gaps or repeats'),
+      );
+    }
+  }
   db.close();
   const onDisk = existsSync(uploadsDir) ? await readdir(uploadsDir) : [];
   const referencedNames = new Set(referenced.map((r) => r.attachment_path));
@@ -372,6 +418,7 @@ async function main(): Promise<number> {
     refused,
     storedQuotes: counts.quotes,
     storedDueDiligence: counts.dd,
+    teamMailsQueued: mails,
     filesChecked: referenced.length,
     leftoverTempFiles: leftoverTemp,
     unreferencedStoredFiles: orphans,
@@ -392,7 +439,7 @@ async function main(): Promise<number> {
     return 1;
   }
   console.log(
-    `crash-test: ok — ${acknowledged.length} acknowledged submissions all stored once, ${referenced.length} files match their SHA-256, integrity ok, in ${seconds} s`,
+    `crash-test: ok — ${acknowledged.length} acknowledged submissions all stored once, each with its mail and a gapless reference, ${referenced.length} files match their SHA-256, integrity ok, in ${seconds} s`,
   );
   return 0;
 }
