@@ -33,7 +33,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const apiRoot = path.resolve(here, '..');
 const SERVER = path.join(apiRoot, 'dist', 'server.js');
 
+// `pnpm crash-test -- --large` hands the script a literal `--` first (pnpm 10): skip it.
+const argv = process.argv.slice(2);
 const { values } = parseArgs({
+  args: argv[0] === '--' ? argv.slice(1) : argv,
   options: {
     small: { type: 'boolean', default: false },
     large: { type: 'boolean', default: false },
