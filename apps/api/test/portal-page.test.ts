@@ -146,6 +146,20 @@ describe.each(databases)('portal pages ($name)', (target) => {
     expect(preloads(response.body)).toEqual([]);
   });
 
+  it('should take page names as data, never as object properties', async () => {
+    const cookie = await loginOpen(t.app);
+    for (const page of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/demo/${page}`,
+        headers: { cookie },
+      });
+      expect(response.statusCode, page).toBe(200);
+      expect(Object.keys(bootOf(response.body) ?? {}), page).toEqual(['/api/demo']);
+      expect(preloads(response.body), page).toEqual([]);
+    }
+  });
+
   it('should preload only asset files named in the build map', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/demo/evil' });
     expect(response.statusCode).toBe(200);

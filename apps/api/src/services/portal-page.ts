@@ -11,16 +11,18 @@ export const BOOT_ELEMENT_ID = 'portal-boot';
  * The paths must be built exactly as the portal builds its SWR keys (src/config/paths.ts): same order of query
  * parameters, URLSearchParams encoding.
  */
-const PAGE_CALLS: Record<string, (query: URLSearchParams) => string[]> = {
-  dashboard: () => ['/video', '/content'],
-  info: () => ['/content'],
-  article: (query) => {
-    const id = query.get('id');
-    const type = query.get('type');
-    if (id === null || type === null) return [];
-    return [`/article?${new URLSearchParams({ id, type }).toString()}`];
-  },
-};
+const PAGE_CALLS = new Map<string, (query: URLSearchParams) => string[]>(
+  Object.entries({
+    dashboard: () => ['/video', '/content'],
+    info: () => ['/content'],
+    article: (query) => {
+      const id = query.get('id');
+      const type = query.get('type');
+      if (id === null || type === null) return [];
+      return [`/article?${new URLSearchParams({ id, type }).toString()}`];
+    },
+  }),
+);
 
 /**
  * JSON inside `<script type="application/json">`: nothing in it may close the element or open a comment, and the
@@ -99,7 +101,7 @@ export async function renderPortalPage(
   const url = new URL(request.url, 'http://portal.invalid');
   const [prefix = '', page = ''] = url.pathname.split('/').filter(Boolean);
   const base = `/api/${encodeURIComponent(prefix)}`;
-  const calls = [base, ...(PAGE_CALLS[page]?.(url.searchParams) ?? []).map((p) => base + p)];
+  const calls = [base, ...(PAGE_CALLS.get(page)?.(url.searchParams) ?? []).map((p) => base + p)];
   const answers: Record<string, unknown> = {};
   const responses = await Promise.all(
     calls.map((path) =>
