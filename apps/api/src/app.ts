@@ -136,23 +136,27 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   });
 
   // Text with NUL characters is refused before it reaches a handler (PostgreSQL cannot store it).
-  fastify.addHook('preValidation', async (request) => {
+  // Hooks with callbacks rather than async functions: they run on every request and never wait for anything.
+  fastify.addHook('preValidation', (request, _reply, done) => {
     for (const [where, value] of [
       ['query parameter', request.query],
       ['field', request.body],
     ] as const) {
       const bad = findNul(value, '');
       if (bad !== undefined) {
-        throw new HttpError(400, `Invalid ${where} "${bad}": it contains a NUL character.`);
+        done(new HttpError(400, `Invalid ${where} "${bad}": it contains a NUL character.`));
+        return;
       }
     }
+    done();
   });
 
   // API answers carry personal data: no shared or browser cache keeps them.
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
       void reply.header('cache-control', 'no-store');
     }
+    done(null, payload);
   });
 
   // Set before any plugin adds routes: a route keeps the error handler in force when it was added.

@@ -27,13 +27,15 @@ export function isSameSite(request: FastifyRequest, publicOrigin: string): boole
 export default fp(
   (app) => {
     const publicOrigin = app.config.publicUrl.origin;
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       const marked =
         (request.routeOptions.config as { stateChanging?: boolean } | undefined)?.stateChanging ===
         true;
       if ((!SAFE_METHODS.has(request.method) || marked) && !isSameSite(request, publicOrigin)) {
-        throw new HttpError(403, CROSS_SITE_MESSAGE);
+        done(new HttpError(403, CROSS_SITE_MESSAGE));
+        return;
       }
+      done();
     });
   },
   { name: 'cross-site', dependencies: ['config'] },
