@@ -52,6 +52,24 @@ describe('RATE_TABLE_VERSION', () => {
   it('hashes with 64-bit FNV-1a', () => {
     expect(fnv1a64('')).toBe('cbf29ce484222325');
     expect(fnv1a64('a')).toBe('af63dc4c8601ec8c');
+    expect(fnv1a64('foobar')).toBe('85944171f73967e8');
+  });
+
+  it('equals the BigInt definition of 64-bit FNV-1a for any text', () => {
+    const reference = (text: string) => {
+      let hash = 0xcbf29ce484222325n;
+      for (const byte of new TextEncoder().encode(text)) {
+        hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+      }
+      return hash.toString(16).padStart(16, '0');
+    };
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(fnv1a64(text)).toBe(reference(text));
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(fnv1a64(canonicalJson(RATE_TABLES))).toBe(reference(canonicalJson(RATE_TABLES)));
   });
 });
 
