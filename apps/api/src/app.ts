@@ -31,7 +31,7 @@ export interface AppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     /** The portal's built index.html and page preloads, when PORTAL_DIST has them (plugins/app/static.ts). */
-    portalShell?: PortalShell;
+    portalShell?: () => Promise<PortalShell>;
   }
 }
 
@@ -214,7 +214,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       /^[a-z0-9][a-z0-9-]{0,39}$/.test(first)
     ) {
       // The page carries its first answers (who is logged in, the page's data): personal, so never stored.
-      renderPortalPage(fastify, shell, { url: request.url, cookie: request.headers.cookie })
+      shell()
+        .then((loaded) =>
+          renderPortalPage(fastify, loaded, { url: request.url, cookie: request.headers.cookie }),
+        )
         .then((html) => encodePage(html, request.headers['accept-encoding']))
         .then(({ body, encoding }) => {
           if (encoding !== undefined) void reply.header('content-encoding', encoding);

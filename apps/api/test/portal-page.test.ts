@@ -1,6 +1,9 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePage, jsonForScript } from '../src/services/portal-page.js';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { encodePage, jsonForScript, portalShellLoader } from '../src/services/portal-page.js';
 import { buildTestApp, databases, loginMagic, loginOpen, type TestApp } from './helper.js';
 
 /** The answers written into a page, or undefined when the page has none. */
@@ -23,6 +26,32 @@ describe('jsonForScript', () => {
     const text = jsonForScript(value);
     expect(text).not.toMatch(/[<>&\u2028\u2029]/);
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('portalShellLoader', () => {
+  it('should keep the shell in memory and read it again after a rebuild', async () => {
+    const dist = await mkdtemp(path.join(tmpdir(), 'firm-shell-'));
+    try {
+      await writeFile(path.join(dist, 'index.html'), '<p>build 1</p>');
+      const load = portalShellLoader(dist);
+      expect(await load()).toEqual({ html: '<p>build 1</p>', preloads: { pages: {}, hub: [] } });
+      expect(await load()).toBe(await load());
+      await mkdir(path.join(dist, '.vite'));
+      await writeFile(
+        path.join(dist, '.vite', 'route-preloads.json'),
+        JSON.stringify({ pages: { login: ['assets/login-2.js'] }, hub: [] }),
+      );
+      await writeFile(path.join(dist, 'index.html'), '<p>build 2</p>');
+      const later = new Date(Date.now() + 5_000);
+      await utimes(path.join(dist, 'index.html'), later, later);
+      expect(await load()).toEqual({
+        html: '<p>build 2</p>',
+        preloads: { pages: { login: ['assets/login-2.js'] }, hub: [] },
+      });
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
   });
 });
 

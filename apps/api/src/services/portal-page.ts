@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
@@ -40,6 +43,34 @@ export function jsonForScript(value: unknown): string {
 export interface PortalShell {
   html: string;
   preloads: { pages: Record<string, string[]>; hub: string[] };
+}
+
+/**
+ * The built portal's shell, read again whenever index.html changes (a rebuild replaces every hashed file, so
+ * a shell kept from before it would name scripts that no longer exist); otherwise kept in memory.
+ */
+export function portalShellLoader(dist: string): () => Promise<PortalShell> {
+  const indexFile = path.join(dist, 'index.html');
+  const preloadsFile = path.join(dist, '.vite', 'route-preloads.json');
+  let cached: { mtimeMs: number; shell: Promise<PortalShell> } | undefined;
+  const read = async (): Promise<PortalShell> => ({
+    html: await readFile(indexFile, 'utf8'),
+    preloads: existsSync(preloadsFile)
+      ? (JSON.parse(await readFile(preloadsFile, 'utf8')) as PortalShell['preloads'])
+      : { pages: {}, hub: [] },
+  });
+  return async () => {
+    const { mtimeMs } = await stat(indexFile);
+    if (cached?.mtimeMs !== mtimeMs) {
+      const shell = read();
+      cached = { mtimeMs, shell };
+      // A failed read is not kept: the next page tries again.
+      shell.catch(() => {
+        if (cached?.shell === shell) cached = undefined;
+      });
+    }
+    return cached.shell;
+  };
 }
 
 const SAFE_ASSET = /^assets\/[\w.-]+\.js$/;

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { MEDIA_EXTENSIONS } from '../../services/content-import.js';
-import type { PortalShell } from '../../services/portal-page.js';
+import { portalShellLoader } from '../../services/portal-page.js';
 import { HttpError } from '../../types.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -77,15 +76,8 @@ export default fp(
         void res.header('cache-control', relative[0] === 'assets' ? IMMUTABLE : 'no-cache');
       },
     });
-    // Read once: each page's HTML is index.html plus the page's first answers and preloads (services/portal-page.ts).
-    const preloadsFile = path.join(dist, '.vite', 'route-preloads.json');
-    const shell: PortalShell = {
-      html: await readFile(path.join(dist, 'index.html'), 'utf8'),
-      preloads: existsSync(preloadsFile)
-        ? (JSON.parse(await readFile(preloadsFile, 'utf8')) as PortalShell['preloads'])
-        : { pages: {}, hub: [] },
-    };
-    app.decorate('portalShell', shell);
+    // Each page's HTML is index.html plus the page's first answers and preloads (services/portal-page.ts).
+    app.decorate('portalShell', portalShellLoader(dist));
   },
   { name: 'static', dependencies: ['config'] },
 );
