@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from '@/app/app';
@@ -10,10 +10,14 @@ if (!root) throw new Error('The page has no #root element.');
 // heaviest work of the visit, so a slow phone shows something at once rather than a blank page.
 requestAnimationFrame(() => {
   setTimeout(() => {
-    createRoot(root).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
+    // As a transition, React renders in slices and lets the browser respond between them (the router's own
+    // updates are transitions too).
+    startTransition(() => {
+      createRoot(root).render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      );
+    });
   }, 0);
 });
