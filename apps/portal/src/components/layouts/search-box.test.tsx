@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
@@ -73,7 +73,8 @@ describe('SearchBox', () => {
         const box = await screen.findByRole('searchbox');
         await router.navigate('/demo/info');
 
-        expect(await screen.findByRole('searchbox')).toHaveValue('');
+        // The router renders the new location as a transition: wait for it rather than for the navigation.
+        await waitFor(() => expect(screen.getByRole('searchbox')).toHaveValue(''));
         expect(box).toHaveValue('');
       });
     });
