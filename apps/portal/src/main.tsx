@@ -1,4 +1,4 @@
-import { StrictMode, startTransition } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from '@/app/app';
@@ -10,14 +10,12 @@ if (!root) throw new Error('The page has no #root element.');
 // heaviest work of the visit, so a slow phone shows something at once rather than a blank page.
 requestAnimationFrame(() => {
   setTimeout(() => {
-    // As a transition, React renders in slices and lets the browser respond between them (the router's own
-    // updates are transitions too).
-    startTransition(() => {
-      createRoot(root).render(
-        <StrictMode>
-          <App />
-        </StrictMode>,
-      );
-    });
+    // Not as a transition: the router must be subscribed before its first loaders settle (a sliced first
+    // render let them settle first, and the page stayed on its loading indicator).
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
   }, 0);
 });
