@@ -2,6 +2,8 @@ import { gzipSync } from 'node:zlib';
 
 import type { Plugin } from 'vite';
 
+import { closure } from './route-preloads.ts';
+
 /** Modules the login page must never load: calculators, pricing, the framework and guide pages, PDF code. */
 const FORBIDDEN = [
   /packages\/pricing\//,
@@ -41,14 +43,8 @@ export function loginRouteGuard(loginModule = '/src/app/routes/login.tsx'): Plug
         this.error(`login-route-guard: entry or ${loginModule} chunk not found`);
       }
 
-      const loaded = new Set<string>();
-      const visit = (fileName: string) => {
-        if (loaded.has(fileName)) return;
-        loaded.add(fileName);
-        for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
-      };
-      visit(entry.fileName);
-      visit(login.fileName);
+      const loaded = closure(chunks, entry.fileName);
+      closure(chunks, login.fileName, loaded);
 
       const offenders: string[] = [];
       let total = 0;

@@ -23,7 +23,11 @@ export interface RoutePreloads {
 }
 
 /** The files a chunk loads before it runs: itself and its static imports, recursively. */
-function closure(chunks: Map<string, Chunk>, fileName: string, into = new Set<string>()) {
+export function closure(
+  chunks: ReadonlyMap<string, { imports: string[] }>,
+  fileName: string,
+  into = new Set<string>(),
+) {
   if (into.has(fileName)) return into;
   into.add(fileName);
   for (const imported of chunks.get(fileName)?.imports ?? []) closure(chunks, imported, into);

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { compressAsync, preferredEncoding, type Encoding } from './compression.js';
 
 /** The id of the element holding the first page's answers; the portal reads it (src/lib/boot.ts). */
 export const BOOT_ELEMENT_ID = 'portal-boot';
@@ -161,35 +160,16 @@ export async function renderPortalPage(
     .replace('</body>', `  ${boot}\n  </body>`);
 }
 
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
 /**
  * A page's HTML compressed for the request's Accept-Encoding (Brotli, else gzip, else none): with the first
- * answers in it the dashboard's HTML is ~35 KB, ~7 KB compressed. Brotli at quality 5 costs about a
- * millisecond here; the page is never stored, so it is compressed per request.
+ * answers in it the dashboard's HTML is ~35 KB, ~7 KB compressed. The page is never stored, so it is
+ * compressed per request.
  */
 export async function encodePage(
   html: string,
   acceptEncoding: string | undefined,
-): Promise<{ body: Buffer; encoding: 'br' | 'gzip' | undefined }> {
+): Promise<{ body: Buffer; encoding: Encoding | undefined }> {
   const body = Buffer.from(html);
-  const accepted = new Set(
-    (acceptEncoding ?? '')
-      .split(',')
-      .map((part) => part.split(';'))
-      .filter(([, q]) => q === undefined || !/^\s*q=0(\.0*)?\s*$/.test(q))
-      .map(([name]) => (name ?? '').trim().toLowerCase()),
-  );
-  if (accepted.has('br')) {
-    const compressed = await brotli(body, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 5,
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    });
-    return { body: compressed, encoding: 'br' };
-  }
-  if (accepted.has('gzip')) return { body: await gzipAsync(body), encoding: 'gzip' };
-  return { body, encoding: undefined };
+  const encoding = preferredEncoding(acceptEncoding);
+  return { body: encoding === undefined ? body : await compressAsync(body, encoding), encoding };
 }

@@ -1,4 +1,3 @@
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { ContentType } from '../../db/schema.js';
 import {
@@ -10,6 +9,7 @@ import {
   type ContentCardRow,
   type TopicRow,
 } from '../../repositories/content.js';
+import { compress, preferredEncoding } from '../../services/compression.js';
 import { sanitizeHtml } from '../../services/sanitize.js';
 import { HttpError, clientOf } from '../../types.js';
 import { clientParams, contentItemSchema, errors, topicSchema } from '../schemas.js';
@@ -37,66 +37,11 @@ const MAX_CACHED_ANSWERS = 500;
 /** Answers shorter than this are sent as they are: compressing them saves next to nothing. */
 const MIN_COMPRESSED_BYTES = 1024;
 
-export type Encoding = 'br' | 'gzip';
-
-/** Accept-Encoding values seen lately and the coding chosen for each (browsers send a handful of values). */
-const chosen = new Map<string, Encoding | undefined>();
-const MAX_CHOSEN = 100;
-const MAX_CHOSEN_LENGTH = 200;
-
-/**
- * The content coding to send for this Accept-Encoding (RFC 9110 §12.5.3): brotli or gzip when acceptable
- * (listed, or covered by `*`, with a weight above 0), the higher weight first and brotli on a tie;
- * `undefined` (identity) when neither is, or when the header is absent.
- */
-export function preferredEncoding(header: string | undefined): Encoding | undefined {
-  if (header === undefined || header === '') return undefined;
-  if (chosen.has(header)) return chosen.get(header);
-  const weights = new Map<string, number>();
-  for (const element of header.split(',')) {
-    const [coding = '', ...parameters] = element.split(';').map((part) => part.trim());
-    if (coding === '') continue;
-    let q = 1;
-    for (const parameter of parameters) {
-      if (!/^q\s*=/i.test(parameter)) continue;
-      const match = /^q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i.exec(parameter);
-      // A weight that is not well formed makes the coding unacceptable rather than fully acceptable.
-      q = match?.[1] === undefined ? 0 : Number(match[1]);
-    }
-    const name = coding.toLowerCase() === 'x-gzip' ? 'gzip' : coding.toLowerCase();
-    weights.set(name, Math.max(q, weights.get(name) ?? 0));
-  }
-  const weightOf = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
-  const br = weightOf('br');
-  const gzip = weightOf('gzip');
-  const result = br > 0 && br >= gzip ? 'br' : gzip > 0 ? 'gzip' : undefined;
-  if (header.length <= MAX_CHOSEN_LENGTH) {
-    if (chosen.size >= MAX_CHOSEN) chosen.clear();
-    chosen.set(header, result);
-  }
-  return result;
-}
-
 /** One serialised answer and its compressed forms, each made the first time a request accepts it. */
 interface Answer {
   identity: Buffer;
   br?: Buffer;
   gzip?: Buffer;
-}
-
-/**
- * Brotli quality 5 and gzip level 6: about a millisecond each for the ~25 KB hub, which matters because every
- * distinct search makes a new answer (quality 11 would take ~35 ms for 15% less).
- */
-function compress(body: Buffer, encoding: Encoding): Buffer {
-  return encoding === 'br'
-    ? brotliCompressSync(body, {
-        params: {
-          [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
-          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        },
-      })
-    : gzipSync(body, { level: 6 });
 }
 
 /** Dashboard content, information topics, search, articles and the dashboard video. */

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preferredEncoding } from '../../../src/routes/api/content.js';
+import { preferredEncoding } from '../../../src/services/compression.js';
 import { buildTestApp, databases, loginOpen, type TestApp } from '../../helper.js';
 
 describe('preferredEncoding (Accept-Encoding, RFC 9110 §12.5.3)', () => {
