@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 
 import type { Plugin } from 'vite';
 
-import { closure } from './route-preloads.ts';
+import { appClosure, closure } from './route-preloads.ts';
 
 /** Modules the login page must never load: calculators, pricing, the framework and guide pages, PDF code. */
 const FORBIDDEN = [
@@ -23,7 +23,7 @@ interface OutputChunk {
 }
 
 /**
- * Fails the build when the login route's chunks (the entry, the login chunk and their static imports) contain a
+ * Fails the build when the login route's chunks (the entry, the app, the login chunk and their static imports) contain a
  * forbidden module, and prints the gzip size of what the login page downloads.
  */
 export function loginRouteGuard(loginModule = '/src/app/routes/login.tsx'): Plugin {
@@ -35,15 +35,16 @@ export function loginRouteGuard(loginModule = '/src/app/routes/login.tsx'): Plug
       for (const item of Object.values(bundle)) {
         if (item.type === 'chunk') chunks.set(item.fileName, item as unknown as OutputChunk);
       }
-      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
       const login = [...chunks.values()].find((chunk) =>
         chunk.facadeModuleId?.endsWith(loginModule),
       );
-      if (!entry || !login) {
-        this.error(`login-route-guard: entry or ${loginModule} chunk not found`);
+      if (!login) this.error(`login-route-guard: the ${loginModule} chunk was not found`);
+      let loaded: Set<string>;
+      try {
+        loaded = appClosure(chunks).files;
+      } catch (error) {
+        this.error(`login-route-guard: ${(error as Error).message}`);
       }
-
-      const loaded = closure(chunks, entry.fileName);
       closure(chunks, login.fileName, loaded);
 
       const offenders: string[] = [];

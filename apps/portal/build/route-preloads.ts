@@ -34,16 +34,37 @@ export function closure(
   return into;
 }
 
-/** The map from the bundle's chunks: what each lazy page loads beyond what the entry already loads. */
+/** The app's own module, which the entry (src/main.tsx) imports once the page's HTML has been painted. */
+export const START_MODULE = '/src/start.tsx';
+
+/**
+ * The files every page loads before its own: the entry and the app (START_MODULE), each with its static imports.
+ * Throws when the bundle has no entry or no app chunk.
+ */
+export function appClosure(
+  chunks: ReadonlyMap<
+    string,
+    { imports: string[]; isEntry: boolean; facadeModuleId: string | null }
+  >,
+): { files: Set<string>; start: string } {
+  const all = [...chunks.entries()];
+  const entry = all.find(([, chunk]) => chunk.isEntry);
+  const start = all.find(([, chunk]) => chunk.facadeModuleId?.endsWith(START_MODULE));
+  if (!entry || !start)
+    throw new Error(`the bundle has no entry chunk or no ${START_MODULE} chunk`);
+  const files = closure(chunks, entry[0]);
+  closure(chunks, start[0], files);
+  return { files, start: start[0] };
+}
+
+/** The map from the bundle's chunks: what each lazy page loads beyond what the entry and the app already load. */
 export function routePreloads(chunks: Chunk[]): RoutePreloads {
   const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const entry = chunks.find((chunk) => chunk.isEntry);
-  if (!entry) throw new Error('route-preloads: the bundle has no entry chunk');
-  const loaded = closure(byName, entry.fileName);
+  const { files: loaded, start } = appClosure(byName);
   const pages: Record<string, string[]> = {};
   let hub: string[] = [];
   for (const chunk of chunks) {
-    if (!chunk.isDynamicEntry || !chunk.facadeModuleId) continue;
+    if (!chunk.isDynamicEntry || !chunk.facadeModuleId || chunk.fileName === start) continue;
     const name = path.basename(chunk.facadeModuleId).replace(/\.[jt]sx?$/, '');
     const files = [...closure(byName, chunk.fileName)].filter((file) => !loaded.has(file));
     if (name === HUB_LAYOUT) hub = files;
@@ -53,9 +74,9 @@ export function routePreloads(chunks: Chunk[]): RoutePreloads {
 }
 
 /**
- * Writes `.vite/route-preloads.json`: for each lazy page, the chunks it needs that the entry does not already
- * load. The server names them in the page's HTML (`<link rel="modulepreload">`), so the browser fetches them
- * beside the entry script instead of after it has run. A page module is named after the last segment of its URL
+ * Writes `.vite/route-preloads.json`: for each lazy page, the chunks it needs that the entry and the app do not
+ * already load. The server names them in the page's data (`modules`), and the entry asks for them beside the app
+ * (`<link rel="modulepreload">`) instead of after the router has found the page. A page module is named after the last segment of its URL
  * (`calculator/building-warranty` → building-warranty.tsx), as the bundle budget also assumes.
  */
 export function routePreloadsPlugin(): Plugin {

@@ -60,3 +60,30 @@ test('a slow first render still shows the loading note, never a blank page', asy
   await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
   await expect(page.getByText('Loading your client hub…')).toHaveCount(0);
 });
+
+test('the page is painted before the app’s code is asked for', async ({ page }) => {
+  await loginOpen(page);
+  await page.goto('/demo/calculator/building-warranty');
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Building Warranty Cost Calculator' }),
+  ).toBeVisible();
+  const timing = await page.evaluate(() => ({
+    paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    scripts: performance
+      .getEntriesByType('resource')
+      .filter((entry) => /\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+      .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime })),
+  }));
+  expect(timing.paint).not.toBeNull();
+  // Only the entry (a few KB) comes with the HTML; the app and the page's own chunks are asked for after the
+  // loading note has been painted, among them the calculator's own chunk, named in the page's data.
+  const later = timing.scripts.filter((script) => !/\/assets\/index-[\w-]+\.js$/.test(script.path));
+  expect(later.map((script) => script.path)).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/\/assets\/start-[\w-]+\.js$/),
+      expect.stringMatching(/\/assets\/building-warranty-[\w-]+\.js$/),
+    ]),
+  );
+  for (const script of later)
+    expect(script.start, script.path).toBeGreaterThanOrEqual(timing.paint!);
+});

@@ -1,21 +1,47 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { bootModules } from '@/lib/boot-data';
 
-import { App } from '@/app/app';
+/** A `<link rel="modulepreload">` for each of the page's own chunks named in the page's data. */
+function preloadPageModules(): void {
+  for (const href of bootModules()) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+}
 
-const root = document.getElementById('root');
-if (!root) throw new Error('The page has no #root element.');
+/**
+ * The entry: as small as it can be, so that the page's HTML (with its loading note) is painted before any of the
+ * app's code is asked for. Then it asks for the app (src/start.tsx, which draws the first page) and, in the next
+ * task (each is a few milliseconds of work on a slow phone; together they would be one long task), the page's own
+ * chunks, so that the app and the page's chunks travel together rather than one after the other.
+ */
+function start(): void {
+  void import('./start');
+  setTimeout(preloadPageModules, 0);
+}
 
-// The page's HTML shows a loading note; let the browser paint it before the app's first render, which is the
-// heaviest work of the visit, so a slow phone shows something at once rather than a blank page.
-requestAnimationFrame(() => {
-  setTimeout(() => {
-    // Not as a transition: the router must be subscribed before its first loaders settle (a sliced first
-    // render let them settle first, and the page stayed on its loading indicator).
-    createRoot(root).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
-  }, 0);
-});
+let started = false;
+function startOnce(): void {
+  if (started) return;
+  started = true;
+  start();
+}
+
+// Once the browser reports the page's first contentful paint (the loading note); where paint timing is not
+// reported, after the next frame. A hidden tab paints nothing, so it starts anyway a second on.
+if (
+  typeof PerformanceObserver !== 'undefined' &&
+  PerformanceObserver.supportedEntryTypes.includes('paint')
+) {
+  new PerformanceObserver((list, observer) => {
+    if (list.getEntriesByName('first-contentful-paint').length > 0) {
+      observer.disconnect();
+      startOnce();
+    }
+  }).observe({ type: 'paint', buffered: true });
+} else {
+  requestAnimationFrame(() => setTimeout(startOnce, 0));
+}
+setTimeout(startOnce, 1000);

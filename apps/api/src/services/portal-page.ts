@@ -76,17 +76,11 @@ const SAFE_ASSET = /^assets\/[\w.-]+\.js$/;
 const SAFE_MEDIA = /^\/media\/[a-z0-9-]+\/[a-f0-9]{20}\.[a-z0-9]+$/;
 
 /**
- * `<link rel="modulepreload">` for the page's own chunks (the page module is named after the URL's last segment;
- * every page but the login page also loads the hub layout), so the browser fetches them beside the entry script
- * rather than after it has run; and `<link rel="preload" as="image">` for the images the page opens with (the
- * client's logo, the dashboard video's poster), known from the answers.
+ * The page's own chunks beyond the app's (the page module is named after the URL's last segment; every page but
+ * the login page also loads the hub layout), for the page's data: the portal's entry asks for them beside the app
+ * once the HTML is painted, rather than after the router has found the page.
  */
-function preloadLinks(
-  shell: PortalShell,
-  pathname: string,
-  answers: Record<string, unknown>,
-  base: string,
-): string[] {
+function pageModules(shell: PortalShell, pathname: string): string[] {
   const segments = pathname.split('/').filter(Boolean);
   const last = segments.length > 1 ? (segments.at(-1) ?? '') : '';
   const pageFiles = Object.hasOwn(shell.preloads.pages, last)
@@ -97,12 +91,18 @@ function preloadLinks(
     if (last !== 'login') for (const file of shell.preloads.hub) files.add(file);
     for (const file of pageFiles) files.add(file);
   }
-  const links = [...files]
-    .filter((file) => SAFE_ASSET.test(file))
-    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+  return [...files].filter((file) => SAFE_ASSET.test(file)).map((file) => `/${file}`);
+}
+
+/**
+ * `<link rel="preload" as="image">` for the images the page opens with (the client's logo, the dashboard video's
+ * poster), known from the answers.
+ */
+function imagePreloads(answers: Record<string, unknown>, base: string): string[] {
   const logo = (answers[base] as { branding?: { logo_url?: unknown } } | undefined)?.branding
     ?.logo_url;
   const poster = (answers[`${base}/video`] as { poster?: unknown } | undefined)?.poster;
+  const links: string[] = [];
   for (const image of [logo, poster]) {
     if (typeof image === 'string' && SAFE_MEDIA.test(image)) {
       links.push(`<link rel="preload" as="image" href="${image}">`);
@@ -153,8 +153,9 @@ export async function renderPortalPage(
   });
   // Without the client's own answer (unknown client) the portal finds out for itself and shows its 404 page.
   if (answers[base] === undefined) return shell.html;
-  const boot = `<script type="application/json" id="${BOOT_ELEMENT_ID}">${jsonForScript({ answers })}</script>`;
-  const links = preloadLinks(shell, url.pathname, answers, base);
+  const modules = pageModules(shell, url.pathname);
+  const boot = `<script type="application/json" id="${BOOT_ELEMENT_ID}">${jsonForScript({ answers, modules })}</script>`;
+  const links = imagePreloads(answers, base);
   return shell.html
     .replace('</head>', `${links.map((link) => `    ${link}\n`).join('')}  </head>`)
     .replace('</body>', `  ${boot}\n  </body>`);

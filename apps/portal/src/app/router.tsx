@@ -114,18 +114,41 @@ export const routeObjects: RouteObject[] = [
   { path: '*', element: <NotFoundRoute /> },
 ];
 
-export function AppRouter() {
-  const router = useMemo(() => {
-    const created = createBrowserRouter(routeObjects);
-    // The answers the first page was served with hold for that page only: the first navigation ends them.
-    const first = created.state.location.key;
-    const stop = created.subscribe((state) => {
-      if (state.location.key !== first || state.navigation.state !== 'idle') {
-        endBoot();
+/**
+ * The portal's router. The answers the first page was served with hold for that page only: the first navigation
+ * ends them.
+ */
+export function createAppRouter(): AppRouterInstance {
+  const created = createBrowserRouter(routeObjects);
+  const first = created.state.location.key;
+  const stop = created.subscribe((state) => {
+    if (state.location.key !== first || state.navigation.state !== 'idle') {
+      endBoot();
+      stop();
+    }
+  });
+  return created;
+}
+
+export type AppRouterInstance = ReturnType<typeof createBrowserRouter>;
+
+/** Resolves once the router has run the first page's loaders and loaded its lazy modules (or met an error). */
+export function routerReady(router: AppRouterInstance): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) {
+      resolve();
+      return;
+    }
+    const stop = router.subscribe((state) => {
+      if (state.initialized) {
         stop();
+        resolve();
       }
     });
-    return created;
-  }, []);
-  return <RouterProvider router={router} />;
+  });
+}
+
+export function AppRouter({ router }: { router?: AppRouterInstance }) {
+  const own = useMemo(() => router ?? createAppRouter(), [router]);
+  return <RouterProvider router={own} />;
 }
