@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { apiFetch } from './api-client';
-import { bootAnswer, endBoot, resetBootForTests, useBootFallback } from './boot';
+import { bootAnswer, bootModules, endBoot, resetBootForTests, useBootFallback } from './boot';
 
 function serve(answers: Record<string, unknown> | string) {
   document.getElementById('portal-boot')?.remove();
@@ -76,5 +76,32 @@ describe('the first page’s answers', () => {
     expect(result.current).toEqual({});
     const none = renderHook(() => useBootFallback(null));
     expect(none.result.current).toEqual({});
+  });
+
+  it('should name the page’s own chunks, keeping only the build’s script paths, after the answers have ended', () => {
+    document.getElementById('portal-boot')?.remove();
+    const element = document.createElement('script');
+    element.type = 'application/json';
+    element.id = 'portal-boot';
+    element.textContent = JSON.stringify({
+      answers: { '/api/demo': { prefix: 'demo' } },
+      modules: [
+        '/assets/app-root-AbC_12.js',
+        '/assets/building-warranty-x-y.js',
+        'https://evil.example/assets/a.js',
+        '//evil.example/a.js',
+        '/assets/../admin.js',
+        'javascript:alert(1)',
+        '/assets/style.css',
+        42,
+      ],
+    });
+    document.body.append(element);
+    endBoot();
+    expect(bootAnswer('/api/demo')).toBeUndefined();
+    expect(bootModules()).toEqual([
+      '/assets/app-root-AbC_12.js',
+      '/assets/building-warranty-x-y.js',
+    ]);
   });
 });
