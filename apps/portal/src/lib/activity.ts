@@ -13,3 +13,16 @@ export function recordActivity(prefix: string, action: ActivityAction, item: str
     },
   );
 }
+
+/**
+ * Records a page view once the browser is idle (at the latest 2 s on): after the page has been drawn, so that
+ * recording the view never competes with drawing it on a slow phone.
+ */
+export function recordViewWhenIdle(prefix: string, page: string): void {
+  const record = () => recordActivity(prefix, 'view', page);
+  if (typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function') {
+    window.requestIdleCallback(record, { timeout: 2000 });
+  } else {
+    setTimeout(record, 0);
+  }
+}

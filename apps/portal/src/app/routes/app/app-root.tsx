@@ -6,7 +6,7 @@ import { AppLayout } from '@/components/layouts/app-layout';
 import { paths } from '@/config/paths';
 import { useClient } from '@/hooks/use-client';
 import { useScrollToTopOnPathChange } from '@/hooks/use-scroll-to-top';
-import { recordActivity } from '@/lib/activity';
+import { recordViewWhenIdle } from '@/lib/activity';
 import { ApiError } from '@/lib/api-client';
 
 import { pageOf } from '../../route-handle';
@@ -37,7 +37,7 @@ function Hub() {
 
   const loggedIn = client.logged_in;
   useEffect(() => {
-    if (loggedIn && page) recordActivity(prefix, 'view', page);
+    if (loggedIn && page) recordViewWhenIdle(prefix, page);
   }, [prefix, page, loggedIn]);
 
   // The session can end while the hub is open (SWR re-reads the client on focus).
