@@ -1,0 +1,65 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMailer } from '../../src/services/mailer.js';
+
+/** A logger that drops everything. */
+const silent = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+} as unknown as FastifyBaseLogger;
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+describe('the outbox folder mailer', () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  async function outboxOf(from: string) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mailer-'));
+    dirs.push(dir);
+    const outboxDir = path.join(dir, 'outbox');
+    const mailer = createMailer({
+      smtpUrl: null,
+      from,
+      outboxDir,
+      uploadsDir: path.join(dir, 'uploads'),
+      log: silent,
+    });
+    return { mailer, outboxDir };
+  }
+
+  it('should give each message its own Message-ID, named after the file, at the sender’s domain', async () => {
+    const { mailer, outboxDir } = await outboxOf('Client Hub <hub@firm.example>');
+    for (const to of ['a@example.com', 'b@example.com']) {
+      await mailer.send({ to, subject: 'Quote', text: 'Hello' });
+    }
+    await mailer.flush?.();
+    const files = (await readdir(outboxDir)).filter((file) => file.endsWith('.eml'));
+    expect(files).toHaveLength(2);
+    const ids = new Set<string>();
+    for (const file of files) {
+      const message = await readFile(path.join(outboxDir, file), 'utf8');
+      const match = new RegExp(`^Message-ID: <(${UUID})@firm\\.example>\\r?$`, 'm').exec(message);
+      expect(match, message).not.toBeNull();
+      const id = match?.[1] ?? '';
+      expect(file.endsWith(`-${id}.eml`)).toBe(true);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(2);
+  });
+
+  it('should take the domain of a bare sender address too', async () => {
+    const { mailer, outboxDir } = await outboxOf('hub@northbank.example');
+    await mailer.send({ to: 'a@example.com', subject: 'Quote', text: 'Hello' });
+    const [file] = await readdir(outboxDir);
+    const message = await readFile(path.join(outboxDir, file ?? ''), 'utf8');
+    expect(message).toMatch(new RegExp(`^Message-ID: <${UUID}@northbank\\.example>\\r?$`, 'm'));
+  });
+});
