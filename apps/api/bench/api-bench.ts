@@ -18,7 +18,7 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -38,7 +38,7 @@ const SERVER = path.join(apiRoot, 'dist', 'server.js');
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '100' },
     write: { type: 'boolean', default: false },
   },
@@ -119,13 +119,50 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
 
 interface Run {
   rps: number;
+  /** CPU time the server under test spent per request, in µs (Linux only; NaN elsewhere or for no server). */
+  cpuPerRequest?: number;
   p99: number;
   p50: number;
   non2xx: number;
   errors: number;
 }
 
-async function cannon(options: autocannon.Options): Promise<Run> {
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); undefined elsewhere. */
+async function cpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: the unit of /proc's CPU times (100 on every Linux the bench runs on). */
+const CLOCK_TICKS = 100;
+
+/**
+ * Waits until a server is idle (under 5% of a core over 500 ms, at most 60 s): after a burst of POSTs the API
+ * goes on writing the queued e-mails for a few seconds, and the next case must not share the machine with that.
+ */
+async function untilIdle(pid: number | undefined): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let before = await cpuMs(pid);
+  if (before === undefined) {
+    await sleep(3_000);
+    return;
+  }
+  while (Date.now() < deadline) {
+    await sleep(500);
+    const now = await cpuMs(pid);
+    if (now === undefined || now - before < 25) return;
+    before = now;
+  }
+}
+
+async function cannon(options: autocannon.Options, server?: number): Promise<Run> {
+  const cpuBefore = await cpuMs(server);
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
   return {
     rps: result.requests.average,
@@ -133,6 +170,11 @@ async function cannon(options: autocannon.Options): Promise<Run> {
     p50: result.latency.p50,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpuPerRequest: await cpuMs(server).then((after) =>
+      after === undefined || cpuBefore === undefined || result.requests.total === 0
+        ? Number.NaN
+        : ((after - cpuBefore) * 1000) / result.requests.total,
+    ),
   };
 }
 
@@ -228,17 +270,21 @@ async function main() {
     await writeFile(path.join(dataDir, 'hub.br'), sent.body);
 
     const cases = {
-      hello: () => cannon({ url: `http://127.0.0.1:${helloPort}/` }),
-      floor: () => cannon({ url: `http://127.0.0.1:${helloPort}/hub`, headers: BROWSER }),
+      hello: () => cannon({ url: `http://127.0.0.1:${helloPort}/` }, hello.pid),
+      floor: () =>
+        cannon({ url: `http://127.0.0.1:${helloPort}/hub`, headers: BROWSER }, hello.pid),
       content: () =>
-        cannon({ url: `${apiBase}/api/demo/content`, headers: { cookie, ...BROWSER } }),
+        cannon({ url: `${apiBase}/api/demo/content`, headers: { cookie, ...BROWSER } }, api.pid),
       warranty: () =>
-        cannon({
-          url: `${apiBase}/api/demo/warranty`,
-          method: 'POST',
-          headers: { cookie, 'content-type': 'application/json' },
-          body: warranty,
-        }),
+        cannon(
+          {
+            url: `${apiBase}/api/demo/warranty`,
+            method: 'POST',
+            headers: { cookie, 'content-type': 'application/json' },
+            body: warranty,
+          },
+          api.pid,
+        ),
       insert: async () => bareInsert(path.join(dataDir, `bare-${Date.now()}.sqlite`)),
     };
     const runs: Record<keyof typeof cases, Run[]> = {
@@ -258,10 +304,15 @@ async function main() {
     });
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const name of Object.keys(cases) as (keyof typeof cases)[]) {
+        // Every case starts on a quiet machine: the API done with the last POSTs' e-mails, the baselines idle.
+        await Promise.all([untilIdle(api.pid), untilIdle(hello.pid)]);
         const run = await cases[name]();
         runs[name].push(run);
         console.log(
           `round ${round} ${name.padEnd(8)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms` +
+            (Number.isNaN(run.cpuPerRequest ?? Number.NaN)
+              ? ''
+              : `  server CPU ${(run.cpuPerRequest ?? 0).toFixed(0)} µs/request`) +
             (run.non2xx + run.errors > 0 ? `  (${run.non2xx} non-2xx, ${run.errors} errors)` : ''),
         );
         if (run.non2xx + run.errors > 0)
@@ -271,20 +322,30 @@ async function main() {
     const m = (name: keyof typeof cases, key: 'rps' | 'p99' | 'p50') =>
       median(runs[name].map((r) => r[key]));
     const getRatio = m('content', 'rps') / m('hello', 'rps');
+    // The same ratio round by round (the cases of a round run back to back): how far one run can move it.
+    const roundRatios = runs.content.map((run, i) => run.rps / (runs.hello[i]?.rps ?? Number.NaN));
+    const ratioRange = `${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
+    const helloRange = `${Math.min(...runs.hello.map((r) => r.rps)).toFixed(0)}–${Math.max(...runs.hello.map((r) => r.rps)).toFixed(0)}`;
     const floorRatio = m('floor', 'rps') / m('hello', 'rps');
     const postRatio = m('warranty', 'rps') / m('insert', 'rps');
     const verdict = (ok: boolean) => (ok ? 'meets it' : '**misses it**');
+    const cpu = (name: keyof typeof cases) => {
+      const value = median(runs[name].map((r) => r.cpuPerRequest ?? Number.NaN));
+      return (Number.isNaN(value) ? '—' : value.toFixed(0)).padStart(14);
+    };
+    const row = (label: string, name: keyof typeof cases, latency = true) =>
+      `| ${label.padEnd(45)} | ${m(name, 'rps').toFixed(0).padStart(19)} | ${(latency ? String(m(name, 'p50')) : '—').padStart(6)} | ${(latency ? String(m(name, 'p99')) : '—').padStart(6)} | ${cpu(name)} |`;
     const table = [
-      '| Case                                          | Requests/s (median) | p50 ms | p99 ms |',
-      '| --------------------------------------------- | ------------------: | -----: | -----: |',
-      `| bare Fastify hello-world (baseline)           | ${m('hello', 'rps').toFixed(0).padStart(19)} | ${String(m('hello', 'p50')).padStart(6)} | ${String(m('hello', 'p99')).padStart(6)} |`,
-      `| bare Fastify sending the same brotli bytes    | ${m('floor', 'rps').toFixed(0).padStart(19)} | ${String(m('floor', 'p50')).padStart(6)} | ${String(m('floor', 'p99')).padStart(6)} |`,
-      `| GET /api/demo/content (session, brotli)       | ${m('content', 'rps').toFixed(0).padStart(19)} | ${String(m('content', 'p50')).padStart(6)} | ${String(m('content', 'p99')).padStart(6)} |`,
-      `| bare better-sqlite3 insert, WAL + FULL (base) | ${m('insert', 'rps').toFixed(0).padStart(19)} |      — |      — |`,
-      `| POST /api/demo/warranty (session)             | ${m('warranty', 'rps').toFixed(0).padStart(19)} | ${String(m('warranty', 'p50')).padStart(6)} | ${String(m('warranty', 'p99')).padStart(6)} |`,
+      '| Case                                          | Requests/s (median) | p50 ms | p99 ms | Server CPU µs |',
+      '| --------------------------------------------- | ------------------: | -----: | -----: | ------------: |',
+      row('bare Fastify hello-world (baseline)', 'hello'),
+      row('bare Fastify sending the same brotli bytes', 'floor'),
+      row('GET /api/demo/content (session, brotli)', 'content'),
+      row('bare better-sqlite3 insert, WAL + FULL (base)', 'insert', false),
+      row('POST /api/demo/warranty (session)', 'warranty'),
     ].join('\n');
     const lines = [
-      `GET content ÷ hello-world: **${getRatio.toFixed(2)}×** (target ≥ 0.5×: ${verdict(getRatio >= 0.5)}); ` +
+      `GET content ÷ hello-world: **${getRatio.toFixed(2)}×** (target ≥ 0.5×: ${verdict(getRatio >= 0.5)}; ${ratioRange}× round by round, with the hello-world itself at ${helloRange} requests/s); ` +
         `GET p99 **${m('content', 'p99')} ms** at ${CONNECTIONS} connections (target ≤ 10 ms: ${verdict(m('content', 'p99') <= 10)}).`,
       `POST warranty ÷ bare insert: **${postRatio.toFixed(2)}×** (target ≥ 0.8×: ${verdict(postRatio >= 0.8)}).`,
       `For scale: GET content answers the whole hub, ${(contentBytes / 1000).toFixed(1)} KB of JSON ` +
@@ -312,6 +373,10 @@ async function main() {
         'single-row insert transactions with the same pragmas (one fsync-ed commit each, no HTTP). Each',
         'warranty POST validates, recomputes the quote, stores it with its reference and queues the team',
         'e-mail (all or nothing, in its own savepoint of a shared commit), then the worker writes the e-mail.',
+        'Each case starts once the API and the baseline server are idle (after a burst of POSTs the API goes on',
+        'writing the queued e-mails for a few seconds; an earlier version of this bench measured the next cases',
+        'beside that work). Server CPU µs: the CPU time the server under test spent per request during the case',
+        '(user + system, from /proc), the load generator excluded.',
         '',
         table,
         '',
