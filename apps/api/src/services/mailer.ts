@@ -1,10 +1,10 @@
-import { mkdir, open, rename } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { newId } from '../crypto.js';
+import { MailWriter, type MailMessage } from './mail-writer.js';
 import type { MailPayload } from '../repositories/outbox.js';
 
 export interface Mailer {
@@ -30,7 +30,7 @@ export function createMailer(options: MailerOptions): Mailer {
   // Our own Message-ID (the id also names the outbox file): nodemailer's default costs a random draw and a
   // hostname lookup per message, a noticeable share of the CPU a submission costs.
   const domain = /@([^\s>]+)>?\s*$/.exec(options.from)?.[1] ?? 'localhost';
-  const toMessage = (mail: MailPayload, id: string = newId()) => ({
+  const toMessage = (mail: MailPayload, id: string = newId()): MailMessage => ({
     messageId: `<${id}@${domain}>`,
     from: options.from,
     to: mail.to,
@@ -54,8 +54,10 @@ export function createMailer(options: MailerOptions): Mailer {
   }
 
   // No SMTP: each message is composed (the same MIME builder the transports use, without a transport's
-  // plugins and stream hand-offs) and written to a temporary file, fsync-ed and renamed into place;
-  // `flush` then fsyncs the folder so the renames are durable too before the rows are marked sent.
+  // plugins and stream hand-offs) and written to a temporary file, fsync-ed and renamed into place, on a worker
+  // thread (MailWriter); `flush` then fsyncs the folder so the renames are durable too before the rows are
+  // marked sent.
+  const writer = new MailWriter();
   let folder: Promise<void> | undefined;
   const ensureFolder = () =>
     (folder ??= mkdir(options.outboxDir, { recursive: true }).then(
@@ -68,24 +70,15 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     async send(mail) {
       const id = newId();
-      const message = await new MailComposer(toMessage(mail, id)).compile().build();
       await ensureFolder();
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`;
       const tmp = path.join(options.outboxDir, `.${name}.tmp`);
-      let handle;
       try {
-        handle = await open(tmp, 'w', 0o600);
+        await writer.write(toMessage(mail, id), tmp, path.join(options.outboxDir, name));
       } catch (error) {
         folder = undefined; // e.g. the folder was removed: create it again on the retry
         throw error;
       }
-      try {
-        await handle.writeFile(message);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(tmp, path.join(options.outboxDir, name));
       options.log.info({ file: name, to: mail.to }, 'Mail written to the outbox folder');
       if (mail.logLine !== undefined) options.log.info(mail.logLine);
     },
@@ -98,6 +91,8 @@ export function createMailer(options: MailerOptions): Mailer {
         await dir.close();
       }
     },
-    close: () => undefined,
+    close: () => {
+      void writer.close();
+    },
   };
 }

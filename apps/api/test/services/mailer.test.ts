@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MailWriter } from '../../src/services/mail-writer.js';
 import { createMailer } from '../../src/services/mailer.js';
 
 /** A logger that drops everything. */
@@ -61,5 +62,46 @@ describe('the outbox folder mailer', () => {
     const [file] = await readdir(outboxDir);
     const message = await readFile(path.join(outboxDir, file ?? ''), 'utf8');
     expect(message).toMatch(new RegExp(`^Message-ID: <${UUID}@northbank\\.example>\\r?$`, 'm'));
+  });
+});
+
+describe('MailWriter (the outbox’s worker thread)', () => {
+  const message = {
+    messageId: '<1@firm.example>',
+    from: 'hub@firm.example',
+    to: 'team@firm.example',
+    subject: 'Quote £1,234',
+    text: 'Hello',
+    attachments: [],
+  };
+
+  it('should reject a message it cannot write, and go on writing the next ones', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mail-writer-'));
+    const writer = new MailWriter();
+    try {
+      await expect(
+        writer.write(
+          message,
+          path.join(dir, 'missing', '.a.tmp'),
+          path.join(dir, 'missing', 'a.eml'),
+        ),
+      ).rejects.toThrow(/ENOENT/);
+      await writer.write(message, path.join(dir, '.b.tmp'), path.join(dir, 'b.eml'));
+      expect(await readdir(dir)).toEqual(['b.eml']);
+      const written = await readFile(path.join(dir, 'b.eml'), 'utf8');
+      expect(written).toMatch(/^Message-ID: <1@firm\.example>\r?$/m);
+      expect(written).toMatch(/^Subject: =\?UTF-8\?/m);
+    } finally {
+      await writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('should refuse to write once closed', async () => {
+    const writer = new MailWriter();
+    await writer.close();
+    await expect(
+      writer.write(message, '/nonexistent/.x.tmp', '/nonexistent/x.eml'),
+    ).rejects.toThrow('The mail writer is closed.');
   });
 });
