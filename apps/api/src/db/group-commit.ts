@@ -30,9 +30,11 @@ export interface GroupCommitStats {
 /**
  * Group commit for SQLite, where every commit is an fsync (synchronous=FULL) and there is one connection.
  * Units submitted while the event loop is busy (in the same turn, or while a batch is being committed) are
- * gathered and run in ONE transaction, each in its own savepoint:
+ * gathered and run in ONE transaction:
  *
- * - a unit that throws is rolled back to its savepoint and fails alone; the others go on;
+ * - a unit that throws fails alone; the others go on (the transaction is rolled back and the batch runs again,
+ *   each unit in its own savepoint, so the failing unit's statements are undone and the others' kept);
+ * - a unit may therefore run twice (the first run rolled back): it must be database statements only;
  * - every promise settles only after the COMMIT holding its unit has returned, so nothing is acknowledged
  *   before it is durable; when the commit fails, every unit of that transaction fails (nothing is stored);
  * - units run one after another in submission order, so e.g. sequence counters advance as they would with
@@ -84,12 +86,48 @@ export class GroupCommit<DB> {
 
   async #flush(): Promise<void> {
     let batch: Item<DB>[] | undefined;
+    let unitFailed = false;
+    // First the units one after another without savepoints: almost always every unit succeeds, and a savepoint
+    // and its release are two of the few statements a unit runs. If a unit throws, this transaction is rolled
+    // back whole and the batch runs again, each unit in its own savepoint (below).
     try {
       await this.#db.transaction().execute(async (trx) => {
         // Taken once the connection is ours, so units queued while waiting for it come along.
         batch = this.#queue.splice(0, MAX_BATCH);
         this.stats.transactions += 1;
         this.stats.units += batch.length;
+        for (const item of batch) {
+          try {
+            item.outcome = { ok: true, value: await item.work(trx) };
+          } catch (error) {
+            unitFailed = true;
+            throw error;
+          }
+        }
+      });
+    } catch (error) {
+      if (batch !== undefined && unitFailed) {
+        for (const item of batch) item.outcome = undefined;
+        await this.#flushWithSavepoints(batch);
+        return;
+      }
+      // No transaction (BEGIN failed) or its COMMIT failed: the units fail rather than wait forever, and nothing
+      // of theirs is stored.
+      batch ??= this.#queue.splice(0, MAX_BATCH);
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    for (const item of batch ?? []) {
+      if (item.outcome?.ok === true) item.resolve(item.outcome.value);
+      else item.reject(item.outcome?.error ?? new Error('The unit did not run'));
+    }
+  }
+
+  /** The batch again, each unit in its own savepoint: a unit that throws is rolled back and fails alone. */
+  async #flushWithSavepoints(batch: Item<DB>[]): Promise<void> {
+    try {
+      await this.#db.transaction().execute(async (trx) => {
+        this.stats.transactions += 1;
         for (const item of batch) {
           await trx.executeQuery(SAVEPOINT);
           try {
@@ -108,14 +146,12 @@ export class GroupCommit<DB> {
         }
       });
     } catch (error) {
-      // No transaction (e.g. BEGIN failed): the units it would have taken fail rather than wait forever.
-      batch ??= this.#queue.splice(0, MAX_BATCH);
       for (const item of batch) {
         item.reject(item.outcome?.ok === false ? item.outcome.error : error);
       }
       return;
     }
-    for (const item of batch ?? []) {
+    for (const item of batch) {
       if (item.outcome?.ok === true) item.resolve(item.outcome.value);
       else item.reject(item.outcome?.error ?? new Error('The unit did not run'));
     }

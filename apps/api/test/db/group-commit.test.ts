@@ -219,6 +219,38 @@ describe('GroupCommit (SQLite)', () => {
     expect(group.stats).toEqual({ transactions: 2, units: 11 });
   });
 
+  it('should run a batch without savepoints, and again with them when a unit throws', async () => {
+    const group = new GroupCommit<Database>(db.kysely);
+    const runs = [0, 0, 0, 0, 0];
+    const outcomes = await Promise.allSettled(
+      runs.map((_, i) =>
+        group.submit(async (t) => {
+          runs[i] = (runs[i] ?? 0) + 1;
+          await mark(t, `m${i}`);
+          if (i === 2) await mark(t, 'm0'); // duplicate primary key: this unit fails
+          return i;
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    // The first transaction stopped at the failing unit and was rolled back; the second ran them all, each in
+    // its own savepoint. Every unit that succeeded is stored once.
+    expect(runs).toEqual([2, 2, 2, 1, 1]);
+    expect(group.stats).toEqual({ transactions: 2, units: 5 });
+    const ids = await db.kysely
+      .selectFrom(sql<{ id: string }>`marks`.as('m'))
+      .select('id')
+      .orderBy('id')
+      .execute();
+    expect(ids.map((r) => r.id)).toEqual(['m0', 'm1', 'm3', 'm4']);
+  });
+
   it(`should split a burst into transactions of at most ${MAX_BATCH} units`, async () => {
     const group = new GroupCommit<Database>(db.kysely);
     const n = MAX_BATCH * 2 + 1;
