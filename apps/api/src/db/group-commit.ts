@@ -2,7 +2,9 @@ import { CompiledQuery, type Kysely } from 'kysely';
 
 /**
  * A unit of durable work: database statements only. It runs inside a transaction (on SQLite together with
- * other units), so it must not wait for anything but its own queries (no network, no files, no timers).
+ * other units), so it must not wait for anything but its own queries (no network, no files, no timers). On SQLite
+ * it may run twice (when another unit of its batch throws, the batch is rolled back and runs again), so it must
+ * have no effect outside the database.
  */
 export type Work<DB, T> = (trx: Kysely<DB>) => Promise<T>;
 
