@@ -118,13 +118,16 @@ export class OutboxWorker {
         await markSent(trx, delivered, clock());
         for (const { row, message } of failed) {
           const next = new Date(clock().getTime() + retryDelayMs(row.attempts + 1));
-          this.options.log.warn(
-            { outboxId: row.id, kind: row.kind, attempts: row.attempts + 1, err: message },
-            'Outbox delivery failed; will retry',
-          );
           await markFailed(trx, row, message, next);
         }
       });
+      // Logged once the marks are stored (a write's work may run twice, so nothing else happens inside it).
+      for (const { row, message } of failed) {
+        this.options.log.warn(
+          { outboxId: row.id, kind: row.kind, attempts: row.attempts + 1, err: message },
+          'Outbox delivery failed; will retry',
+        );
+      }
       sent += delivered.length;
       if (rows.length < BATCH || this.#stopped) return sent;
     }
