@@ -2,7 +2,11 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type LightMyRequestResponse,
+} from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import app, { serverOptions } from '../src/app.js';
@@ -27,6 +31,14 @@ export const databases: DatabaseTarget[] = [
 ];
 
 /** A clock tests move by hand. */
+/** A logger that drops everything, for services built outside an app. */
+export const silentLogger = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+} as unknown as FastifyBaseLogger;
+
 export class TestClock {
   constructor(public current = new Date('2026-03-02T09:00:00.000Z')) {}
   readonly now = (): Date => new Date(this.current);

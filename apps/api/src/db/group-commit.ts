@@ -119,10 +119,7 @@ export class GroupCommit<DB> {
       for (const item of batch) item.reject(error);
       return;
     }
-    for (const item of batch ?? []) {
-      if (item.outcome?.ok === true) item.resolve(item.outcome.value);
-      else item.reject(item.outcome?.error ?? new Error('The unit did not run'));
-    }
+    settle(batch ?? []);
   }
 
   /** The batch again, each unit in its own savepoint: a unit that throws is rolled back and fails alone. */
@@ -153,9 +150,14 @@ export class GroupCommit<DB> {
       }
       return;
     }
-    for (const item of batch) {
-      if (item.outcome?.ok === true) item.resolve(item.outcome.value);
-      else item.reject(item.outcome?.error ?? new Error('The unit did not run'));
-    }
+    settle(batch);
+  }
+}
+
+/** Settles each unit of a committed batch with its own outcome. */
+function settle<DB>(batch: readonly Item<DB>[]): void {
+  for (const item of batch) {
+    if (item.outcome?.ok === true) item.resolve(item.outcome.value);
+    else item.reject(item.outcome?.error ?? new Error('The unit did not run'));
   }
 }

@@ -76,6 +76,16 @@ async function createTables(db: Db): Promise<void> {
 }
 
 type Trx = Parameters<Parameters<Db['write']>[0]>[0];
+
+/** The ids of the `marks` rows stored, in order. */
+async function storedMarks(db: Db): Promise<string[]> {
+  const rows = await db.kysely
+    .selectFrom(sql<{ id: string }>`marks`.as('m'))
+    .select('id')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
 const mark = (trx: Trx, id: string) =>
   sql`insert into marks (id) values (${id})`.execute(trx).then(() => id);
 
@@ -130,12 +140,7 @@ describe.each(databases)('Db.write ($name)', (target) => {
       'BW-2026-000004',
     ]);
     expect(await observer.count('marks')).toBe(4);
-    const ids = await db.kysely
-      .selectFrom(sql<{ id: string }>`marks`.as('m'))
-      .select('id')
-      .orderBy('id')
-      .execute();
-    expect(ids.map((r) => r.id)).toEqual(['m0', 'm1', 'm3', 'm4']);
+    expect(await storedMarks(db)).toEqual(['m0', 'm1', 'm3', 'm4']);
   });
 
   it('should settle a unit only once its commit is visible to another connection', async () => {
@@ -243,12 +248,7 @@ describe('GroupCommit (SQLite)', () => {
     // its own savepoint. Every unit that succeeded is stored once.
     expect(runs).toEqual([2, 2, 2, 1, 1]);
     expect(group.stats).toEqual({ transactions: 2, units: 5 });
-    const ids = await db.kysely
-      .selectFrom(sql<{ id: string }>`marks`.as('m'))
-      .select('id')
-      .orderBy('id')
-      .execute();
-    expect(ids.map((r) => r.id)).toEqual(['m0', 'm1', 'm3', 'm4']);
+    expect(await storedMarks(db)).toEqual(['m0', 'm1', 'm3', 'm4']);
   });
 
   it(`should split a burst into transactions of at most ${MAX_BATCH} units`, async () => {

@@ -1,18 +1,10 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailWriter } from '../../src/services/mail-writer.js';
 import { createMailer } from '../../src/services/mailer.js';
-
-/** A logger that drops everything. */
-const silent = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-} as unknown as FastifyBaseLogger;
+import { silentLogger } from '../helper.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
@@ -31,7 +23,7 @@ describe('the outbox folder mailer', () => {
       from,
       outboxDir,
       uploadsDir: path.join(dir, 'uploads'),
-      log: silent,
+      log: silentLogger,
     });
     return { mailer, outboxDir };
   }

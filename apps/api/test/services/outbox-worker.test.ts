@@ -1,19 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connect.js';
 import { enqueue, listOutbox, type MailPayload } from '../../src/repositories/outbox.js';
 import type { Mailer } from '../../src/services/mailer.js';
 import { OutboxWorker, retryDelayMs } from '../../src/services/outbox-worker.js';
-import { TestClock } from '../helper.js';
-
-const silent = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-} as unknown as FastifyBaseLogger;
+import { silentLogger, TestClock } from '../helper.js';
 
 describe('retryDelayMs', () => {
   it('should double from 30 seconds and stop at one hour', () => {
@@ -35,6 +28,17 @@ describe('OutboxWorker', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  /** A worker over this test's database that polls only when asked (`runOnce`). */
+  const workerWith = (mailer: Mailer, clock: TestClock) =>
+    new OutboxWorker({
+      db,
+      mailer,
+      clock: clock.now,
+      log: silentLogger,
+      uploadsDir: dataDir,
+      pollMs: 60_000,
+    });
+
   it('should pick up a row queued while a run is in progress', async () => {
     const clock = new TestClock();
     const sent: string[] = [];
@@ -47,14 +51,7 @@ describe('OutboxWorker', () => {
       },
       close: () => undefined,
     };
-    const worker = new OutboxWorker({
-      db,
-      mailer,
-      clock: clock.now,
-      log: silent,
-      uploadsDir: dataDir,
-      pollMs: 60_000,
-    });
+    const worker = workerWith(mailer, clock);
     const mail = (subject: string) => ({
       kind: 'mail' as const,
       payload: { to: 'a@example.com', subject, text: 'x' },
@@ -78,14 +75,7 @@ describe('OutboxWorker', () => {
       send: () => Promise.reject(new Error('mail server says no')),
       close: () => undefined,
     };
-    const worker = new OutboxWorker({
-      db,
-      mailer,
-      clock: clock.now,
-      log: silent,
-      uploadsDir: dataDir,
-      pollMs: 60_000,
-    });
+    const worker = workerWith(mailer, clock);
     await enqueue(
       db.kysely,
       { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
@@ -120,14 +110,7 @@ describe('OutboxWorker', () => {
       },
       close: () => undefined,
     };
-    const worker = new OutboxWorker({
-      db,
-      mailer,
-      clock: clock.now,
-      log: silent,
-      uploadsDir: dataDir,
-      pollMs: 60_000,
-    });
+    const worker = workerWith(mailer, clock);
     for (let i = 0; i < 250; i += 1) {
       const subject = i === 7 ? 'bad 7' : `mail ${i}`;
       await enqueue(
@@ -168,14 +151,7 @@ describe('OutboxWorker', () => {
       },
       close: () => undefined,
     };
-    const worker = new OutboxWorker({
-      db,
-      mailer,
-      clock: clock.now,
-      log: silent,
-      uploadsDir: dataDir,
-      pollMs: 60_000,
-    });
+    const worker = workerWith(mailer, clock);
     for (let i = 0; i < 250; i += 1) {
       await enqueue(
         db.kysely,

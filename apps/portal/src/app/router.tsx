@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { RouterProvider, createBrowserRouter, redirect } from 'react-router-dom';
 import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router-dom';
 
@@ -148,7 +147,6 @@ export function routerReady(router: AppRouterInstance): Promise<void> {
   });
 }
 
-export function AppRouter({ router }: { router?: AppRouterInstance }) {
-  const own = useMemo(() => router ?? createAppRouter(), [router]);
-  return <RouterProvider router={own} />;
+export function AppRouter({ router }: { router: AppRouterInstance }) {
+  return <RouterProvider router={router} />;
 }
