@@ -9,7 +9,13 @@ import {
   type ContentCardRow,
   type TopicRow,
 } from '../../repositories/content.js';
-import { compress, preferredEncoding } from '../../services/compression.js';
+import { asciiJson } from '../../services/ascii-json.js';
+import {
+  compress,
+  compressAsync,
+  preferredEncoding,
+  type Encoding,
+} from '../../services/compression.js';
 import { sanitizeHtml } from '../../services/sanitize.js';
 import { HttpError, clientOf } from '../../types.js';
 import { clientParams, contentItemSchema, errors, topicSchema } from '../schemas.js';
@@ -37,15 +43,40 @@ const MAX_CACHED_ANSWERS = 500;
 /** Answers shorter than this are sent as they are: compressing them saves next to nothing. */
 const MIN_COMPRESSED_BYTES = 1024;
 
-/** One serialised answer and its compressed forms, each made the first time a request accepts it. */
+/**
+ * A compressed form of an answer: made quickly for the first request that accepts it, and made again at the
+ * smallest setting, off the event loop, once a second request shows the answer is sent more than once.
+ */
+interface Form {
+  bytes: Buffer;
+  state: 'quick' | 'refining' | 'smallest';
+}
+
+/** One serialised answer (ASCII-only JSON) and its compressed forms. */
 interface Answer {
   identity: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
+  br?: Form;
+  gzip?: Form;
 }
 
 /** Dashboard content, information topics, search, articles and the dashboard video. */
 export default function contentRoutes(app: FastifyInstance): void {
+  /** Re-makes a form at the smallest setting in the thread pool; requests meanwhile get the quick one. */
+  const refine = (identity: Buffer, encoding: Encoding, form: Form) => {
+    form.state = 'refining';
+    compressAsync(identity, encoding, { smallest: true }).then(
+      (bytes) => {
+        form.bytes = bytes;
+        form.state = 'smallest';
+      },
+      (error: unknown) => {
+        // The quick form stays, and is not tried again: it is correct, only larger.
+        form.state = 'smallest';
+        app.log.warn({ err: error, encoding }, 'Could not recompress a content answer');
+      },
+    );
+  };
+
   // GET content answers, serialised (and compressed on demand), keyed by client, content version and search
   // text. The version lives on the client row (read for every request anyway) and every import bumps it, so
   // an import by any instance or by the staff tool is seen at once: no stale answer, no extra query.
@@ -95,12 +126,12 @@ export default function contentRoutes(app: FastifyInstance): void {
           listContent(db, client.id, 'case_study', search),
           listTopics(db, client.id, search),
         ]);
-        const body = JSON.stringify({
+        const body = asciiJson({
           insights: insights.map(toItem),
           case_studies: caseStudies.map(toItem),
           insurance: topics.map(toTopic),
         });
-        answer = { identity: Buffer.from(body, 'utf8') };
+        answer = { identity: Buffer.from(body, 'latin1') };
         if (answers.size >= MAX_CACHED_ANSWERS) answers.clear();
         answers.set(key, answer);
       }
@@ -110,12 +141,14 @@ export default function contentRoutes(app: FastifyInstance): void {
           ? undefined
           : preferredEncoding(request.headers['accept-encoding']);
       if (encoding === undefined) return reply.send(answer.identity);
-      let compressed = answer[encoding];
-      if (compressed === undefined) {
-        compressed = compress(answer.identity, encoding);
-        answer[encoding] = compressed;
+      let form = answer[encoding];
+      if (form === undefined) {
+        form = { bytes: compress(answer.identity, encoding), state: 'quick' };
+        answer[encoding] = form;
+      } else if (form.state === 'quick') {
+        refine(answer.identity, encoding, form);
       }
-      return reply.header('content-encoding', encoding).send(compressed);
+      return reply.header('content-encoding', encoding).send(form.bytes);
     },
   );
 

@@ -1,0 +1,28 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { asciiJson } from '../../src/services/ascii-json.js';
+
+const isAscii = (text: string) => [...text].every((c) => c.charCodeAt(0) < 0x80);
+
+describe('asciiJson', () => {
+  it('should escape every character outside ASCII and leave the rest as JSON.stringify writes it', () => {
+    expect(asciiJson({ price: '£1,234', dash: 'a – b', plain: 'abc "q" \\ /' })).toBe(
+      '{"price":"\\u00a31,234","dash":"a \\u2013 b","plain":"abc \\"q\\" \\\\ /"}',
+    );
+    // A pair (an emoji) is written as its two UTF-16 halves; a lone half as JSON.stringify escapes it.
+    expect(asciiJson('😀')).toBe('"\\ud83d\\ude00"');
+    expect(asciiJson('\ud800x')).toBe('"\\ud800x"');
+    expect(asciiJson([1, null, true])).toBe('[1,null,true]');
+  });
+
+  it('should give pure ASCII that parses back to what JSON.stringify gives, for any value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
+        const text = asciiJson(value);
+        expect(isAscii(text)).toBe(true);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
