@@ -23,8 +23,6 @@ import { TERMS } from '../utils/terms';
 
 import { BreakdownTable } from './breakdown-table';
 import { CalculatorLayout } from './calculator-layout';
-import { ContactFields } from './contact-fields';
-import { EstimatePanel } from './estimate-panel';
 import { HeadlineFigure } from './headline-figure';
 import { Term } from './term';
 
@@ -54,9 +52,13 @@ export function BtrWarrantyCalculator() {
     <CalculatorLayout
       title={BTR_WARRANTY_TITLE}
       intro="An indicative premium for a structural warranty on a build-to-rent scheme, with optional cover for the rent lost while a defect is put right. Our team receives your estimate and follows it up with you."
-      inputError={calculator.inputError}
-      sending={calculator.submission.status === 'sending'}
-      onCalculate={calculator.calculate}
+      idPrefix={ID}
+      calculator={calculator}
+      telephone={{
+        name: 'contact_number',
+        label: 'Contact number',
+        errorMessage: 'Enter your contact number',
+      }}
       project={
         <>
           <Select
@@ -128,99 +130,79 @@ export function BtrWarrantyCalculator() {
           ) : null}
         </>
       }
-      contact={
-        <ContactFields
-          idPrefix={ID}
-          value={calculator.contact}
-          onChange={calculator.setContact}
-          invalid={calculator.invalidContactFields}
-          telephone={{
-            name: 'contact_number',
-            label: 'Contact number',
-            errorMessage: 'Enter your contact number',
-          }}
-        />
-      }
-      estimate={
-        <EstimatePanel
-          ref={calculator.estimateRef}
-          stale={calculator.stale}
-          submission={calculator.submission}
-          onRetry={calculator.retry}
-        >
-          {estimate === null ? null : (
-            <>
-              <HeadlineFigure
-                label="Total premium (including IPT)"
-                value={formatPounds(estimate.quote.total)}
-              />
-              <BreakdownTable
-                caption="How it is worked out"
-                rows={[
-                  {
-                    id: 'base',
-                    label: 'Base rate',
-                    value: formatPercent(estimate.quote.rates.base),
-                  },
-                  {
-                    id: 'stage',
-                    label: `Stage: ${estimate.inputs.stage}`,
-                    value: formatPercent(estimate.quote.rates.stage),
-                  },
-                  {
-                    id: 'total-percentage',
-                    label: <Term explanation={TERMS.totalPercentage}>Total percentage</Term>,
-                    value: formatPercent(estimate.quote.totalPercentage),
-                  },
-                  {
-                    id: 'warranty',
-                    label: (
-                      <>
-                        Warranty premium ({formatPercent(estimate.quote.totalPercentage)} of a{' '}
-                        <Term explanation={TERMS.sumInsured}>sum insured</Term> of{' '}
-                        {formatPounds(estimate.inputs.sumInsured)})
-                      </>
-                    ),
-                    value: formatPounds(estimate.quote.warrantyPremium),
-                  },
-                  {
-                    id: 'loss-of-rent',
-                    label: (
-                      <>
-                        <Term explanation={TERMS.lossOfRent}>Loss of rent</Term>
-                        {lossOfRentDetail(estimate.inputs, estimate.quote.rates.lossOfRentTerm)}
-                      </>
-                    ),
-                    value: estimate.inputs.includeLossOfRent
-                      ? formatPounds(estimate.quote.lossOfRentPremium)
-                      : 'Not included',
-                  },
-                  {
-                    id: 'sub-total',
-                    label: 'Sub total',
-                    value: formatPounds(estimate.quote.subTotal),
-                    total: true,
-                  },
-                  {
-                    id: 'ipt',
-                    label: (
-                      <>
-                        <Term explanation={TERMS.ipt}>IPT</Term> ({IPT_RATE}%)
-                      </>
-                    ),
-                    value: formatPounds(estimate.quote.ipt),
-                  },
-                  {
-                    id: 'total',
-                    label: 'Total',
-                    value: formatPounds(estimate.quote.total),
-                    total: true,
-                  },
-                ]}
-              />
-            </>
-          )}
-        </EstimatePanel>
+      figures={
+        estimate === null ? null : (
+          <>
+            <HeadlineFigure
+              label="Total premium (including IPT)"
+              value={formatPounds(estimate.quote.total)}
+            />
+            <BreakdownTable
+              caption="How it is worked out"
+              rows={[
+                {
+                  id: 'base',
+                  label: 'Base rate',
+                  value: formatPercent(estimate.quote.rates.base),
+                },
+                {
+                  id: 'stage',
+                  label: `Stage: ${estimate.inputs.stage}`,
+                  value: formatPercent(estimate.quote.rates.stage),
+                },
+                {
+                  id: 'total-percentage',
+                  label: <Term explanation={TERMS.totalPercentage}>Total percentage</Term>,
+                  value: formatPercent(estimate.quote.totalPercentage),
+                },
+                {
+                  id: 'warranty',
+                  label: (
+                    <>
+                      Warranty premium ({formatPercent(estimate.quote.totalPercentage)} of a{' '}
+                      <Term explanation={TERMS.sumInsured}>sum insured</Term> of{' '}
+                      {formatPounds(estimate.inputs.sumInsured)})
+                    </>
+                  ),
+                  value: formatPounds(estimate.quote.warrantyPremium),
+                },
+                {
+                  id: 'loss-of-rent',
+                  label: (
+                    <>
+                      <Term explanation={TERMS.lossOfRent}>Loss of rent</Term>
+                      {lossOfRentDetail(estimate.inputs, estimate.quote.rates.lossOfRentTerm)}
+                    </>
+                  ),
+                  value: estimate.inputs.includeLossOfRent
+                    ? formatPounds(estimate.quote.lossOfRentPremium)
+                    : 'Not included',
+                },
+                {
+                  id: 'sub-total',
+                  label: 'Sub total',
+                  value: formatPounds(estimate.quote.subTotal),
+                  total: true,
+                },
+                {
+                  id: 'ipt',
+                  label: (
+                    <>
+                      <Term explanation={TERMS.ipt}>IPT</Term> ({IPT_RATE}%)
+                    </>
+                  ),
+                  value: formatPounds(estimate.quote.ipt),
+                },
+                {
+                  id: 'total',
+                  label: 'Total',
+                  value: formatPounds(estimate.quote.total),
+                  total: true,
+                },
+              ]}
+            />
+          </>
+        )
       }
     />
   );

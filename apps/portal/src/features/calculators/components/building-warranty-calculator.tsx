@@ -20,8 +20,6 @@ import { TERMS } from '../utils/terms';
 
 import { BreakdownTable } from './breakdown-table';
 import { CalculatorLayout } from './calculator-layout';
-import { ContactFields } from './contact-fields';
-import { EstimatePanel } from './estimate-panel';
 import { HeadlineFigure } from './headline-figure';
 import { Term } from './term';
 
@@ -47,9 +45,8 @@ export function BuildingWarrantyCalculator() {
     <CalculatorLayout
       title={BUILDING_WARRANTY_TITLE}
       intro="An indicative premium for a structural (latent defects) warranty on new homes or a conversion. Our team receives your estimate and follows it up with you."
-      inputError={calculator.inputError}
-      sending={calculator.submission.status === 'sending'}
-      onCalculate={calculator.calculate}
+      idPrefix={ID}
+      calculator={calculator}
       project={
         <>
           <Select
@@ -92,78 +89,57 @@ export function BuildingWarrantyCalculator() {
           />
         </>
       }
-      contact={
-        <ContactFields
-          idPrefix={ID}
-          value={calculator.contact}
-          onChange={calculator.setContact}
-          invalid={calculator.invalidContactFields}
-          telephone={{
-            name: 'telephone',
-            label: 'Telephone',
-            errorMessage: 'Enter your telephone number',
-          }}
-        />
-      }
-      estimate={
-        <EstimatePanel
-          ref={calculator.estimateRef}
-          stale={calculator.stale}
-          submission={calculator.submission}
-          onRetry={calculator.retry}
-        >
-          {estimate === null ? null : (
-            <>
-              <HeadlineFigure
-                label="Estimated premium"
-                value={formatPounds(estimate.quote.estimate)}
-              />
-              <BreakdownTable
-                caption="How it is worked out"
-                rows={[
-                  {
-                    id: 'build-cost',
-                    label: (
-                      <>
-                        Build cost rate for a{' '}
-                        <Term explanation={TERMS.sumInsured}>sum insured</Term> of{' '}
-                        {formatPounds(estimate.inputs.sumInsured)}
-                      </>
-                    ),
-                    value: formatPercent(estimate.quote.rates.buildCost),
-                  },
-                  {
-                    id: 'build-type',
-                    label: `Build type: ${estimate.inputs.buildType}`,
-                    value: formatPercent(estimate.quote.rates.buildType),
-                  },
-                  {
-                    id: 'stage',
-                    label: `Stage: ${estimate.inputs.stage}`,
-                    value: formatPercent(estimate.quote.rates.stage),
-                  },
-                  {
-                    id: 'units',
-                    label: `Units: ${formatCount(estimate.inputs.units, 'unit')}`,
-                    value: formatPercent(estimate.quote.rates.units),
-                  },
-                  {
-                    id: 'total-percentage',
-                    label: <Term explanation={TERMS.totalPercentage}>Total percentage</Term>,
-                    value: formatPercent(estimate.quote.totalPercentage),
-                    total: true,
-                  },
-                  {
-                    id: 'estimate',
-                    label: `Estimated premium (${formatPercent(estimate.quote.totalPercentage)} of ${formatPounds(estimate.inputs.sumInsured)})`,
-                    value: formatPounds(estimate.quote.estimate),
-                    total: true,
-                  },
-                ]}
-              />
-            </>
-          )}
-        </EstimatePanel>
+      figures={
+        estimate === null ? null : (
+          <>
+            <HeadlineFigure
+              label="Estimated premium"
+              value={formatPounds(estimate.quote.estimate)}
+            />
+            <BreakdownTable
+              caption="How it is worked out"
+              rows={[
+                {
+                  id: 'build-cost',
+                  label: (
+                    <>
+                      Build cost rate for a <Term explanation={TERMS.sumInsured}>sum insured</Term>{' '}
+                      of {formatPounds(estimate.inputs.sumInsured)}
+                    </>
+                  ),
+                  value: formatPercent(estimate.quote.rates.buildCost),
+                },
+                {
+                  id: 'build-type',
+                  label: `Build type: ${estimate.inputs.buildType}`,
+                  value: formatPercent(estimate.quote.rates.buildType),
+                },
+                {
+                  id: 'stage',
+                  label: `Stage: ${estimate.inputs.stage}`,
+                  value: formatPercent(estimate.quote.rates.stage),
+                },
+                {
+                  id: 'units',
+                  label: `Units: ${formatCount(estimate.inputs.units, 'unit')}`,
+                  value: formatPercent(estimate.quote.rates.units),
+                },
+                {
+                  id: 'total-percentage',
+                  label: <Term explanation={TERMS.totalPercentage}>Total percentage</Term>,
+                  value: formatPercent(estimate.quote.totalPercentage),
+                  total: true,
+                },
+                {
+                  id: 'estimate',
+                  label: `Estimated premium (${formatPercent(estimate.quote.totalPercentage)} of ${formatPounds(estimate.inputs.sumInsured)})`,
+                  value: formatPounds(estimate.quote.estimate),
+                  total: true,
+                },
+              ]}
+            />
+          </>
+        )
       }
     />
   );

@@ -4,37 +4,43 @@ import { styled } from 'styled-components';
 
 import { PageHeading } from '@/components/ui/page-heading';
 
+import type { CalculatorForm } from '../hooks/use-calculator';
+
+import { ContactFields, TELEPHONE, type ContactFieldsProps } from './contact-fields';
+import { EstimatePanel } from './estimate-panel';
+
 export interface CalculatorLayoutProps {
   /** The page's `<h1>`, the spec's heading word for word. */
   title: string;
   intro: ReactNode;
+  /** Prefix of the form's input ids (as given to useCalculator). */
+  idPrefix: string;
+  /** The calculator's state and actions, from useCalculator. */
+  calculator: CalculatorForm;
   /** The project inputs. */
   project: ReactNode;
-  /** The contact fields. */
-  contact: ReactNode;
-  /** A problem with the inputs themselves (not with the contact fields). */
-  inputError: string | null;
-  /** The post of the last estimate is on its way. */
-  sending: boolean;
-  onCalculate: () => void;
-  /** The estimate panel. */
-  estimate: ReactNode;
+  /** The contact telephone input's name, label and message, when not the usual `telephone`. */
+  telephone?: ContactFieldsProps['telephone'];
+  /** The estimate's figures, or `null` before the first Calculate. */
+  figures: ReactNode | null;
 }
 
-/** A calculator page: heading, the form (project, then contact details, then Calculate) and the estimate. */
+/**
+ * A calculator page: heading, the form (project, then contact details, then Calculate) and the estimate
+ * panel, wired to the calculator's state; each calculator brings its own inputs and figures.
+ */
 export function CalculatorLayout({
   title,
   intro,
+  idPrefix,
+  calculator,
   project,
-  contact,
-  inputError,
-  sending,
-  onCalculate,
-  estimate,
+  telephone = TELEPHONE,
+  figures,
 }: CalculatorLayoutProps) {
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onCalculate();
+    calculator.calculate();
   };
 
   return (
@@ -48,16 +54,31 @@ export function CalculatorLayout({
           </Fieldset>
           <Fieldset>
             <legend>Your contact details</legend>
-            {contact}
+            <ContactFields
+              idPrefix={idPrefix}
+              value={calculator.contact}
+              onChange={calculator.setContact}
+              invalid={calculator.invalidContactFields}
+              telephone={telephone}
+            />
           </Fieldset>
-          {inputError ? <InputError role="alert">{inputError}</InputError> : null}
+          {calculator.inputError ? (
+            <InputError role="alert">{calculator.inputError}</InputError>
+          ) : null}
           <Actions>
-            <Button type="submit" loading={sending}>
+            <Button type="submit" loading={calculator.submission.status === 'sending'}>
               Calculate
             </Button>
           </Actions>
         </Form>
-        {estimate}
+        <EstimatePanel
+          ref={calculator.estimateRef}
+          stale={calculator.stale}
+          submission={calculator.submission}
+          onRetry={calculator.retry}
+        >
+          {figures}
+        </EstimatePanel>
       </Columns>
     </Page>
   );

@@ -16,6 +16,13 @@ export interface ContactFieldsProps {
   telephone: { name: string; label: string; errorMessage: string };
 }
 
+/** The usual telephone input (the BTR calculator names its own `contact_number`). */
+export const TELEPHONE: ContactFieldsProps['telephone'] = {
+  name: 'telephone',
+  label: 'Telephone',
+  errorMessage: 'Enter your telephone number',
+};
+
 /** The id of a contact field's input, so a screen can move focus to it. */
 export function contactFieldId(idPrefix: string, field: ContactField): string {
   return `${idPrefix}-${field}`;

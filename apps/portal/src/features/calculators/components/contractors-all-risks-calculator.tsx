@@ -20,8 +20,6 @@ import { rangeOf } from '../utils/options';
 import { TERMS } from '../utils/terms';
 
 import { CalculatorLayout } from './calculator-layout';
-import { ContactFields } from './contact-fields';
-import { EstimatePanel } from './estimate-panel';
 import { HeadlineFigure } from './headline-figure';
 import { Term } from './term';
 
@@ -53,9 +51,8 @@ export function ContractorsAllRisksCalculator() {
     <CalculatorLayout
       title={CONTRACTORS_ALL_RISKS_TITLE}
       intro="An indicative range of premiums for insuring the works in progress and materials on site until completion. Our team receives your estimate and follows it up with you."
-      inputError={calculator.inputError}
-      sending={calculator.submission.status === 'sending'}
-      onCalculate={calculator.calculate}
+      idPrefix={ID}
+      calculator={calculator}
       project={
         <>
           <Select
@@ -75,66 +72,46 @@ export function ContractorsAllRisksCalculator() {
           />
         </>
       }
-      contact={
-        <ContactFields
-          idPrefix={ID}
-          value={calculator.contact}
-          onChange={calculator.setContact}
-          invalid={calculator.invalidContactFields}
-          telephone={{
-            name: 'telephone',
-            label: 'Telephone',
-            errorMessage: 'Enter your telephone number',
-          }}
-        />
-      }
-      estimate={
-        <EstimatePanel
-          ref={calculator.estimateRef}
-          stale={calculator.stale}
-          submission={calculator.submission}
-          onRetry={calculator.retry}
-        >
-          {estimate === null ? null : (
-            <>
-              <HeadlineFigure
-                label="Estimated premium"
-                value={`${formatPounds(estimate.quote.low)} to ${formatPounds(estimate.quote.high)}`}
-              />
-              <Levels>
-                <caption>
-                  {estimate.inputs.propertyType},{' '}
-                  <Term explanation={TERMS.contractWorks}>contract works</Term> of{' '}
-                  {formatPounds(estimate.inputs.contractWorksValue)}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Estimate</th>
-                    <th scope="col">Rate</th>
-                    <th scope="col">Premium</th>
+      figures={
+        estimate === null ? null : (
+          <>
+            <HeadlineFigure
+              label="Estimated premium"
+              value={`${formatPounds(estimate.quote.low)} to ${formatPounds(estimate.quote.high)}`}
+            />
+            <Levels>
+              <caption>
+                {estimate.inputs.propertyType},{' '}
+                <Term explanation={TERMS.contractWorks}>contract works</Term> of{' '}
+                {formatPounds(estimate.inputs.contractWorksValue)}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Estimate</th>
+                  <th scope="col">Rate</th>
+                  <th scope="col">Premium</th>
+                </tr>
+              </thead>
+              <tbody>
+                {LEVELS.map(({ key, label }) => (
+                  <tr key={key}>
+                    <th scope="row">{label}</th>
+                    <td>{formatPercent(estimate.quote.rates[key])}</td>
+                    <td>{formatPounds(estimate.quote[key])}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {LEVELS.map(({ key, label }) => (
-                    <tr key={key}>
-                      <th scope="row">{label}</th>
-                      <td>{formatPercent(estimate.quote.rates[key])}</td>
-                      <td>{formatPounds(estimate.quote[key])}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Levels>
-              <Assumptions>
-                <p>These figures assume:</p>
-                <ul>
-                  {CAR_ASSUMPTIONS.map((assumption) => (
-                    <li key={assumption}>{assumption}</li>
-                  ))}
-                </ul>
-              </Assumptions>
-            </>
-          )}
-        </EstimatePanel>
+                ))}
+              </tbody>
+            </Levels>
+            <Assumptions>
+              <p>These figures assume:</p>
+              <ul>
+                {CAR_ASSUMPTIONS.map((assumption) => (
+                  <li key={assumption}>{assumption}</li>
+                ))}
+              </ul>
+            </Assumptions>
+          </>
+        )
       }
     />
   );

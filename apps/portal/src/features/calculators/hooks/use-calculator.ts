@@ -1,5 +1,5 @@
 import { PricingInputError } from '@firm/pricing';
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 
@@ -7,8 +7,8 @@ import { useClient } from '@/hooks/use-client';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
 import { contactFieldId } from '../components/contact-fields';
-import type { ContactDetails, DraftState } from '../stores/create-draft-store';
-import { contactFromUser, missingContactFields } from '../utils/contact';
+import type { ContactDetails, DraftState, Submission } from '../stores/create-draft-store';
+import { contactFromUser, missingContactFields, type ContactField } from '../utils/contact';
 
 import { useQuoteSubmission } from './use-quote-submission';
 
@@ -24,6 +24,22 @@ export interface CalculatorOptions<I, Q, B> {
   submit: (prefix: string, body: B) => Promise<QuoteSubmissionResponse<unknown>>;
   /** The calculator's name in the activity log. */
   activityItem: string;
+}
+
+/** What the calculator page (CalculatorLayout) needs of useCalculator's result, whatever the calculator. */
+export interface CalculatorForm {
+  contact: ContactDetails;
+  setContact: (contact: ContactDetails) => void;
+  /** The contact fields to show as missing (after a Calculate without them). */
+  invalidContactFields: readonly ContactField[];
+  /** A problem with the inputs themselves (not with the contact fields). */
+  inputError: string | null;
+  submission: Submission<unknown>;
+  /** The inputs have changed since the estimate. */
+  stale: boolean;
+  calculate: () => void;
+  retry: () => void;
+  estimateRef: RefObject<HTMLElement | null>;
 }
 
 /**
