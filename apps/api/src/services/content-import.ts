@@ -64,20 +64,49 @@ export function isHexColour(value: string): boolean {
   return HEX.test(value);
 }
 
+/**
+ * gray-matter runs a `---js` (or `---javascript`) front-matter block with eval by default: anyone able to
+ * write a content file would run code wherever it is imported (the staff tool, the server's first start).
+ * Only YAML (the default) and JSON front matter are read; any other language is refused.
+ */
+const refuseCode = (): object => {
+  throw new ContentError(
+    'front matter must be YAML (or JSON); JavaScript front matter is never run.',
+  );
+};
+const FRONT_MATTER = { engines: { javascript: refuseCode, js: refuseCode } };
+
+function frontMatter(source: string, where: string): matter.GrayMatterFile<string> {
+  try {
+    return matter(source, FRONT_MATTER);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ContentError(`${where}: ${message.split('\n')[0]}`);
+  }
+}
+
 /** One document to parse fragments in (a new JSDOM per file is slow). */
 const scratch = new JSDOM('').window.document;
 
 /** Copies media files into DATA_DIR/media/<prefix>/ under content-hash names (safe to cache for ever). */
 class MediaCopier {
+  private readonly publishedName: RegExp;
+
   constructor(
     private readonly folder: string,
     private readonly mediaDir: string,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.publishedName = new RegExp(
+      `^/media/${prefix}/[a-f0-9]{20}(${MEDIA_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})$`,
+    );
+  }
 
   /** `media/x.svg` (relative to the content folder) → `/media/<prefix>/<hash>.svg`. */
   async publish(reference: string, where: string): Promise<string> {
-    if (/^\/media\//.test(reference)) return reference;
+    // Already published (this client's own media, by content-hash name): kept as it is. Any other /media/
+    // path (`/media/../api/…` would make every viewer's browser call the API) is refused below.
+    if (this.publishedName.test(reference)) return reference;
     if (/^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('/')) {
       throw new ContentError(
         `${where}: "${reference}" must be a file in the content folder (e.g. media/photo.jpg).`,
@@ -241,7 +270,7 @@ export async function importContent(
           `${where}: the file name must be a slug (lower-case letters, digits, hyphens).`,
         );
       }
-      const parsed = matter(await readFile(path.join(root, sub, file), 'utf8'));
+      const parsed = frontMatter(await readFile(path.join(root, sub, file), 'utf8'), where);
       const data = parsed.data as Record<string, unknown>;
       const html = await media.rewriteHtml(markdownToHtml(parsed.content), where);
       const order = data.order;
@@ -280,7 +309,7 @@ export async function importContent(
   const videoFile = path.join(root, 'video.md');
   if (existsSync(videoFile)) {
     const where = 'video.md';
-    const parsed = matter(await readFile(videoFile, 'utf8'));
+    const parsed = frontMatter(await readFile(videoFile, 'utf8'), where);
     const data = parsed.data as Record<string, unknown>;
     const poster = optionalText(data, 'poster', where);
     const captions = optionalText(data, 'captions', where);
