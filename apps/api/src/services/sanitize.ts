@@ -8,10 +8,26 @@ const purify = createDOMPurify(window);
 const SAFE_URL = /^(?:https?:|mailto:|tel:|\/(?!\/)|#|\.{1,2}\/|[^:/?#]+(?:[/?#]|$))/i;
 const URL_ATTRIBUTES = ['href', 'src', 'poster', 'action', 'formaction', 'xlink:href', 'cite'];
 
+/**
+ * What a page loads by itself (src, poster) may only be imported media: published (`/media/<client>/<hash>.ext`)
+ * or, before the import publishes it, a file under the content folder's media/. Anything else would have every
+ * viewer's browser request it: `<img src="/api/demo/logout">` would log them out.
+ */
+const MEDIA_URL =
+  /^(?:\/media\/[a-z0-9-]+\/[a-f0-9]{20}\.[a-z0-9]+|(?:\.\/)?media\/(?!.*\.\.)[\w./-]+)$/;
+const EMBED_ATTRIBUTES = new Set(['src', 'poster']);
+
 purify.addHook('afterSanitizeAttributes', (node) => {
   for (const name of URL_ATTRIBUTES) {
     const value = node.getAttribute(name);
-    if (value !== null && !SAFE_URL.test(value.trim())) node.removeAttribute(name);
+    if (value === null) continue;
+    // Browsers drop tabs and line breaks inside URLs and read a backslash as a slash: `/\evil.example`
+    // and `/<tab>/evil.example` both lead off the site.
+    const url = value.trim().replace(/[\t\n\r]/g, '');
+    const safe = EMBED_ATTRIBUTES.has(name)
+      ? MEDIA_URL.test(url)
+      : !url.includes('\\') && SAFE_URL.test(url);
+    if (!safe) node.removeAttribute(name);
   }
   node.removeAttribute('srcset');
 });
