@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, MINUTE } from '../../src/clock.js';
 import { sha256 } from '../../src/crypto.js';
+import { NOT_A_NAVIGATION_MESSAGE } from '../../src/plugins/app/cross-site.js';
 import {
   PERSON,
   buildTestApp,
@@ -319,6 +320,51 @@ describe.each(databases)('sessions ($name)', (target) => {
     });
     expect(response.statusCode).toBe(403);
     expect(await loggedInAs(t, cookie, 'demo')).toBe(PERSON.email);
+  });
+
+  it('should log out only when the page is opened: not by HEAD, nor by an image or fetch of this very site', async () => {
+    const cookie = await loginOpen(t.app);
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: '/api/demo/logout',
+      headers: { cookie },
+    });
+    expect(head.statusCode).toBe(405);
+    // Content holding <img src="/api/demo/logout">, or a script of the site, is same-origin but no page.
+    for (const [mode, dest] of [
+      ['no-cors', 'image'],
+      ['cors', 'empty'],
+      ['navigate', 'iframe'],
+      ['no-cors', 'script'],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo/logout',
+        headers: {
+          cookie,
+          'sec-fetch-site': 'same-origin',
+          'sec-fetch-mode': mode,
+          'sec-fetch-dest': dest,
+        },
+      });
+      expect(response.statusCode, `${mode} ${dest}`).toBe(403);
+      expect(response.json()).toEqual({ error: NOT_A_NAVIGATION_MESSAGE });
+      expect(await loggedInAs(t, cookie, 'demo')).toBe(PERSON.email);
+    }
+    // The Log out link, followed.
+    const out = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo/logout',
+      headers: {
+        cookie,
+        'sec-fetch-site': 'same-origin',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+        'sec-fetch-user': '?1',
+      },
+    });
+    expect(out.statusCode).toBe(303);
+    expect(await loggedInAs(t, cookie, 'demo')).toBeNull();
   });
 
   it('should refuse an unsigned or re-signed session id', async () => {

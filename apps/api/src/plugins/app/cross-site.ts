@@ -20,9 +20,23 @@ export function isSameSite(request: FastifyRequest, publicOrigin: string): boole
   return true;
 }
 
+export const NOT_A_NAVIGATION_MESSAGE =
+  'Refused: this address only works when opened as a page (the Log out link), not loaded by one.';
+
+/**
+ * Whether a GET is the browser opening a page (a link followed, an address typed), by Sec-Fetch-Mode and
+ * Sec-Fetch-Dest: not an image, script, frame or fetch a page of this very site makes (content could hold
+ * `<img src="/api/demo/logout">`). Browsers without those headers (and other clients) are let through.
+ */
+export function isTopLevelNavigation(request: FastifyRequest): boolean {
+  const { 'sec-fetch-mode': mode, 'sec-fetch-dest': dest } = request.headers;
+  return (mode === undefined || mode === 'navigate') && (dest === undefined || dest === 'document');
+}
+
 /**
  * Cookie-authenticated state changes are refused when the browser says they come from another site.
- * Applies to every unsafe method and to routes marked `config: { stateChanging: true }` (logout).
+ * Applies to every unsafe method and to routes marked `config: { stateChanging: true }` (logout), which
+ * must moreover be opened as a page.
  */
 export default fp(
   (app) => {
@@ -33,6 +47,10 @@ export default fp(
         true;
       if ((!SAFE_METHODS.has(request.method) || marked) && !isSameSite(request, publicOrigin)) {
         done(new HttpError(403, CROSS_SITE_MESSAGE));
+        return;
+      }
+      if (marked && SAFE_METHODS.has(request.method) && !isTopLevelNavigation(request)) {
+        done(new HttpError(403, NOT_A_NAVIGATION_MESSAGE));
         return;
       }
       done();

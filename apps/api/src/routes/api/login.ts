@@ -211,6 +211,8 @@ export default function loginRoutes(app: FastifyInstance): void {
   app.get<{ Params: { client: string } }>(
     '/api/:client/logout',
     {
+      // GET because the spec says so; no automatic HEAD twin, which would end a session as well.
+      exposeHeadRoute: false,
       config: { stateChanging: true },
       schema: {
         summary: 'Log out',
