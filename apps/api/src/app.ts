@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Duplex } from 'node:stream';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -64,17 +65,89 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
   return Object.assign(new Error(message), { statusCode: 400 });
 }
 
-/** The path of the first string (key or value) holding a NUL character, or `undefined`. */
-function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const here = path === '' ? key : `${path}.${key}`;
-    if (key.includes('\u0000')) return here;
-    const found = findNul(inner, here);
-    if (found !== undefined) return found;
+/** No request of this API nests deeper than a few levels; a body nested deeper than this is refused. */
+export const MAX_NESTING = 32;
+
+/** How long a connection may stay silent, and how long a whole request may take to arrive. */
+export const IDLE_TIMEOUT_MS = 60_000;
+export const REQUEST_TIMEOUT_MS = 10 * 60_000;
+
+/** The router's limit on a path parameter (find-my-way's default, stated so the 404/405 check can use it). */
+const MAX_PARAM_LENGTH = 100;
+
+interface Visit {
+  value: unknown;
+  key: string;
+  parent: Visit | undefined;
+  depth: number;
+}
+
+const pathOf = (visit: Visit): string => {
+  const keys: string[] = [];
+  for (let at: Visit | undefined = visit; at !== undefined; at = at.parent) {
+    if (at.parent !== undefined) keys.push(at.key);
+  }
+  return keys.reverse().join('.');
+};
+
+/**
+ * The first problem with a parsed query or body, as the message of a 400, or `undefined`: a string (key or
+ * value) holding a NUL character (PostgreSQL cannot store it), or nesting deeper than MAX_NESTING. A walk
+ * with its own stack, not recursion: a 20 KB body of `[[[[…` is 10,000 levels deep.
+ */
+function findBadText(root: unknown, where: string): string | undefined {
+  const stack: Visit[] = [{ value: root, key: '', parent: undefined, depth: 0 }];
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
+    const { value, depth } = visit;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) {
+        return `Invalid ${where} "${pathOf(visit) || '(body)'}": it contains a NUL character.`;
+      }
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_NESTING) {
+      return `Invalid ${where === 'field' ? 'body' : where}: it is nested more than ${MAX_NESTING} levels deep.`;
+    }
+    // Reversed onto the stack, so the first key is looked at first.
+    const entries = Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const [key, inner] = entries[i] as [string, unknown];
+      const child: Visit = { value: inner, key, parent: visit, depth: depth + 1 };
+      if (key.includes('\u0000')) {
+        return `Invalid ${where} "${pathOf(child)}": it contains a NUL character.`;
+      }
+      stack.push(child);
+    }
   }
   return undefined;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any route (a malformed request line or chunk, headers or an
+ * address too long, a request too slow to arrive) get the `{ error }` contract too, then the connection closes.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          'The request’s headers (or its address) are too long.',
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive.']
+        : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
+  const body = JSON.stringify({ error: message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** Fastify's own options for this app (the server and the tests use the same). */
@@ -82,6 +155,12 @@ export function serverOptions(config: Config): FastifyServerOptions {
   return {
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
+    // A client that stops sending (mid-body, say) is cut off after a minute of silence, and no request may
+    // take more than ten minutes to arrive (a 20 MB upload at a quarter of a megabit a second); Fastify's
+    // defaults wait for ever, holding the socket and a half-written upload.
+    connectionTimeout: IDLE_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    clientErrorHandler: answerClientError,
     ajv: {
       customOptions: {
         removeAdditional: false,
@@ -92,7 +171,7 @@ export function serverOptions(config: Config): FastifyServerOptions {
       },
     },
     schemaErrorFormatter: (errors, dataVar) => formatSchemaError(errors as AjvError[], dataVar),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors raised before routing (a path with bad percent-encoding) keep the `{ error }` contract.
     frameworkErrors: (error, request, rawReply) => {
       const reply = rawReply as FastifyReply;
@@ -130,23 +209,55 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   fastify.addHook('onRoute', (route) => {
     if (route.url.includes('*')) return;
-    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}/?$`);
+    // A parameter longer than the router takes matches no route: no 405 for it, a 404.
+    const pattern = new RegExp(
+      `^${route.url.replace(/:[^/]+/g, `[^/]{1,${MAX_PARAM_LENGTH}}`)}/?$`,
+    );
     const methods = [route.method].flat();
     routes.push({ pattern, methods });
   });
 
-  // Text with NUL characters is refused before it reaches a handler (PostgreSQL cannot store it).
+  // Text with NUL characters, and absurdly nested input, is refused before it reaches a handler.
   // Hooks with callbacks rather than async functions: they run on every request and never wait for anything.
   fastify.addHook('preValidation', (request, _reply, done) => {
     for (const [where, value] of [
       ['query parameter', request.query],
       ['field', request.body],
     ] as const) {
-      const bad = findNul(value, '');
+      const bad = findBadText(value, where);
       if (bad !== undefined) {
-        done(new HttpError(400, `Invalid ${where} "${bad}": it contains a NUL character.`));
+        done(new HttpError(400, bad));
         return;
       }
+    }
+    done();
+  });
+
+  // Bodies are read as sent: a compressed body (Content-Encoding, or a transfer coding besides chunked)
+  // would be parsed as garbage, so it is refused up front with a clear 415.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const { 'content-encoding': contentEncoding, 'transfer-encoding': transferEncoding } =
+      request.headers;
+    const codings = (header: string | undefined) =>
+      (header ?? '')
+        .split(',')
+        .map((coding) => coding.trim().toLowerCase())
+        .filter((coding) => coding !== '');
+    const unsupported = [
+      ...codings(contentEncoding).filter((coding) => coding !== 'identity'),
+      ...codings(transferEncoding).filter((coding) => coding !== 'chunked'),
+    ];
+    if (unsupported.length > 0) {
+      done(
+        new HttpError(
+          415,
+          `Compressed request bodies are not accepted (${unsupported
+            .slice(0, 3)
+            .map((coding) => coding.slice(0, 20))
+            .join(', ')}): send the body as it is.`,
+        ),
+      );
+      return;
     }
     done();
   });
@@ -161,6 +272,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // Set before any plugin adds routes: a route keeps the error handler in force when it was added.
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    // @fastify/static refuses a non-canonical path (`//`, `/./`, `/../`, a backslash) with a bare 403:
+    // there is no such file or page, so it is answered as any unknown path is.
+    if (
+      error.statusCode === 403 &&
+      error.message === 'Forbidden' &&
+      !(error instanceof HttpError)
+    ) {
+      return reply.code(404).type('application/json; charset=utf-8').send({ error: 'Not found.' });
+    }
     const status =
       typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     const context = { method: request.method, url: request.url, status };

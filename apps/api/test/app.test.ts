@@ -74,6 +74,78 @@ describe.each(databases)('app ($name)', (target) => {
       });
     });
 
+    it('should answer 400 for a body nested absurdly deep (a 20 KB `[[[[…`), not overflow the stack', async () => {
+      for (const payload of [
+        `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+        `{"first_name":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`,
+      ]) {
+        for (const url of ['/api/nosuch/login', '/api/demo/login']) {
+          const response = await t.app.inject({
+            method: 'POST',
+            url,
+            payload,
+            headers: { 'content-type': 'application/json' },
+          });
+          expect(response.statusCode, url).toBe(400);
+          expect(response.json()).toEqual({
+            error: 'Invalid body: it is nested more than 32 levels deep.',
+          });
+        }
+      }
+      // Ordinary nesting is untouched: a NUL deep inside is still found and named.
+      const nested = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { first_name: { a: [{ b: 'x\u0000' }] } },
+      });
+      expect(nested.statusCode).toBe(400);
+      expect(nested.json()).toEqual({
+        error: 'Invalid field "first_name.a.0.b": it contains a NUL character.',
+      });
+    });
+
+    it('should refuse a compressed request body with 415, whatever the coding', async () => {
+      for (const headers of [
+        { 'content-encoding': 'gzip' },
+        { 'content-encoding': 'br' },
+        { 'content-encoding': 'bogus' },
+        { 'transfer-encoding': 'gzip, chunked' },
+      ]) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: '{}',
+          headers: { 'content-type': 'application/json', ...headers },
+        });
+        expect(response.statusCode, JSON.stringify(headers)).toBe(415);
+        expect(response.json()).toEqual({
+          error: expect.stringMatching(/^Compressed request bodies are not accepted \(/),
+        });
+      }
+      const identity = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: '{}',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+      });
+      expect(identity.statusCode).toBe(400);
+    });
+
+    it('should answer 404 JSON for a client prefix longer than the router takes, and for empty segments', async () => {
+      for (const url of [
+        `/api/${'a'.repeat(101)}`,
+        `/api/${'a'.repeat(101)}/content`,
+        '/api//demo',
+        '/api/demo//content',
+        '/demo//dashboard',
+        '/assets//x.js',
+      ]) {
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.json()).toEqual({ error: 'Not found.' });
+      }
+    });
+
     it('should answer 413 JSON for an oversized JSON body', async () => {
       const response = await t.app.inject({
         method: 'POST',

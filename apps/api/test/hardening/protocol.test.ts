@@ -1,0 +1,100 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, serverOptions } from '../../src/app.js';
+import { buildTestApp, databases, loginOpen } from '../helper.js';
+import { DUE_DILIGENCE_FIELDS, multipart, pdf, walk } from './support.js';
+
+/** Sends raw bytes on a new connection and gives back everything the server sends until it closes. */
+function raw(port: number, data: string | Buffer, { hold = false } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.write(data);
+    if (!hold) socket.end();
+  });
+}
+
+const jsonOf = (response: string) =>
+  JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as unknown;
+
+describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', (target) => {
+  const IDLE_MS = 400;
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let port: number;
+  beforeAll(async () => {
+    // The server's own timeouts are a minute and ten; here the idle one is short enough to watch.
+    t = await buildTestApp(target, {}, { connectionTimeout: IDLE_MS });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should have finite timeouts for a silent connection and a slow request', () => {
+    const options = serverOptions(t.config);
+    expect(options.connectionTimeout).toBe(IDLE_TIMEOUT_MS);
+    expect(options.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+    expect(IDLE_TIMEOUT_MS).toBe(60_000);
+    expect(REQUEST_TIMEOUT_MS).toBe(600_000);
+  });
+
+  it('should answer a malformed request with 400 JSON { error } and close', async () => {
+    for (const request of [
+      'BREW /api/demo HTTP/1.1\r\nHost: a\r\n\r\n',
+      'GET /api/demo HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n',
+      'POST /api/demo/login HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    ]) {
+      const response = await raw(port, request);
+      expect(response, request).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(response).toContain('Content-Type: application/json; charset=utf-8');
+      expect(jsonOf(response)).toEqual({ error: 'Bad request: it is not well-formed HTTP.' });
+    }
+  });
+
+  it('should answer headers or an address too long with 431 JSON { error }', async () => {
+    for (const request of [
+      `GET /api/demo HTTP/1.1\r\nHost: a\r\nX-Long: ${'a'.repeat(20_000)}\r\n\r\n`,
+      `GET /api/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
+    ]) {
+      const response = await raw(port, request);
+      expect(response).toMatch(/^HTTP\/1\.1 431 /);
+      expect(jsonOf(response)).toEqual({
+        error: 'The request’s headers (or its address) are too long.',
+      });
+    }
+  });
+
+  it('should cut off a client that stops sending mid-upload, and leave no part of the file', async () => {
+    const cookie = await loginOpen(t.app);
+    const form = multipart(DUE_DILIGENCE_FIELDS, { filename: 'report.pdf', content: pdf(200_000) });
+    const head =
+      `POST /api/demo/due-diligence HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\n` +
+      `Content-Type: ${form.headers['content-type']}\r\nContent-Length: ${form.payload.length}\r\n\r\n`;
+    const started = Date.now();
+    // Headers and half the body, then silence (the socket is held open, never ended).
+    const answer = await raw(
+      port,
+      Buffer.concat([Buffer.from(head), form.payload.subarray(0, 100_000)]),
+      {
+        hold: true,
+      },
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS - 50);
+    expect(Date.now() - started).toBeLessThan(IDLE_MS + 5_000);
+    // Cut off without an answer: it never finished asking.
+    expect(answer).toBe('');
+    await t.app.background.drain();
+    const deadline = Date.now() + 2_000;
+    let left = await walk(`${t.dataDir}/uploads`).catch(() => []);
+    while (left.length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      left = await walk(`${t.dataDir}/uploads`).catch(() => []);
+    }
+    expect(left).toEqual([]);
+  });
+});
