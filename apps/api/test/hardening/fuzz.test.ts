@@ -32,7 +32,6 @@ const SESSION_ENDING = new Set([
   'POST /api/:client/login',
   'POST /api/:client/login/link',
   'GET /api/:client/logout',
-  'HEAD /api/:client/logout',
 ]);
 
 type CookieChoice = 'session' | 'none' | 'garbage' | 'tampered' | 'doubled';

@@ -76,7 +76,6 @@ export const PUBLIC_ROUTES = new Set([
   'HEAD /api/:client/login/link',
   'POST /api/:client/login/link',
   'GET /api/:client/logout',
-  'HEAD /api/:client/logout',
   'GET /media/:client/:file',
   'HEAD /media/:client/:file',
 ]);
@@ -89,7 +88,6 @@ export const REDIRECTING = new Set([
   'HEAD /',
   'POST /api/:client/login/link',
   'GET /api/:client/logout',
-  'HEAD /api/:client/logout',
   'POST /api/:client/due-diligence',
 ]);
 

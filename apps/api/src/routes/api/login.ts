@@ -123,7 +123,7 @@ export default function loginRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.get<{ Params: { client: string }; Querystring: { token?: string } }>(
+  app.get<{ Params: { client: string }; Querystring: { token?: unknown } }>(
     '/api/:client/login/link',
     {
       schema: {
@@ -133,10 +133,11 @@ export default function loginRoutes(app: FastifyInstance): void {
           'open links).',
         tags: ['login'],
         params: clientParams,
+        // Checked in the handler, so that a person who opens a damaged link gets the page that says so,
+        // not JSON; other parameters (mail services add `utm_source` and the like) are ignored.
         querystring: {
           type: 'object',
-          properties: { token: tokenField },
-          additionalProperties: false,
+          properties: { token: { description: 'The token from the e-mail (1 to 200 characters)' } },
         },
         produces: ['text/html'],
         response: {
@@ -154,9 +155,14 @@ export default function loginRoutes(app: FastifyInstance): void {
         // The token is in this page's URL: never send it to another site.
         .header('referrer-policy', 'same-origin')
         .type('text/html; charset=utf-8');
-      const token = request.query.token;
-      if (token === undefined)
+      const { token } = request.query;
+      if (
+        typeof token !== 'string' ||
+        token.length < tokenField.minLength ||
+        token.length > tokenField.maxLength
+      ) {
         return reply.code(400).send(invalidLinkPage(client.name, client.prefix));
+      }
       return continuePage(client.name, client.prefix, token);
     },
   );
