@@ -68,6 +68,13 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
 /** No request of this API nests deeper than a few levels; a body nested deeper than this is refused. */
 export const MAX_NESTING = 32;
 
+/**
+ * Fastify says "Body is not valid JSON" also when the JSON is fine but holds a key that could pollute
+ * prototypes (secure-json-parse refuses those): one message that is true of both.
+ */
+export const INVALID_JSON_MESSAGE =
+  'Invalid body: it is not well-formed JSON, or it uses a key never accepted ("__proto__", or "prototype" inside "constructor").';
+
 /** How long a connection may stay silent, and how long a whole request may take to arrive. */
 export const IDLE_TIMEOUT_MS = 60_000;
 export const REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -295,7 +302,14 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .type('application/json; charset=utf-8')
         // Not the route's response schema: some routes' error pages are HTML strings (the login link).
         .serializer(JSON.stringify)
-        .send({ error: status >= 500 ? 'Internal server error' : error.message })
+        .send({
+          error:
+            status >= 500
+              ? 'Internal server error'
+              : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+                ? INVALID_JSON_MESSAGE
+                : error.message,
+        })
     );
   });
 

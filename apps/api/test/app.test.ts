@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVALID_JSON_MESSAGE } from '../src/app.js';
 import { buildTestApp, databases, loginOpen, type TestApp } from './helper.js';
 
 describe.each(databases)('app ($name)', (target) => {
@@ -38,7 +39,21 @@ describe.each(databases)('app ($name)', (target) => {
         headers: { 'content-type': 'application/json' },
       });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toHaveProperty('error');
+      expect(bad.json()).toEqual({ error: INVALID_JSON_MESSAGE });
+      // Well-formed JSON with a prototype-polluting key is refused with the same, true, message.
+      for (const payload of [
+        '{"__proto__":{"admin":true},"first_name":"A"}',
+        '{"constructor":{"prototype":{"admin":true}}}',
+      ]) {
+        const polluting = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(polluting.statusCode, payload).toBe(400);
+        expect(polluting.json()).toEqual({ error: INVALID_JSON_MESSAGE });
+      }
       const text = await t.app.inject({
         method: 'POST',
         url: '/api/demo/login',
@@ -102,6 +117,26 @@ describe.each(databases)('app ($name)', (target) => {
       expect(nested.json()).toEqual({
         error: 'Invalid field "first_name.a.0.b": it contains a NUL character.',
       });
+    });
+
+    it('should refuse a required text that shows nothing (spaces, zero-width characters)', async () => {
+      for (const blank of [' ', '\u200b', '\u200b\u200d', ' \u2060\u00ad ', '\ufeff']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: { first_name: blank, last_name: 'B', email: 'a@example.com', phone: '1' },
+        });
+        expect(response.statusCode, JSON.stringify(blank)).toBe(400);
+        expect(response.json()).toEqual({
+          error: 'Invalid field "first_name": it must not be blank and must be well formed.',
+        });
+      }
+      const named = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { first_name: '\u200bZoë', last_name: 'B', email: 'a@example.com', phone: '1' },
+      });
+      expect(named.statusCode).toBe(200);
     });
 
     it('should refuse a compressed request body with 415, whatever the coding', async () => {

@@ -21,13 +21,19 @@ export function errors(...statuses: number[]): Record<number, typeof errorSchema
   return Object.fromEntries(statuses.map((s) => [s, errorSchema]));
 }
 
+/**
+ * At least one character that shows: not only spaces, nor only the invisible ones (zero-width space and
+ * joiners, word joiner, soft hyphen, Mongolian vowel separator; \s already covers the BOM and the other spaces).
+ */
+export const VISIBLE_CHARACTER = '[^\\s\\u00AD\\u180E\\u200B-\\u200D\\u2060]';
+
 /** A required, non-blank text field. */
 export const requiredText = (maxLength: number, description?: string) =>
   ({
     type: 'string',
     minLength: 1,
     maxLength,
-    pattern: '\\S',
+    pattern: VISIBLE_CHARACTER,
     ...(description === undefined ? {} : { description }),
   }) as const;
 
