@@ -16,6 +16,8 @@ const URL_ATTRIBUTES = ['href', 'src', 'poster', 'action', 'formaction', 'xlink:
 const MEDIA_URL =
   /^(?:\/media\/[a-z0-9-]+\/[a-f0-9]{20}\.[a-z0-9]+|(?:\.\/)?media\/(?!.*\.\.)[\w./-]+)$/;
 const EMBED_ATTRIBUTES = new Set(['src', 'poster']);
+/** DOMPurify's prefix for ids and names under SANITIZE_NAMED_PROPS. */
+const NAMED_PREFIX = 'user-content-';
 
 purify.addHook('afterSanitizeAttributes', (node) => {
   for (const name of URL_ATTRIBUTES) {
@@ -30,6 +32,16 @@ purify.addHook('afterSanitizeAttributes', (node) => {
     if (!safe) node.removeAttribute(name);
   }
   node.removeAttribute('srcset');
+  // Ids and names are prefixed (SANITIZE_NAMED_PROPS): in-page links follow them.
+  const href = node.getAttribute('href');
+  if (
+    href !== null &&
+    href.startsWith('#') &&
+    href.length > 1 &&
+    !href.startsWith(`#${NAMED_PREFIX}`)
+  ) {
+    node.setAttribute('href', `#${NAMED_PREFIX}${href.slice(1)}`);
+  }
 });
 
 const CONFIG = {
@@ -56,6 +68,9 @@ const CONFIG = {
   ],
   FORBID_ATTR: ['style', 'srcset', 'formaction', 'action'],
   ALLOW_DATA_ATTR: false,
+  // Content's ids and names become `user-content-…`: an element of the content can then never stand in for
+  // one of the portal's own (`root`, `portal-boot`, a label's target) nor shadow a global (DOM clobbering).
+  SANITIZE_NAMED_PROPS: true,
   ALLOW_UNKNOWN_PROTOCOLS: false,
 };
 

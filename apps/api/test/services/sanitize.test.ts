@@ -24,6 +24,16 @@ describe('sanitizeHtml', () => {
     ['<a href="\\\\evil.example/b">x</a>', '<a>x</a>'],
     ['<a href="/&#9;/evil.example/c">x</a>', '<a>x</a>'],
     ['<a href="/demo/info">x</a>', '<a href="/demo/info">x</a>'],
+    // Ids and names cannot take the portal's own (DOM clobbering); in-page links follow the prefix.
+    [
+      '<p id="root">x</p><a name="portal-boot">y</a>',
+      '<p id="user-content-root">x</p><a name="user-content-portal-boot">y</a>',
+    ],
+    [
+      '<a href="#notes">n</a><h3 id="notes">N</h3>',
+      '<a href="#user-content-notes">n</a><h3 id="user-content-notes">N</h3>',
+    ],
+    ['<a href="#">top</a>', '<a href="#">top</a>'],
     ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
     ['<a href=" JaVaScRiPt:alert(1)">x</a>', '<a>x</a>'],
     ['<img src="data:image/png;base64,AAAA">', '<img>'],
@@ -36,6 +46,8 @@ describe('sanitizeHtml', () => {
     ['<a href="https://example.com" target="_blank">x</a>', '<a href="https://example.com">x</a>'],
   ])('should clean %s', (input, output) => {
     expect(sanitizeHtml(input)).toBe(output);
+    // Content is sanitised at import and again when served: a second pass changes nothing.
+    expect(sanitizeHtml(output)).toBe(output);
   });
 
   it('should give the plain text of HTML', () => {
