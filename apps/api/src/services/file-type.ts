@@ -4,30 +4,54 @@ export interface AllowedType {
   ext: string;
 }
 
-const MARKERS = {
-  contentTypes: Buffer.from('[Content_Types].xml'),
-  word: Buffer.from('word/'),
-  excel: Buffer.from('xl/'),
-  powerpoint: Buffer.from('ppt/'),
-  oleWord: Buffer.from('WordDocument', 'utf16le'),
-  oleWorkbook: Buffer.from('Workbook', 'utf16le'),
-  oleBook: Buffer.from('Book', 'utf16le'),
-} as const;
-type Marker = keyof typeof MARKERS;
-const LONGEST = Math.max(...Object.values(MARKERS).map((m) => m.length));
+/** Reads `length` bytes at `position` of the file being sniffed (fewer at its end). */
+export type ReadAt = (position: number, length: number) => Promise<Buffer>;
+
 const HEAD_BYTES = 64;
+
+const DOCX: AllowedType = {
+  mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  ext: 'docx',
+};
+const XLSX: AllowedType = {
+  mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ext: 'xlsx',
+};
+const PPTX: AllowedType = {
+  mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  ext: 'pptx',
+};
+const DOC: AllowedType = { mime: 'application/msword', ext: 'doc' };
+const XLS: AllowedType = { mime: 'application/vnd.ms-excel', ext: 'xls' };
+
+/** Office Open XML: the package's content types and the main part each application opens. */
+const OOXML: [mainPart: string, type: AllowedType][] = [
+  ['word/document.xml', DOCX],
+  ['xl/workbook.xml', XLSX],
+  ['ppt/presentation.xml', PPTX],
+];
+const OOXML_ENTRIES = new Set(['[Content_Types].xml', ...OOXML.map(([mainPart]) => mainPart)]);
+/** Legacy Office (compound files): the stream in the root storage each application opens. */
+const OLE: [stream: string, type: AllowedType][] = [
+  ['WordDocument', DOC],
+  ['Workbook', XLS], // Excel 97 and later
+  ['Book', XLS], // Excel 5 and 95
+];
 
 const startsWith = (head: Buffer, bytes: number[], offset = 0): boolean =>
   head.length >= offset + bytes.length && bytes.every((b, i) => head[offset + i] === b);
 
+const ZIP_LOCAL = [0x50, 0x4b, 0x03, 0x04];
+const CFB_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
 /**
- * Sniffs a file while it streams: keeps its first bytes, looks for the markers that tell Office formats
- * apart, and checks whether it is valid UTF-8 text without NUL bytes.
+ * Sniffs a file while it streams (keeps its first bytes, checks whether it is valid UTF-8 text without NUL
+ * bytes), then, once it is complete, reads the directory of an Office container: a ZIP or compound file is
+ * only a document when it really holds the document's entries (a string like `word/` anywhere in the bytes
+ * proves nothing: any archive can carry it).
  */
 export class FileSniffer {
   #head = Buffer.alloc(0);
-  #tail = Buffer.alloc(0);
-  #found = new Set<Marker>();
   #decoder = new TextDecoder('utf-8', { fatal: true });
   #text = true;
   #size = 0;
@@ -37,11 +61,6 @@ export class FileSniffer {
     if (this.#head.length < HEAD_BYTES) {
       this.#head = Buffer.concat([this.#head, chunk.subarray(0, HEAD_BYTES - this.#head.length)]);
     }
-    const window = Buffer.concat([this.#tail, chunk]);
-    for (const [name, marker] of Object.entries(MARKERS) as [Marker, Buffer][]) {
-      if (!this.#found.has(name) && window.includes(marker)) this.#found.add(name);
-    }
-    this.#tail = window.subarray(Math.max(0, window.length - (LONGEST - 1)));
     if (this.#text) {
       if (chunk.includes(0)) {
         this.#text = false;
@@ -55,8 +74,11 @@ export class FileSniffer {
     }
   }
 
-  /** The detected allowed type, or `undefined` when the content is not on the allow-list. */
-  finish(fileName: string): AllowedType | undefined {
+  /**
+   * The detected allowed type, or `undefined` when the content is not on the allow-list. `readAt` reads the
+   * whole file (all of it has been through `update`), for the container formats' directories.
+   */
+  async finish(fileName: string, readAt: ReadAt): Promise<AllowedType | undefined> {
     const head = this.#head;
     if (head.subarray(0, 5).toString('latin1') === '%PDF-') {
       return { mime: 'application/pdf', ext: 'pdf' };
@@ -73,33 +95,17 @@ export class FileSniffer {
     ) {
       return { mime: 'image/webp', ext: 'webp' };
     }
-    if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) && this.#found.has('contentTypes')) {
-      if (this.#found.has('word')) {
-        return {
-          mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-          ext: 'docx',
-        };
-      }
-      if (this.#found.has('excel')) {
-        return {
-          mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-          ext: 'xlsx',
-        };
-      }
-      if (this.#found.has('powerpoint')) {
-        return {
-          mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-          ext: 'pptx',
-        };
+    if (startsWith(head, ZIP_LOCAL)) {
+      const zip = await readZipDirectory(this.#size, readAt, OOXML_ENTRIES);
+      if (zip === undefined || !(await zip.has('[Content_Types].xml'))) return undefined;
+      for (const [mainPart, type] of OOXML) {
+        if (await zip.has(mainPart)) return type;
       }
       return undefined;
     }
-    if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) {
-      if (this.#found.has('oleWord')) return { mime: 'application/msword', ext: 'doc' };
-      if (this.#found.has('oleWorkbook') || this.#found.has('oleBook')) {
-        return { mime: 'application/vnd.ms-excel', ext: 'xls' };
-      }
-      return undefined;
+    if (startsWith(head, CFB_SIGNATURE)) {
+      const streams = await readCompoundRoot(this.#size, readAt);
+      return OLE.find(([name]) => streams?.has(name.toUpperCase()) === true)?.[1];
     }
     if (this.#text && this.#size > 0) {
       try {
@@ -113,4 +119,224 @@ export class FileSniffer {
     }
     return undefined;
   }
+}
+
+// ZIP (APPNOTE.TXT 4.3): the end-of-central-directory record is in the last 22 + 65,535 (comment) bytes; it
+// locates the central directory, which lists every entry with the offset of its local header.
+const EOCD = 0x06054b50;
+const EOCD_SIZE = 22;
+const ZIP64_LOCATOR = 0x07064b50;
+const ZIP64_EOCD = 0x06064b50;
+const CENTRAL_ENTRY = 0x02014b50;
+const LOCAL_ENTRY = 0x04034b50;
+const MAX_U16 = 0xffff;
+const MAX_U32 = 0xffffffff;
+
+interface ZipDirectory {
+  /** Whether the archive has an entry of this exact name (listed, and its local header says so too). */
+  has(name: string): Promise<boolean>;
+}
+
+/** A little-endian 64-bit field as a number, or `undefined` past 2^53 (no file here is that large). */
+const u64 = (buffer: Buffer, offset: number): number | undefined => {
+  const value = buffer.readBigUInt64LE(offset);
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : undefined;
+};
+
+/**
+ * Reads a ZIP's central directory (every entry is checked, only the `wanted` names are kept: a 20 MB directory
+ * holds some 400,000 entries); `undefined` when the file is not a well-formed single-disk ZIP.
+ */
+async function readZipDirectory(
+  size: number,
+  readAt: ReadAt,
+  wanted: ReadonlySet<string>,
+): Promise<ZipDirectory | undefined> {
+  if (size < EOCD_SIZE) return undefined;
+  const tailStart = Math.max(0, size - (EOCD_SIZE + MAX_U16));
+  const tail = await readAt(tailStart, size - tailStart);
+  // The last record whose comment ends exactly at the end of the file.
+  let at = -1;
+  for (let i = tail.length - EOCD_SIZE; i >= 0; i -= 1) {
+    if (
+      tail.readUInt32LE(i) === EOCD &&
+      i + EOCD_SIZE + tail.readUInt16LE(i + 20) === tail.length
+    ) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return undefined;
+  const eocdOffset = tailStart + at;
+  const disk = tail.readUInt16LE(at + 4);
+  const directoryDisk = tail.readUInt16LE(at + 6);
+  let entries: number | undefined = tail.readUInt16LE(at + 10);
+  let directorySize: number | undefined = tail.readUInt32LE(at + 12);
+  let directoryOffset: number | undefined = tail.readUInt32LE(at + 16);
+  let directoryEnd = eocdOffset;
+  if (entries === MAX_U16 || directorySize === MAX_U32 || directoryOffset === MAX_U32) {
+    // ZIP64: a locator just before the record points at the 64-bit end-of-central-directory record.
+    if (eocdOffset < 20) return undefined;
+    const locator = await readAt(eocdOffset - 20, 20);
+    if (locator.length < 20 || locator.readUInt32LE(0) !== ZIP64_LOCATOR) return undefined;
+    const recordOffset = u64(locator, 8);
+    if (recordOffset === undefined || recordOffset + 56 > eocdOffset - 20) return undefined;
+    const record = await readAt(recordOffset, 56);
+    if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD) return undefined;
+    if (record.readUInt32LE(16) !== 0 || record.readUInt32LE(20) !== 0) return undefined;
+    entries = u64(record, 32);
+    directorySize = u64(record, 40);
+    directoryOffset = u64(record, 48);
+    directoryEnd = recordOffset;
+  } else if (disk !== 0 || directoryDisk !== 0) {
+    return undefined; // a split archive
+  }
+  if (entries === undefined || directorySize === undefined || directoryOffset === undefined) {
+    return undefined;
+  }
+  // Every entry takes at least 46 bytes, so the count is bounded by the directory's size, itself by the file's.
+  if (directoryOffset + directorySize > directoryEnd || entries * 46 > directorySize) {
+    return undefined;
+  }
+  const directory = await readAt(directoryOffset, directorySize);
+  if (directory.length !== directorySize) return undefined;
+  const offsets = new Map<string, number>();
+  let p = 0;
+  for (let n = 0; n < entries; n += 1) {
+    if (p + 46 > directory.length || directory.readUInt32LE(p) !== CENTRAL_ENTRY) return undefined;
+    const nameLength = directory.readUInt16LE(p + 28);
+    const extraLength = directory.readUInt16LE(p + 30);
+    const commentLength = directory.readUInt16LE(p + 32);
+    const next = p + 46 + nameLength + extraLength + commentLength;
+    if (next > directory.length) return undefined;
+    const utf8 = (directory.readUInt16LE(p + 8) & 0x0800) !== 0;
+    const name = directory.toString(utf8 ? 'utf8' : 'latin1', p + 46, p + 46 + nameLength);
+    let localOffset: number | undefined = directory.readUInt32LE(p + 42);
+    if (localOffset === MAX_U32) {
+      localOffset = zip64LocalOffset(
+        directory.subarray(p + 46 + nameLength, p + 46 + nameLength + extraLength),
+        directory.readUInt32LE(p + 24) === MAX_U32,
+        directory.readUInt32LE(p + 20) === MAX_U32,
+      );
+    }
+    if (localOffset === undefined || localOffset + 30 > directoryOffset) return undefined;
+    if (wanted.has(name) && !offsets.has(name)) offsets.set(name, localOffset);
+    p = next;
+  }
+  return {
+    async has(name) {
+      const offset = offsets.get(name);
+      if (offset === undefined) return false;
+      const expected = Buffer.from(name, 'utf8');
+      const local = await readAt(offset, 30 + expected.length);
+      return (
+        local.length === 30 + expected.length &&
+        local.readUInt32LE(0) === LOCAL_ENTRY &&
+        local.readUInt16LE(26) === expected.length &&
+        local.subarray(30).equals(expected)
+      );
+    },
+  };
+}
+
+/** The local header offset from an entry's ZIP64 extra field (after the sizes it holds, when they are there). */
+function zip64LocalOffset(
+  extra: Buffer,
+  hasUncompressed: boolean,
+  hasCompressed: boolean,
+): number | undefined {
+  let p = 0;
+  while (p + 4 <= extra.length) {
+    const id = extra.readUInt16LE(p);
+    const length = extra.readUInt16LE(p + 2);
+    if (id === 0x0001) {
+      const at = p + 4 + (hasUncompressed ? 8 : 0) + (hasCompressed ? 8 : 0);
+      return at + 8 <= p + 4 + length && at + 8 <= extra.length ? u64(extra, at) : undefined;
+    }
+    p += 4 + length;
+  }
+  return undefined;
+}
+
+// Compound File Binary (MS-CFB): a 512-byte header, then sectors; the FAT chains sectors together, the DIFAT
+// (109 entries in the header, then a chain of its own) lists the FAT's sectors, and the directory is a chain
+// of 128-byte entries whose first is the root storage, its children a tree of siblings.
+const FREE_OR_END = 0xfffffffa; // this and above: no sector (reserved, DIFAT, FAT, end of chain, free)
+const NO_STREAM = 0xffffffff;
+
+/**
+ * The names of the streams in a compound file's root storage, in upper case (the format compares names without
+ * case); `undefined` when it is not well-formed.
+ */
+async function readCompoundRoot(size: number, readAt: ReadAt): Promise<Set<string> | undefined> {
+  const header = await readAt(0, 512);
+  if (header.length < 512 || header.readUInt16LE(0x1c) !== 0xfffe) return undefined;
+  const shift = header.readUInt16LE(0x1e);
+  if (shift !== 9 && shift !== 12) return undefined;
+  const sectorSize = 1 << shift;
+  const sectors = Math.ceil(size / sectorSize) - 1; // after the header, which fills the first sector's room
+  const sectorAt = async (sector: number): Promise<Buffer | undefined> => {
+    if (sector >= FREE_OR_END || sector >= sectors) return undefined;
+    const data = await readAt((sector + 1) * sectorSize, sectorSize);
+    return data.length === sectorSize ? data : undefined;
+  };
+  const perSector = sectorSize / 4;
+
+  // The FAT's sector numbers: the header's 109, then the DIFAT chain (bounded by the file's sector count).
+  const fatSectorCount = header.readUInt32LE(0x2c);
+  if (fatSectorCount > sectors) return undefined;
+  const fatSectors: number[] = [];
+  for (let i = 0; i < 109 && fatSectors.length < fatSectorCount; i += 1) {
+    fatSectors.push(header.readUInt32LE(0x4c + i * 4));
+  }
+  let difat = header.readUInt32LE(0x44);
+  for (let hops = 0; fatSectors.length < fatSectorCount; hops += 1) {
+    const data = hops < sectors ? await sectorAt(difat) : undefined;
+    if (data === undefined) return undefined;
+    for (let i = 0; i < perSector - 1 && fatSectors.length < fatSectorCount; i += 1) {
+      fatSectors.push(data.readUInt32LE(i * 4));
+    }
+    difat = data.readUInt32LE(sectorSize - 4);
+  }
+  const fatCache = new Map<number, Buffer | undefined>();
+  const nextSector = async (sector: number): Promise<number | undefined> => {
+    const index = Math.floor(sector / perSector);
+    const fatSector = fatSectors[index];
+    if (fatSector === undefined) return undefined;
+    if (!fatCache.has(index)) fatCache.set(index, await sectorAt(fatSector));
+    return fatCache.get(index)?.readUInt32LE((sector % perSector) * 4);
+  };
+
+  // The directory's entries, following its chain (each sector once: a loop is malformed).
+  const entries: Buffer[] = [];
+  const seen = new Set<number>();
+  for (let sector = header.readUInt32LE(0x30); sector < FREE_OR_END;) {
+    if (seen.has(sector)) return undefined;
+    seen.add(sector);
+    const data = await sectorAt(sector);
+    const next = await nextSector(sector);
+    if (data === undefined || next === undefined) return undefined;
+    for (let p = 0; p < sectorSize; p += 128) entries.push(data.subarray(p, p + 128));
+    sector = next;
+  }
+  const root = entries[0];
+  if (root === undefined || root[0x42] !== 5) return undefined;
+
+  // The root's children: a tree through the left and right sibling links, starting at its child.
+  const names = new Set<string>();
+  const pending = [root.readUInt32LE(0x4c)];
+  const visited = new Set<number>();
+  while (pending.length > 0) {
+    const id = pending.pop() ?? NO_STREAM;
+    if (id === NO_STREAM) continue;
+    const entry = entries[id];
+    if (entry === undefined || visited.has(id)) return undefined;
+    visited.add(id);
+    const nameBytes = entry.readUInt16LE(0x40);
+    if (entry[0x42] === 2 && nameBytes >= 2 && nameBytes <= 64 && nameBytes % 2 === 0) {
+      names.add(entry.toString('utf16le', 0, nameBytes - 2).toUpperCase());
+    }
+    pending.push(entry.readUInt32LE(0x44), entry.readUInt32LE(0x48));
+  }
+  return names;
 }

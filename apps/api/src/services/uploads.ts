@@ -19,6 +19,8 @@ export type UploadResult =
       status: 'stored';
       /** Generated file name under the uploads folder. */
       storedName: string;
+      /** The name it is shown, e-mailed and forwarded under (see `displayFileName`). */
+      displayName: string;
       size: number;
       sha256: string;
       type: AllowedType;
@@ -27,16 +29,20 @@ export type UploadResult =
 /**
  * Streams an uploaded file to `uploadsDir/tmp-<random>` while counting bytes, hashing and sniffing its type.
  * Over the limit or not an allowed type: the partial file is deleted. Otherwise it is fsync'd and renamed to a
- * generated name (the uploaded name is never used as a path). Always consumes the whole stream.
+ * generated name (the uploaded name is never used as a path). Always consumes the whole stream, unless it is
+ * destroyed (the request is being abandoned): then the partial file is deleted and the error thrown.
+ * `onTooLarge` is called as soon as the file is known to be over the limit, while the rest still arrives.
  */
 export async function storeUpload(
   stream: Readable,
   fileName: string,
   uploadsDir: string,
+  onTooLarge: () => void = () => undefined,
 ): Promise<UploadResult> {
   await mkdir(uploadsDir, { recursive: true });
   const tmp = path.join(uploadsDir, `tmp-${randomBytes(16).toString('hex')}`);
-  const handle = await open(tmp, 'wx', 0o600);
+  // Read as well as written: the sniffer reads an Office file's directory back once it is complete.
+  const handle = await open(tmp, 'wx+', 0o600);
   const hash = createHash('sha256');
   const sniffer = new FileSniffer();
   let size = 0;
@@ -48,6 +54,7 @@ export async function storeUpload(
       if (tooLarge) continue; // drain the rest without keeping it
       if (size > MAX_UPLOAD_BYTES) {
         tooLarge = true;
+        onTooLarge();
         continue;
       }
       hash.update(chunk);
@@ -60,7 +67,11 @@ export async function storeUpload(
       await rm(tmp, { force: true });
       return { status: tooLarge ? 'too-large' : 'empty' };
     }
-    const type = sniffer.finish(fileName);
+    const type = await sniffer.finish(fileName, async (position, length) => {
+      const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - position)));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      return buffer.subarray(0, bytesRead);
+    });
     if (type === undefined) {
       await handle.close();
       closed = true;
@@ -73,7 +84,14 @@ export async function storeUpload(
     const storedName = `${newId()}.${type.ext}`;
     await rename(tmp, path.join(uploadsDir, storedName));
     await syncDirectory(uploadsDir);
-    return { status: 'stored', storedName, size, sha256: hash.digest('hex'), type };
+    return {
+      status: 'stored',
+      storedName,
+      displayName: displayFileName(fileName, type.ext),
+      size,
+      sha256: hash.digest('hex'),
+      type,
+    };
   } catch (error) {
     if (!closed) await handle.close().catch(() => undefined);
     await rm(tmp, { force: true });
@@ -96,12 +114,30 @@ export async function removeUpload(uploadsDir: string, storedName: string): Prom
   await rm(path.join(uploadsDir, path.basename(storedName)), { force: true });
 }
 
-/** A file name safe to show and to send on (no paths, no control characters). */
-export function displayFileName(name: string): string {
+const MAX_DISPLAY_NAME = 200;
+/** Bidirectional controls: `invoice\u202Etxt.lmth` would show as `invoicehtml.txt`. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/** What is taken for the uploaded name's extension: a short run of letters and digits, not only digits. */
+const EXTENSION = /\.[a-z0-9]{0,15}[a-z][a-z0-9]{0,15}$/i;
+
+/**
+ * The name a stored file is shown under, e-mailed and forwarded with: the uploaded name's last path segment
+ * without control characters or quotes, its extension replaced with that of the type its content was
+ * recognised as (`ext`), so a text file named `invoice.html` goes to staff as `invoice.txt` and no browser or
+ * mail client renders it as a page; cut to 200 characters with that extension kept.
+ */
+export function displayFileName(name: string, ext: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const clean = [...base]
-    .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '"')
-    .join('')
-    .trim();
-  return clean === '' ? 'attachment' : clean.slice(0, 200);
+    .filter(
+      (c) =>
+        c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '"' && !BIDI_CONTROLS.test(c),
+    )
+    .join('');
+  // Leading dots would hide the file on the staff's machines; Windows drops trailing dots and spaces.
+  const trim = (s: string) => s.replace(/^[\s.]+|[\s.]+$/g, '');
+  const stem = [...trim(trim(clean).replace(EXTENSION, ''))]
+    .slice(0, MAX_DISPLAY_NAME - ext.length - 1)
+    .join('');
+  return `${trim(stem) || 'attachment'}.${ext}`;
 }

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayFileName } from '../../src/services/uploads.js';
 import { buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
 import {
   DUE_DILIGENCE_FIELDS,
@@ -176,6 +177,7 @@ describe.each(databases)('uploads, hostile ($name)', (target) => {
           [...name].some((c) => c === '/' || c === '\\' || c.charCodeAt(0) < 0x20),
           name,
         ).toBe(false);
+        expect(name).toMatch(/^[^.].*\.pdf$/);
         const added = (await walk(t.dataDir)).filter(
           (f) => !before.has(f) && !isDatabaseFile(f) && !f.startsWith(`outbox${path.sep}`),
         );
@@ -186,5 +188,58 @@ describe.each(databases)('uploads, hostile ($name)', (target) => {
       { ...FUZZ_PARAMS, numRuns: Math.min(FUZZ_PARAMS.numRuns, 40) },
     );
     await t.app.background.drain();
+  });
+});
+
+describe('displayFileName', () => {
+  it('should keep the uploaded base name with the extension of the content', () => {
+    const cases: [string, string, string][] = [
+      ['invoice.html', 'txt', 'invoice.txt'],
+      ['report.html', 'pdf', 'report.pdf'],
+      ['image.svg', 'txt', 'image.txt'],
+      ['costs.CSV', 'csv', 'costs.csv'],
+      ['photo.JPEG', 'jpg', 'photo.jpg'],
+      ['plan v1.2', 'pdf', 'plan v1.2.pdf'],
+      ['notes', 'txt', 'notes.txt'],
+      ['invoice.html. . ', 'txt', 'invoice.txt'],
+      ['invoice\u202Etxt.lmth', 'txt', 'invoicetxt.txt'],
+      ['.htaccess', 'txt', 'htaccess.txt'],
+      ['..', 'pdf', 'attachment.pdf'],
+      ['../../etc/passwd', 'pdf', 'passwd.pdf'],
+      ['C:\\Users\\a\\"quoted".docx', 'docx', 'quoted.docx'],
+      [`${'a'.repeat(300)}.html`, 'pdf', `${'a'.repeat(196)}.pdf`],
+    ];
+    for (const [name, ext, shown] of cases) expect(displayFileName(name, ext), name).toBe(shown);
+  });
+
+  it('should always end in the given extension, within 200 characters, with nothing to hide or spoof it', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 400, unit: 'binary' }),
+          fc
+            .tuple(
+              fc.string({ maxLength: 300, unit: 'grapheme' }),
+              fc.constantFrom('.html', '.htm', '.svg', '.xhtml', '.js', '.exe', '.html.', '.'),
+            )
+            .map(([base, ext]) => base + ext),
+        ),
+        fc.constantFrom('pdf', 'txt', 'csv', 'docx', 'xls', 'png'),
+        (name, ext) => {
+          const shown = displayFileName(name, ext);
+          expect(shown.endsWith(`.${ext}`)).toBe(true);
+          expect(shown.length).toBeGreaterThan(ext.length + 1);
+          expect([...shown].length).toBeLessThanOrEqual(200);
+          expect(shown).not.toMatch(/^[.\s]/);
+          expect([...shown].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)).toBe(
+            false,
+          );
+          expect(shown).not.toMatch(/["/\\\u202a-\u202e\u2066-\u2069]/);
+          // Cut between characters, never inside a surrogate pair.
+          expect(Buffer.from(shown, 'utf8').toString('utf8')).toBe(shown);
+        },
+      ),
+      FUZZ_PARAMS,
+    );
   });
 });

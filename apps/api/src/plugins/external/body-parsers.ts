@@ -9,7 +9,9 @@ export default fp(
     await app.register(formbody, { bodyLimit: 4096 });
     await app.register(multipart, {
       // We count the bytes ourselves to answer 413 and delete the partial file; busboy stops one byte
-      // later and discards the rest of the request so the connection stays usable.
+      // later and discards the rest of the file so the browser sees the 413, within the bounds the route
+      // sets (MAX_BODY_BYTES, DRAIN_MS in routes/api/due-diligence.ts). The route answers the other limits
+      // (a second file, too many fields or parts) with a 400 in its own words.
       throwFileSizeLimit: false,
       limits: {
         fileSize: MAX_UPLOAD_BYTES + 1,

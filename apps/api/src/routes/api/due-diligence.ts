@@ -1,13 +1,15 @@
+import { Socket } from 'node:net';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { enqueue } from '../../repositories/outbox.js';
 import { insertDueDiligence } from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
 import {
+  MAX_UPLOAD_BYTES,
   TOO_LARGE_MESSAGE,
   TYPE_NOT_ALLOWED_MESSAGE,
-  displayFileName,
   removeUpload,
   storeUpload,
   type UploadResult,
@@ -32,52 +34,198 @@ const FILE_FIELD = 'FileUpload';
 
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
 
-interface Received {
-  fields: Partial<Record<FieldName, string>>;
-  upload: (UploadResult & { fileName: string }) | undefined;
-  problem: string | undefined;
+/**
+ * The most a due-diligence request's body may be: a full-size file, nine short fields and the multipart
+ * framing fit in far less. Past it nothing more is read (a 300 MB upload is refused after 24 MB, not at its end).
+ */
+export const MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 4 * 1024 * 1024;
+/**
+ * Once the file is over the limit, how long the rest of the request may take to arrive. The rest is read (and
+ * dropped) so that a client that reads the answer only once it has sent everything (browsers do) sees the 413;
+ * a client still sending after this is answered and cut off.
+ */
+export const DRAIN_MS = 2_000;
+/** After the answer to an abandoned request, how long (and how much more) the rest is read and dropped. */
+export const LINGER_MS = 2_000;
+export const LINGER_BYTES = 4 * 1024 * 1024;
+const FORM_TOO_LARGE_MESSAGE = 'The form is too large.';
+
+/** The multipart library's refusals, in the portal's words (its own say "reach files limit", with a 413). */
+const LIBRARY_REFUSALS: Record<string, string> = {
+  FST_FILES_LIMIT: 'Only one file can be attached.',
+  FST_FIELDS_LIMIT: 'Too many fields in the form.',
+  FST_PARTS_LIMIT: 'Too many fields in the form.',
+  FST_PROTO_VIOLATION: 'A field in the form has a name that is not allowed.',
+};
+
+const MAX_SHOWN_NAME = 40;
+/** A field name as quoted in a message: no control characters, and short (names are the sender's to choose). */
+function shown(name: string): string {
+  const chars = [...name].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f);
+  return chars.length > MAX_SHOWN_NAME
+    ? `${chars.slice(0, MAX_SHOWN_NAME).join('')}…`
+    : chars.join('');
 }
 
-/** Reads every part (so the request is always fully consumed) and streams the file to disk. */
-async function receive(request: FastifyRequest, uploadsDir: string): Promise<Received> {
-  const received: Received = { fields: {}, upload: undefined, problem: undefined };
+interface Received {
+  fields: Partial<Record<FieldName, string>>;
+  upload: UploadResult | undefined;
+  problem: string | undefined;
+  /** The file part being stored, and its storing (awaited when the request is abandoned). */
+  file: Readable | undefined;
+  storing: Promise<UploadResult> | undefined;
+  fileTooLarge: boolean;
+}
+
+/**
+ * Counts a request's body as it arrives and abandons it past MAX_BODY_BYTES, or DRAIN_MS after `fileTooLarge`:
+ * the parser is cut off and the answer goes out with `Connection: close` (when it has not gone already: a
+ * refusal sent before the end of the body), then the connection is closed (see `hangUp`).
+ */
+function guardBody(request: FastifyRequest, reply: FastifyReply) {
+  const raw = request.raw;
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let abandoned = false;
+  let lingering: Socket | undefined;
+  let onAbandon: () => void = () => undefined;
+  const over = new Promise<void>((resolve) => {
+    onAbandon = resolve;
+  });
+  // With `Connection: close`, Node ends the socket and destroys it as soon as the answer is out; a client still
+  // sending then gets a reset, often before it has read the answer (browsers show "connection reset"). So our
+  // side is ended, and what still arrives is read and dropped, for LINGER_MS or LINGER_BYTES at most. (An
+  // injected request has no connection: it is left paused.)
+  const hangUp = () => {
+    const socket = raw.socket;
+    if (!(socket instanceof Socket)) return;
+    socket.removeListener('finish', socket.destroy); // Node's destroySoon
+    if (socket.writable) socket.end();
+    raw.resume();
+    const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(deadline));
+    lingering = socket;
+  };
+  const abandon = () => {
+    if (abandoned) return;
+    abandoned = true;
+    clearTimeout(timer);
+    // Nothing more is read until the answer is out (then `hangUp` drops what arrives).
+    raw.unpipe();
+    raw.pause();
+    if (!reply.sent) reply.header('connection', 'close');
+    if (reply.raw.writableFinished) hangUp();
+    else reply.raw.once('finish', hangUp);
+    onAbandon();
+  };
+  const count = (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (!abandoned && bytes > MAX_BODY_BYTES) abandon();
+    else if (lingering !== undefined && bytes > MAX_BODY_BYTES + LINGER_BYTES) lingering.destroy();
+  };
+  // Only counts: it is added in the same tick as the parser's pipe (readParts starts at once), so both see
+  // every chunk.
+  raw.on('data', count);
+  return {
+    over,
+    get abandoned() {
+      return abandoned;
+    },
+    fileTooLarge() {
+      timer ??= setTimeout(abandon, DRAIN_MS);
+    },
+    /** Answering now: no deadline any more (the byte count stays, for anything still sent after it). */
+    finished() {
+      clearTimeout(timer);
+    },
+  };
+}
+type BodyGuard = ReturnType<typeof guardBody>;
+
+/** Reads every part (so the request is always fully consumed, within bounds) and streams the file to disk. */
+async function receive(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uploadsDir: string,
+): Promise<Received> {
+  const received: Received = {
+    fields: {},
+    upload: undefined,
+    problem: undefined,
+    file: undefined,
+    storing: undefined,
+    fileTooLarge: false,
+  };
+  const guard = guardBody(request, reply);
+  const reading = readParts(request, uploadsDir, received, guard);
+  let complete: boolean;
   try {
-    await readParts(request, uploadsDir, received);
+    complete = await Promise.race([reading.then(() => true), guard.over.then(() => false)]);
   } catch (error) {
-    // A malformed body (no boundary, truncated, bad part headers): drop any file already kept, answer 4xx.
-    if (received.upload?.status === 'stored')
-      await removeUpload(uploadsDir, received.upload.storedName);
-    const status = (error as { statusCode?: unknown }).statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) throw error;
-    throw new HttpError(400, 'The form data is malformed. Please send the form again.');
+    if (!guard.abandoned) {
+      guard.finished();
+      // A malformed body (no boundary, truncated, bad part headers) or a library limit: drop any file
+      // already kept, answer 400 in our words.
+      if (received.upload?.status === 'stored')
+        await removeUpload(uploadsDir, received.upload.storedName);
+      const code = (error as { code?: unknown }).code;
+      const refusal = typeof code === 'string' ? LIBRARY_REFUSALS[code] : undefined;
+      throw new HttpError(
+        400,
+        refusal ?? 'The form data is malformed. Please send the form again.',
+      );
+    }
+    complete = false;
   }
-  return received;
+  if (complete) {
+    guard.finished();
+    return received;
+  }
+  // Abandoned: stop storing the file (its partial copy is deleted) and delete it if it was already stored,
+  // before the answer, so that nothing of the request is left. A file still arriving is what made the body
+  // too large (its count on disk may lag behind the bytes received).
+  const fileArriving = received.fileTooLarge || received.file !== undefined;
+  received.file?.destroy(new Error('The request was abandoned.'));
+  const result = await received.storing?.catch(() => undefined);
+  if (result?.status === 'stored') await removeUpload(uploadsDir, result.storedName);
+  throw new HttpError(413, fileArriving ? TOO_LARGE_MESSAGE : FORM_TOO_LARGE_MESSAGE);
 }
 
 async function readParts(
   request: FastifyRequest,
   uploadsDir: string,
   received: Received,
+  guard: BodyGuard,
 ): Promise<void> {
   for await (const part of request.parts()) {
+    if (guard.abandoned) {
+      if (part.type === 'file') part.file.destroy();
+      return;
+    }
     if (part.type === 'file') {
       if (part.fieldname !== FILE_FIELD || received.upload !== undefined) {
-        received.problem ??= `Unknown field "${part.fieldname}".`;
+        received.problem ??= `Unknown field "${shown(part.fieldname)}".`;
+        received.file = part.file;
         // `finished` also settles for a stream that has already ended (waiting for 'end' would hang).
         await finished(part.file.resume());
+        received.file = undefined;
         continue;
       }
-      const fileName = displayFileName(part.filename);
-      const result = await storeUpload(part.file, part.filename, uploadsDir);
-      received.upload = { ...result, fileName };
+      received.file = part.file;
+      received.storing = storeUpload(part.file, part.filename, uploadsDir, () => {
+        received.fileTooLarge = true;
+        guard.fileTooLarge();
+      });
+      received.upload = await received.storing;
+      received.file = undefined;
       continue;
     }
     const value = typeof part.value === 'string' ? part.value : String(part.value);
     if (part.fieldname === FILE_FIELD && value === '') continue; // "no file chosen"
     if (value.includes('\u0000') || part.fieldname.includes('\u0000')) {
-      received.problem ??= `The field "${part.fieldname.split('\u0000').join('')}" contains a NUL character.`;
+      received.problem ??= `The field "${shown(part.fieldname)}" contains a NUL character.`;
     } else if (!isField(part.fieldname)) {
-      received.problem ??= `Unknown field "${part.fieldname}".`;
+      received.problem ??= `Unknown field "${shown(part.fieldname)}".`;
     } else if (received.fields[part.fieldname] !== undefined) {
       received.problem ??= `The field "${part.fieldname}" was sent twice.`;
     } else if (part.valueTruncated || value.length > FIELDS[part.fieldname].max) {
@@ -125,7 +273,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       if (!request.isMultipart()) {
         throw new HttpError(415, 'Send the form as multipart/form-data.');
       }
-      const { fields, upload, problem } = await receive(request, uploadsDir);
+      const { fields, upload, problem } = await receive(request, reply, uploadsDir);
       const stored = upload?.status === 'stored' ? upload : undefined;
       const discard = async () => {
         if (stored !== undefined) await removeUpload(uploadsDir, stored.storedName);
@@ -155,7 +303,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           ? undefined
           : {
               path: stored.storedName,
-              filename: stored.fileName,
+              filename: stored.displayName,
               contentType: stored.type.mime,
             };
       try {
@@ -175,7 +323,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
             email,
             full_name: fullName,
             attachment_path: stored?.storedName ?? null,
-            attachment_name: stored?.fileName ?? null,
+            attachment_name: stored?.displayName ?? null,
             attachment_size: stored?.size ?? null,
             attachment_sha256: stored?.sha256 ?? null,
             attachment_mime: stored?.type.mime ?? null,
@@ -196,7 +344,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
                   `Reference: ${reference}\nSubmitted by: ${fullName} <${email}>\n\n${lines.join('\n')}\n\n` +
                   (stored === undefined
                     ? 'No file was attached.\n'
-                    : `Attached: ${stored.fileName} (${stored.size} bytes, ${stored.type.mime}, ` +
+                    : `Attached: ${stored.displayName} (${stored.size} bytes, ${stored.type.mime}, ` +
                       `sha256 ${stored.sha256}).\n`),
                 ...(attachment === undefined ? {} : { attachments: [attachment] }),
               },

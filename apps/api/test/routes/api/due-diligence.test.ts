@@ -15,6 +15,7 @@ import {
   type TestApp,
 } from '../../helper.js';
 import { sweepOrphanUploads } from '../../../src/services/upload-sweep.js';
+import { compoundFile, docx, xlsx } from '../../office-fixtures.js';
 
 const MB20 = 20 * 1024 * 1024;
 const FIELDS = {
@@ -28,17 +29,6 @@ const FIELDS = {
   Email: 'ada@example.com',
   SingleLine4: 'Ada Lovelace',
 };
-
-/** A minimal Office Open XML package header: a zip naming [Content_Types].xml and word/document.xml. */
-const docx = () =>
-  Buffer.concat([
-    Buffer.from([0x50, 0x4b, 0x03, 0x04]),
-    Buffer.alloc(26),
-    Buffer.from('[Content_Types].xml'),
-    Buffer.alloc(40),
-    Buffer.from('word/document.xml'),
-    Buffer.alloc(40),
-  ]);
 
 describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) => {
   let t: TestApp;
@@ -233,16 +223,10 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
         'image/png',
       ],
       [{ filename: 'costs.csv', content: Buffer.from('item,cost\nroof,£12,000\n') }, 'text/csv'],
+      [{ filename: 'old.doc', content: compoundFile(['WordDocument']) }, 'application/msword'],
       [
-        {
-          filename: 'old.doc',
-          content: Buffer.concat([
-            Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
-            Buffer.alloc(100),
-            Buffer.from('WordDocument', 'utf16le'),
-          ]),
-        },
-        'application/msword',
+        { filename: 'costs.xlsx', content: xlsx() },
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       ],
     ];
     for (const [file, mime] of cases) {
@@ -278,6 +262,136 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
       multipart(FIELDS, { field: 'Other', filename: 'a.pdf', content: pdf(10) }),
     );
     expect(otherFile.statusCode).toBe(400);
+  });
+
+  it('should answer the form limits with a 400 in its own words, and keep no file', async () => {
+    const before = await uploads();
+    const rows = await t.app.db.kysely.selectFrom('due_diligence').select('id').execute();
+    const boundary = '----firmtest7MA4YWxkTrZu0gW';
+    const form = (parts: string[] | Buffer[]) => ({
+      payload: Buffer.concat([
+        ...parts.map((p) => Buffer.from(p)),
+        Buffer.from(`--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    const field = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const file = (name: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="FileUpload"; filename="${name}"\r\n` +
+      `Content-Type: application/pdf\r\n\r\n${pdf(2000).toString('latin1')}\r\n`;
+    const valid = Object.entries(FIELDS).map(([name, value]) => field(name, value));
+    const cases: [string, { payload: Buffer; headers: Record<string, string> }, string][] = [
+      [
+        'two files',
+        form([...valid, file('a.pdf'), file('b.pdf')]),
+        'Only one file can be attached.',
+      ],
+      [
+        'a file first, then another',
+        form([file('a.pdf'), ...valid, file('b.pdf')]),
+        'Only one file can be attached.',
+      ],
+      [
+        '21 fields',
+        form([...valid, ...Array.from({ length: 12 }, (_, i) => field(`Extra${i}`, 'x'))]),
+        'Too many fields in the form.',
+      ],
+      [
+        '26 parts',
+        form([
+          ...valid,
+          ...Array.from({ length: 17 }, () => `--${boundary}\r\nX-Part: 1\r\n\r\nx\r\n`),
+        ]),
+        'Too many fields in the form.',
+      ],
+      [
+        'a field named __proto__',
+        form([...valid, file('a.pdf'), field('__proto__', 'x')]),
+        'A field in the form has a name that is not allowed.',
+      ],
+      [
+        'a field named constructor',
+        form([field('constructor', 'x'), ...valid]),
+        'A field in the form has a name that is not allowed.',
+      ],
+    ];
+    for (const [label, body, error] of cases) {
+      const response = await post(body);
+      expect(response.statusCode, label).toBe(400);
+      expect(response.json(), label).toEqual({ error });
+    }
+    expect(await uploads()).toEqual(before);
+    expect(await t.app.db.kysely.selectFrom('due_diligence').select('id').execute()).toHaveLength(
+      rows.length,
+    );
+  });
+
+  it('should quote a field name in a message cut to 40 characters', async () => {
+    const long = 'n'.repeat(60_000);
+    const cases = [
+      multipart({ ...FIELDS, [long]: 'x' }),
+      multipart(FIELDS, { field: long, filename: 'a.pdf', content: pdf(10) }),
+      multipart({ ...FIELDS, [`${long}\u0000`]: 'x' }),
+    ];
+    for (const form of cases) {
+      const response = await post(form);
+      expect(response.statusCode).toBe(400);
+      const { error } = response.json<{ error: string }>();
+      expect(error).toContain(`"${'n'.repeat(40)}…"`);
+      expect(error.length).toBeLessThan(100);
+    }
+  });
+
+  it('should name the attachment with the extension of its content, in the record, the e-mail and the forward', async () => {
+    await t.app.background.drain();
+    await t.app.outbox.runOnce();
+    const forwardsBefore = received.length;
+    const long = `${'q'.repeat(300)}.html`;
+    const cases: [FilePart, string][] = [
+      [{ filename: 'invoice.html', content: Buffer.from('<b>Pay now</b>\n') }, 'invoice.txt'],
+      [
+        {
+          filename: 'report.html',
+          contentType: 'text/html',
+          content: Buffer.concat([pdf(200), Buffer.from('<script>alert(1)</script>')]),
+        },
+        'report.pdf',
+      ],
+      [{ filename: 'image.svg', content: Buffer.from('<svg onload="alert(1)"/>') }, 'image.txt'],
+      [{ filename: long, content: pdf(100) }, `${'q'.repeat(196)}.pdf`],
+      [{ filename: 'plan.DOCX', content: docx() }, 'plan.docx'],
+    ];
+    for (const [file, name] of cases) {
+      const project = `Named ${name.slice(0, 20)}`;
+      const response = await post(multipart({ ...FIELDS, SingleLine: project }, file));
+      expect(response.statusCode, file.filename).toBe(303);
+      const row = await t.app.db.kysely
+        .selectFrom('due_diligence')
+        .select(['reference', 'attachment_name'])
+        .where('project_name', '=', project)
+        .executeTakeFirstOrThrow();
+      expect(row.attachment_name).toBe(name);
+      await t.app.background.drain();
+      await t.app.outbox.runOnce();
+      const mail = (await outboxMails(t.dataDir))
+        .map(decodeMail)
+        .find((m) => m.includes(row.reference));
+      expect(mail).toContain(`Attached: ${name} (`);
+      // A long name is split into RFC 2231 continuations (filename*0=…; filename*1=…).
+      const header =
+        /Content-Disposition: attachment;([^]*?)\r?\n\r?\n/.exec(mail ?? '')?.[1] ?? '';
+      const filename = header.replace(/\s*filename(\*\d+)?=/g, '').replace(/;/g, '');
+      expect(filename).toBe(name);
+      expect(mail).not.toMatch(/\.(html|svg)\b/);
+    }
+    t.clock.advance(3_600_000);
+    await t.app.outbox.runOnce();
+    const forwarded = received
+      .slice(forwardsBefore)
+      .filter((r) => r.status === 200)
+      .map((r) => /name="FileUpload"; filename="([^"]*)"/.exec(r.body.toString('latin1'))?.[1]);
+    expect(forwarded.sort()).toEqual(cases.map(([, name]) => name).sort());
   });
 
   it('should answer 415 to a body that is not multipart', async () => {

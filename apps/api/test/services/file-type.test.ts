@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { FileSniffer } from '../../src/services/file-type.js';
+import { compoundFile, docx, xlsx, zip } from '../office-fixtures.js';
+
+/** Sniffs `content` as the upload does: streamed in small chunks, then its directory read back. */
+async function sniff(content: Buffer, fileName = 'upload') {
+  const sniffer = new FileSniffer();
+  for (let i = 0; i < content.length; i += 1000) sniffer.update(content.subarray(i, i + 1000));
+  return (
+    await sniffer.finish(fileName, (position, length) =>
+      Promise.resolve(content.subarray(position, position + length)),
+    )
+  )?.ext;
+}
+
+const CONTENT_TYPES = '<Types/>';
+
+describe('FileSniffer: Office containers are judged by their directory', () => {
+  it('should recognise Word, Excel and PowerPoint packages by their real entries', async () => {
+    expect(await sniff(docx())).toBe('docx');
+    expect(await sniff(xlsx())).toBe('xlsx');
+    expect(
+      await sniff(
+        zip([
+          ['[Content_Types].xml', CONTENT_TYPES],
+          ['ppt/presentation.xml', '<p/>'],
+        ]),
+      ),
+    ).toBe('pptx');
+    // An archive comment sits after the end record, which is then looked for before it.
+    expect(
+      await sniff(
+        zip(
+          [
+            ['[Content_Types].xml', CONTENT_TYPES],
+            ['word/document.xml', '<w/>'],
+          ],
+          { comment: 'made by a test' },
+        ),
+      ),
+    ).toBe('docx');
+  });
+
+  it('should refuse a ZIP that only carries the names as bytes, not as entries', async () => {
+    const names = '[Content_Types].xml word/document.xml xl/workbook.xml ppt/presentation.xml';
+    const cases: [string, Buffer][] = [
+      // The probe's file: a local header, then the strings anywhere, no central directory at all.
+      [
+        'no directory',
+        Buffer.concat([
+          Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+          Buffer.alloc(26),
+          Buffer.from('[Content_Types].xml'),
+          Buffer.alloc(40),
+          Buffer.from('word/document.xml'),
+          Buffer.alloc(40),
+        ]),
+      ],
+      ['names inside an entry', zip([['page.html', `<script>alert(1)</script>${names}`]])],
+      [
+        'names as entry prefixes',
+        zip([
+          ['[Content_Types].xml.html', ''],
+          ['word/x.html', ''],
+        ]),
+      ],
+      ['names in the comment', zip([['page.html', '<script/>']], { comment: names })],
+      ['content types without a main part', zip([['[Content_Types].xml', CONTENT_TYPES]])],
+      ['a main part without content types', zip([['word/document.xml', '<w/>']])],
+      ['cut short', docx().subarray(0, docx().length - 30)],
+      ['an empty archive', zip([])],
+    ];
+    for (const [label, content] of cases) expect(await sniff(content), label).toBeUndefined();
+  });
+
+  it('should refuse a directory entry whose local header names another file', async () => {
+    const archive = zip([
+      ['[Content_Types].xml', CONTENT_TYPES],
+      ['word/document.xml', '<w/>'],
+    ]);
+    // Rename the second entry in its local header only: the directory now points at something else.
+    const at = archive.indexOf('word/document.xml');
+    archive.write('word/documenx.xml', at, 'latin1');
+    expect(archive.indexOf('word/document.xml')).toBeGreaterThan(at); // still listed in the directory
+    expect(await sniff(archive)).toBeUndefined();
+  });
+
+  it('should refuse a directory whose counts or offsets point outside the file', async () => {
+    const archive = docx();
+    const end = archive.length - 22;
+    const tooMany = Buffer.from(archive);
+    tooMany.writeUInt16LE(0xfffe, end + 10);
+    tooMany.writeUInt16LE(0xfffe, end + 8);
+    const pastTheEnd = Buffer.from(archive);
+    pastTheEnd.writeUInt32LE(archive.length, end + 16);
+    const huge = Buffer.from(archive);
+    huge.writeUInt32LE(0xfffffff0, end + 12);
+    for (const content of [tooMany, pastTheEnd, huge]) expect(await sniff(content)).toBeUndefined();
+  });
+
+  it('should recognise legacy Word and Excel files by a stream in the root storage', async () => {
+    expect(await sniff(compoundFile(['WordDocument']))).toBe('doc');
+    expect(await sniff(compoundFile(['\u0005SummaryInformation', 'Workbook']))).toBe('xls');
+    expect(await sniff(compoundFile(['Book']))).toBe('xls');
+    expect(await sniff(compoundFile(['WORKBOOK']))).toBe('xls');
+  });
+
+  it('should refuse a compound file that only carries the stream names as bytes', async () => {
+    const markerOnly = Buffer.concat([
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      Buffer.alloc(100),
+      Buffer.from('WordDocument', 'utf16le'),
+    ]);
+    const otherStreams = Buffer.concat([
+      compoundFile(['Installer']),
+      Buffer.from('WordDocument Workbook', 'utf16le'),
+    ]);
+    const loop = compoundFile(['WordDocument']);
+    loop.writeUInt32LE(1, 512 + 4); // the directory sector chains to itself
+    for (const content of [markerOnly, otherStreams, loop]) {
+      expect(await sniff(content)).toBeUndefined();
+    }
+  });
+});
