@@ -219,6 +219,9 @@ test('no payload runs on any page, even with the CSP switched off (the sanitiser
 
   expect(found.calls, 'payloads that ran').toEqual([]);
   expect(found.dialogs, 'dialogs opened').toEqual([]);
+  // Nor did any content make the browser call the API as the viewer (`<img src="/api/…/logout">`).
+  const me = await page.request.get(`/api/${PREFIX}`);
+  expect(((await me.json()) as { logged_in: boolean }).logged_in, 'still logged in').toBe(true);
   await context.close();
 });
 

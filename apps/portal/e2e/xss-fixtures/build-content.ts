@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { PAYLOADS } from './payloads';
+import { PAYLOADS, type Payload } from './payloads';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -60,6 +60,7 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
       `branding:\n  primary: '#0B4F6C'\n  accent: '#E8A33D'\n`,
   );
 
+  const html = (payload: Payload) => payload.html.replaceAll('{{prefix}}', prefix);
   const slots = ARTICLES_PER_TYPE * 2 + TOPICS * 2 + 1;
   const ownChunks = chunks(PAYLOADS, slots);
   const naughtyChunks = chunks(NAUGHTY_STRINGS, slots);
@@ -71,7 +72,7 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
     slot += 1;
     return [
       '## Payloads',
-      ...own.map((p) => `${p.html}\n\nInline ${p.html} text.`),
+      ...own.map((p) => `${html(p)}\n\nInline ${html(p)} text.`),
       '## Naughty strings',
       ...naughty.map((s) => s.replace(/\r?\n/g, ' ')),
     ].join('\n\n');
@@ -93,8 +94,8 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
       ];
       const front = [
         '---',
-        `title: ${yamlString(`${slug} ${titlePayload?.html ?? ''}`)}`,
-        `summary: ${yamlString(`Summary ${naughty} ${titlePayload?.html ?? ''}`)}`,
+        `title: ${yamlString(`${slug} ${titlePayload === undefined ? '' : html(titlePayload)}`)}`,
+        `summary: ${yamlString(`Summary ${naughty} ${titlePayload === undefined ? '' : html(titlePayload)}`)}`,
         ...(i === 0 ? ['image: media/evil.svg'] : []),
         'related:',
         ...related.map((r) => `  - ${r}`),
@@ -109,7 +110,7 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
     const tip = body();
     const front = [
       '---',
-      `title: ${yamlString(`Topic ${i + 1} ${titlePayload?.html ?? ''}`)}`,
+      `title: ${yamlString(`Topic ${i + 1} ${titlePayload === undefined ? '' : html(titlePayload)}`)}`,
       `order: ${i + 1}`,
       `pro_tip: ${yamlString(tip)}`,
       '---',

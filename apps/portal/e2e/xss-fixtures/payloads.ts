@@ -18,7 +18,9 @@ export interface Payload {
     | 'broken-nesting'
     | 'markdown'
     | 'css'
-    | 'clobbering';
+    | 'clobbering'
+    | 'same-site-request';
+  /** `{{prefix}}` stands for the test client's prefix. */
   html: string;
 }
 
@@ -325,5 +327,16 @@ export const PAYLOADS: Payload[] = [
     id: 'clobber-root',
     kind: 'clobbering',
     html: `<img name="getElementById"><form id="root"><input name="innerHTML"></form><a id="__xss" href="x">x</a>`,
+  },
+  {
+    id: 'clobber-boot',
+    kind: 'clobbering',
+    html: `<p id="portal-boot">{"modules":["data:text/javascript,${hook('clobber-boot')}"]}</p><div id="root"></div>`,
+  },
+  // Requests the page would make as the viewer, to this very site: no script runs, but the viewer is logged out.
+  {
+    id: 'same-site-logout',
+    kind: 'same-site-request',
+    html: `<img src="/api/{{prefix}}/logout" alt="a"><video poster="/api/{{prefix}}/logout"></video><a href="/\\evil.example/">off-site</a>`,
   },
 ];
