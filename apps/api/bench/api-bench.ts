@@ -374,8 +374,8 @@ async function main() {
         `(${(sentBytes / 1000).toFixed(1)} KB brotli-compressed, as sent to the bench's browser-like ` +
         `Accept-Encoding), where the hello-world answers 17 bytes: the same bare Fastify sending those ${(sentBytes / 1000).toFixed(1)} KB ` +
         `from memory does ${floorRatio.toFixed(2)}× the hello-world (the most a Fastify handler could do with this answer here), and GET content does ` +
-        `${(m('content', 'rps') / m('floor', 'rps')).toFixed(2)}× that. Warranty POSTs in flight together share one fsync-ed commit, each in its own savepoint ` +
-        "(group commit), and the outbox worker's claims and sent marks join those commits; each POST is answered " +
+        `${(m('content', 'rps') / m('floor', 'rps')).toFixed(2)}× that. Warranty POSTs in flight together share one fsync-ed commit, each all or nothing ` +
+        "(group commit: a failing one is undone alone), and the outbox worker's claims and sent marks join those commits; each POST is answered " +
         'only after the commit holding it has returned. The bare baseline makes one fsync-ed commit per row.',
     ];
     console.log(`\n${table}\n\n${lines.join('\n')}`);
@@ -395,7 +395,7 @@ async function main() {
         'gets (from memory, same headers) for scale, and for POST a loop of bare better-sqlite3',
         'single-row insert transactions with the same pragmas (one fsync-ed commit each, no HTTP). Each',
         'warranty POST validates, recomputes the quote, stores it with its reference and queues the team',
-        'e-mail (all or nothing, in its own savepoint of a shared commit), then the worker writes the e-mail.',
+        'e-mail (all or nothing within a shared commit), then the worker writes the e-mail.',
         'Each case starts once the API and the baseline server are idle (after a burst of POSTs the API goes on',
         'writing the queued e-mails for a few seconds; an earlier version of this bench measured the next cases',
         'beside that work). Server CPU µs: the CPU time the server under test spent per request during the case',
