@@ -105,7 +105,7 @@ function objectFrom(entries: [string, unknown][]): Record<string, unknown> {
 
 /**
  * JSON bodies around a valid one: fields dropped, replaced with odd values, extra (prototype) keys, top-level
- * wrong types, raw `__proto__` JSON text, malformed and truncated JSON.
+ * wrong types, raw `__proto__` JSON text, absurd nesting, malformed and truncated JSON.
  */
 export function jsonBody(valid: Record<string, unknown>): fc.Arbitrary<string> {
   const keys = Object.keys(valid);
@@ -145,6 +145,19 @@ export function jsonBody(valid: Record<string, unknown>): fc.Arbitrary<string> {
       weight: 1,
     },
     { arbitrary: fc.string({ unit: 'binary', maxLength: 100 }), weight: 1 },
+    // Nesting far deeper than any real body, under the body's own first field or at the top (a recursive
+    // walk of the parsed body overflows the stack well within the 64 KB limit).
+    {
+      arbitrary: fc
+        .tuple(fc.integer({ min: 30, max: 12_000 }), fc.boolean(), fc.boolean())
+        .map(([depth, arrays, inField]) => {
+          const [open, close] = arrays ? ['[', ']'] : ['{"a":', '}'];
+          const deep = `${open.repeat(depth)}1${close.repeat(depth)}`;
+          const field = keys[0];
+          return inField && field !== undefined ? `{"${field}":${deep}}` : deep;
+        }),
+      weight: 1,
+    },
     {
       arbitrary: fc.constantFrom(
         '{"a":1,}',
