@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -158,7 +159,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 }
 
 /** Fastify's own options for this app (the server and the tests use the same). */
-export function serverOptions(config: Config): FastifyServerOptions {
+export function serverOptions(config: Config): FastifyHttpOptions<Server> {
   return {
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
@@ -168,6 +169,8 @@ export function serverOptions(config: Config): FastifyServerOptions {
     connectionTimeout: IDLE_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,
     clientErrorHandler: answerClientError,
+    // Node would answer a missing Host with an empty 400; the hook below gives it the `{ error }` contract.
+    http: { requireHostHeader: false },
     ajv: {
       customOptions: {
         removeAdditional: false,
@@ -238,6 +241,29 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       }
     }
     done();
+  });
+
+  // HTTP/1.1 requires Host (RFC 9112 §3.2): refused here, as JSON, rather than by Node with an empty body.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      done(new HttpError(400, 'Bad request: the Host header is missing.'));
+      return;
+    }
+    done();
+  });
+  // An Expect other than 100-continue cannot be met: 417 with `{ error }` (Node's own answer has no body).
+  fastify.server.on('checkExpectation', (_request, response) => {
+    const body = JSON.stringify({
+      error: 'The Expect header cannot be met (only 100-continue is).',
+    });
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      connection: 'close',
+    });
+    response.end(body);
   });
 
   // Bodies are read as sent: a compressed body (Content-Encoding, or a transfer coding besides chunked)

@@ -56,6 +56,23 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     }
   });
 
+  it('should answer an HTTP/1.1 request without Host, and an Expect it cannot meet, with JSON { error }', async () => {
+    const noHost = await raw(port, 'GET /api/demo HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
+    expect(jsonOf(noHost)).toEqual({ error: 'Bad request: the Host header is missing.' });
+    // HTTP/1.0 has no Host requirement.
+    const old = await raw(port, 'GET /api/demo HTTP/1.0\r\n\r\n');
+    expect(old).toMatch(/^HTTP\/1\.1 200 /);
+    const expectation = await raw(
+      port,
+      'POST /api/demo/login HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}',
+    );
+    expect(expectation).toMatch(/^HTTP\/1\.1 417 /);
+    expect(jsonOf(expectation)).toEqual({
+      error: 'The Expect header cannot be met (only 100-continue is).',
+    });
+  });
+
   it('should answer headers or an address too long with 431 JSON { error }', async () => {
     for (const request of [
       `GET /api/demo HTTP/1.1\r\nHost: a\r\nX-Long: ${'a'.repeat(20_000)}\r\n\r\n`,
