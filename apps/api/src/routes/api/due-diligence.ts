@@ -15,7 +15,7 @@ import {
   type UploadResult,
 } from '../../services/uploads.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
-import { clientParams, errors } from '../schemas.js';
+import { VISIBLE_CHARACTER, clientParams, errors } from '../schemas.js';
 
 /** The form's fields (the external form service's names) and what they hold. */
 const FIELDS = {
@@ -33,6 +33,9 @@ type FieldName = keyof typeof FIELDS;
 const FILE_FIELD = 'FileUpload';
 
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
+
+/** A required field must show a character, as the JSON routes' required text must (zero-width ones do not). */
+const VISIBLE = new RegExp(VISIBLE_CHARACTER, 'u');
 
 /**
  * The most a due-diligence request's body may be: a full-size file, nine short fields and the multipart
@@ -288,7 +291,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       }
       if (upload?.status === 'type-not-allowed') throw new HttpError(415, TYPE_NOT_ALLOWED_MESSAGE);
       for (const [name, field] of Object.entries(FIELDS)) {
-        if (field.required && (fields[name as FieldName] ?? '') === '') {
+        if (field.required && !VISIBLE.test(fields[name as FieldName] ?? '')) {
           await discard();
           throw new HttpError(400, `Missing required field "${name}" (${field.label}).`);
         }

@@ -249,8 +249,13 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
     expect(response.json()).toEqual({
       error: 'Missing required field "SingleLine2" (City and postcode).',
     });
-    const blank = await post(multipart({ ...FIELDS, SingleLine: '   ' }));
-    expect(blank.json()).toEqual({ error: 'Missing required field "SingleLine" (Project name).' });
+    for (const nothing of ['   ', '\u200b\u200d', ' \u2060 ']) {
+      const blank = await post(multipart({ ...FIELDS, SingleLine: nothing }));
+      expect(blank.statusCode, JSON.stringify(nothing)).toBe(400);
+      expect(blank.json()).toEqual({
+        error: 'Missing required field "SingleLine" (Project name).',
+      });
+    }
     expect(await uploads()).toEqual(before);
   });
 
