@@ -1,3 +1,4 @@
+import { isBlank } from '@/lib/text';
 import type { DueDiligenceDraft } from './stores/draft-store';
 
 /** The required text fields (spec §5) and the message under each when it is empty. */
@@ -12,7 +13,5 @@ export type RequiredField = keyof typeof REQUIRED_FIELDS;
 
 /** The required fields left empty (blank counts as empty), in the form's order. */
 export function missingFields(draft: DueDiligenceDraft): RequiredField[] {
-  return (Object.keys(REQUIRED_FIELDS) as RequiredField[]).filter(
-    (field) => draft[field].trim() === '',
-  );
+  return (Object.keys(REQUIRED_FIELDS) as RequiredField[]).filter((field) => isBlank(draft[field]));
 }

@@ -1,3 +1,4 @@
+import { isBlank } from '@/lib/text';
 import type { ContactDetails } from '../stores/create-draft-store';
 
 /** The contact fields in the order they appear on screen. */
@@ -27,10 +28,11 @@ export function contactFromUser(user: {
 }
 
 /**
- * The contact fields left empty (blank counts as empty), in screen order.
+ * The contact fields left empty (blank, white space or invisible characters only, counts as empty), in screen
+ * order.
  *
  * @example missingContactFields({ name: ' ', telephone: '07700 900123', email: '' }) // ['name', 'email']
  */
 export function missingContactFields(contact: ContactDetails): ContactField[] {
-  return CONTACT_FIELDS.filter((field) => contact[field].trim() === '');
+  return CONTACT_FIELDS.filter((field) => isBlank(contact[field]));
 }
