@@ -66,6 +66,9 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
   return Object.assign(new Error(message), { statusCode: 400 });
 }
 
+/** The query string of a call that takes no parameters: any parameter is unknown (400). */
+const NO_QUERY = { type: 'object', additionalProperties: false } as const;
+
 /** No request of this API nests deeper than a few levels; a body nested deeper than this is refused. */
 export const MAX_NESTING = 32;
 
@@ -218,6 +221,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   // Every route pattern, to tell "wrong method" (405) from "no such path" (404).
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   fastify.addHook('onRoute', (route) => {
+    // A client's calls refuse query parameters they do not take, as their bodies refuse unknown fields;
+    // the logout is a link a person follows, and works whatever is appended to it.
+    if (
+      route.url.startsWith('/api/:client') &&
+      route.schema?.querystring === undefined &&
+      !route.url.endsWith('/logout')
+    ) {
+      route.schema = { ...route.schema, querystring: NO_QUERY };
+    }
     if (route.url.includes('*')) return;
     // A parameter longer than the router takes matches no route: no 405 for it, a 404.
     const pattern = new RegExp(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_JSON_MESSAGE } from '../src/app.js';
+import { VALID_BODIES } from './hardening/support.js';
 import { buildTestApp, databases, loginOpen, type TestApp } from './helper.js';
 
 describe.each(databases)('app ($name)', (target) => {
@@ -137,6 +138,47 @@ describe.each(databases)('app ($name)', (target) => {
         payload: { first_name: '\u200bZoë', last_name: 'B', email: 'a@example.com', phone: '1' },
       });
       expect(named.statusCode).toBe(200);
+    });
+
+    it('should refuse query parameters a call does not take, on every call of a client but the logout', async () => {
+      const cookie = await loginOpen(t.app, 'demo', { email: 'query@example.com' });
+      for (const [method, url, key] of [
+        ['GET', '/api/demo?x=1', ''],
+        ['GET', '/api/demo/video?constructor[prototype][x]=1', ''],
+        ['POST', '/api/demo/warranty?x=1', 'POST /api/:client/warranty'],
+        ['POST', '/api/demo/activity?x=1', 'POST /api/:client/activity'],
+        ['POST', '/api/demo/login?x=1', 'POST /api/:client/login'],
+      ] as const) {
+        // A valid body: Fastify checks the body before the query string.
+        const payload = key === '' ? undefined : VALID_BODIES[key];
+        expect(method === 'GET' || payload !== undefined, url).toBe(true);
+        const response = await t.app.inject({
+          method,
+          url,
+          headers: { cookie },
+          payload,
+        });
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json(), url).toEqual({
+          error: `Unknown query parameter "${url.slice(url.indexOf('?') + 1).split('=')[0]}".`,
+        });
+      }
+      for (const url of ['/api/demo', '/api/demo?', '/api/demo/video']) {
+        const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+        expect(response.statusCode, url).toBe(200);
+      }
+      const logout = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo/logout?utm_source=mail',
+        headers: { cookie },
+      });
+      expect(logout.statusCode).toBe(303);
+      const after = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo/video',
+        headers: { cookie },
+      });
+      expect(after.statusCode).toBe(401);
     });
 
     it('should refuse a compressed request body with 415, whatever the coding', async () => {
