@@ -5,6 +5,7 @@ import { recordLoginAttempt } from '../../repositories/login-attempts.js';
 import { enqueue } from '../../repositories/outbox.js';
 import { createSession, deleteSession } from '../../repositories/sessions.js';
 import { createOpenUser, upsertVerifiedUser, type UserDetails } from '../../repositories/users.js';
+import { addressKey } from '../../services/address-key.js';
 import { continuePage, invalidLinkPage } from '../../services/pages.js';
 import { HttpError, clientOf } from '../../types.js';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../../plugins/app/session.js';
@@ -74,12 +75,16 @@ export default function loginRoutes(app: FastifyInstance): void {
         app.db.dialect,
         [
           { key: `email:${details.email}`, max: config.loginLimitPerEmail },
-          { key: `address:${request.ip}`, max: config.loginLimitPerAddress },
+          { key: `address:${addressKey(request.ip)}`, max: config.loginLimitPerAddress },
         ],
         config.loginWindowMinutes * 60_000,
         clock(),
       );
-      if (!allowed) throw new HttpError(429, TOO_MANY_ATTEMPTS);
+      if (!allowed) {
+        // At the latest, the window has passed by then (the oldest attempt may leave it sooner).
+        void reply.header('retry-after', String(config.loginWindowMinutes * 60));
+        throw new HttpError(429, TOO_MANY_ATTEMPTS);
+      }
 
       if (client.loginPolicy === 'open') {
         const token = await app.db.kysely.transaction().execute(async (trx) => {

@@ -358,6 +358,7 @@ describe.each(databases)('login rate limits ($name)', (target) => {
     });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ error: TOO_MANY });
+    expect(refused.headers['retry-after']).toBe(String(15 * 60));
     t.clock.advance(15 * MINUTE + 1000);
     const later = await t.app.inject({
       method: 'POST',
@@ -386,6 +387,33 @@ describe.each(databases)('login rate limits ($name)', (target) => {
     });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ error: TOO_MANY });
+  });
+
+  it('should count IPv6 addresses by their /64 network (one subscriber has millions of addresses)', async () => {
+    for (let i = 0; i < 20; i += 1) {
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, email: `six${i}@example.com` },
+        remoteAddress: `2001:db8:7:8::${(i + 1).toString(16)}`,
+      });
+      expect(ok.statusCode).toBe(200);
+    }
+    const sameNetwork = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/login',
+      payload: { ...PERSON, email: 'six-more@example.com' },
+      remoteAddress: '2001:db8:7:8:ffff:1:2:3',
+    });
+    expect(sameNetwork.statusCode).toBe(429);
+    expect(sameNetwork.headers['retry-after']).toBe(String(15 * 60));
+    const nextNetwork = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/login',
+      payload: { ...PERSON, email: 'six-more@example.com' },
+      remoteAddress: '2001:db8:7:9::1',
+    });
+    expect(nextNetwork.statusCode).toBe(200);
   });
 });
 
