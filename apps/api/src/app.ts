@@ -66,6 +66,24 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
   return Object.assign(new Error(message), { statusCode: 400 });
 }
 
+/**
+ * The errors @fastify/static passes on (its own, and those of `send`), by status and message, as plain
+ * answers. A path the file server refuses as not canonical (`//`, `/./`, `/../`, a backslash: 403) or as
+ * malformed (a NUL: 400) names no file or page, so it is answered as any unknown path is.
+ */
+const FILE_ERRORS: Record<string, { status: number; message: string } | undefined> = {
+  '403 Forbidden': { status: 404, message: 'Not found.' },
+  '400 Bad Request': { status: 404, message: 'Not found.' },
+  '412 Precondition Failed': {
+    status: 412,
+    message: 'The file does not meet the request’s If-Match or If-Unmodified-Since condition.',
+  },
+  '416 Range Not Satisfiable': {
+    status: 416,
+    message: 'The requested range is outside the file.',
+  },
+};
+
 /** The query string of a call that takes no parameters: any parameter is unknown (400). */
 const NO_QUERY = { type: 'object', additionalProperties: false } as const;
 
@@ -317,14 +335,22 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // Set before any plugin adds routes: a route keeps the error handler in force when it was added.
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
-    // @fastify/static refuses a non-canonical path (`//`, `/./`, `/../`, a backslash) with a bare 403:
-    // there is no such file or page, so it is answered as any unknown path is.
-    if (
-      error.statusCode === 403 &&
-      error.message === 'Forbidden' &&
-      !(error instanceof HttpError)
-    ) {
-      return reply.code(404).type('application/json; charset=utf-8').send({ error: 'Not found.' });
+    // The files' errors (@fastify/static) in the `{ error }` contract, in plain words, and never cached.
+    const fileError =
+      error instanceof HttpError || error.code !== undefined
+        ? undefined
+        : FILE_ERRORS[`${String(error.statusCode)} ${error.message}`];
+    if (fileError !== undefined) {
+      const { 'Content-Range': contentRange } =
+        (error as { headers?: Record<string, string> }).headers ?? {};
+      if (fileError.status === 416 && contentRange !== undefined) {
+        void reply.header('content-range', contentRange);
+      }
+      return reply
+        .code(fileError.status)
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send({ error: fileError.message });
     }
     const status =
       typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;

@@ -277,6 +277,35 @@ describe.each(databases)('app ($name)', (target) => {
       expect(missing.statusCode).toBe(404);
     });
 
+    it('should answer the file server’s refusals in plain words, as JSON, never cached', async () => {
+      for (const url of ['/demo%00/dashboard', '/assets/%00.js', '/assets//app-abc123.js']) {
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.json(), url).toEqual({ error: 'Not found.' });
+      }
+      const size = (await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' })).rawPayload
+        .length;
+      const range = await t.app.inject({
+        method: 'GET',
+        url: '/assets/app-abc123.js',
+        headers: { range: `bytes=${size + 10}-` },
+      });
+      expect(range.statusCode).toBe(416);
+      expect(range.json()).toEqual({ error: 'The requested range is outside the file.' });
+      expect(range.headers['content-range']).toBe(`bytes */${size}`);
+      expect(range.headers['cache-control']).toBe('no-store');
+      const condition = await t.app.inject({
+        method: 'GET',
+        url: '/assets/app-abc123.js',
+        headers: { 'if-match': '"not-this-one"' },
+      });
+      expect(condition.statusCode).toBe(412);
+      expect(condition.json()).toEqual({
+        error: 'The file does not meet the request’s If-Match or If-Unmodified-Since condition.',
+      });
+      expect(condition.headers['cache-control']).toBe('no-store');
+    });
+
     it('should keep build by-products private: the Vite manifest and source maps', async () => {
       for (const url of ['/.vite/manifest.json', '/assets/app-abc123.js.map']) {
         const response = await t.app.inject({ method: 'GET', url });
