@@ -66,7 +66,9 @@ const CONFIG = {
     'math',
     'template',
   ],
-  FORBID_ATTR: ['style', 'srcset', 'formaction', 'action'],
+  // `background` (table, td, th, tr) is fetched like an image src, but not checked as one: it would have every
+  // viewer's browser request any URL of this site (`/api/…`) or beyond.
+  FORBID_ATTR: ['style', 'srcset', 'formaction', 'action', 'background'],
   ALLOW_DATA_ATTR: false,
   // Content's ids and names become `user-content-…`: an element of the content can then never stand in for
   // one of the portal's own (`root`, `portal-boot`, a label's target) nor shadow a global (DOM clobbering).

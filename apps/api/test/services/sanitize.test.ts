@@ -19,6 +19,15 @@ describe('sanitizeHtml', () => {
     ['<img src="/media/../api/demo/logout">', '<img>'],
     ['<img src="https://tracker.example/p.gif">', '<img>'],
     ['<video poster="/api/demo/logout"></video>', '<video></video>'],
+    // `background` is fetched like an image src (tables and their cells): it must not name any URL at all.
+    [
+      '<table background="/api/demo/logout"><tbody><tr><td background="https://tracker.example/p.gif">x</td></tr></tbody></table>',
+      '<table><tbody><tr><td>x</td></tr></tbody></table>',
+    ],
+    [
+      '<table background="media/x.png"><tbody><tr><th background="/media/demo/0123456789abcdef0123.png">x</th></tr></tbody></table>',
+      '<table><tbody><tr><th>x</th></tr></tbody></table>',
+    ],
     // Backslashes and tabs, which browsers read as slashes or drop, cannot lead off the site.
     ['<a href="/\\evil.example/a">x</a>', '<a>x</a>'],
     ['<a href="\\\\evil.example/b">x</a>', '<a>x</a>'],
