@@ -108,6 +108,24 @@ describe.each(databases)('portal pages ($name)', (target) => {
     expect(response.body).toContain(`<link rel="preload" as="image" href="${logo}">`);
   });
 
+  it("should write text holding replacement patterns ($` $' $$ $&) exactly as it is", async () => {
+    const first = "Ann $` $' $$ $& $1";
+    const cookie = await loginOpen(t.app, 'demo', {
+      first_name: first,
+      email: 'dollar@example.com',
+    });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/demo/dashboard',
+      headers: { cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    // Before, `$\`` pasted the page's HTML before </body> into the boot data: a second #root, raw JSON shown.
+    expect(response.body.match(/<div id="root">/g)).toHaveLength(1);
+    expect(response.body.match(/<\/body>/g)).toHaveLength(1);
+    expect(bootOf(response.body)?.['/api/demo']).toMatchObject({ first_name: first });
+  });
+
   it("should write the dashboard's answers for a logged-in user, exactly as the API gives them", async () => {
     const cookie = await loginOpen(t.app);
     const response = await t.app.inject({

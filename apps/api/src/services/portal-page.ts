@@ -156,9 +156,11 @@ export async function renderPortalPage(
   const modules = pageModules(shell, url.pathname);
   const boot = `<script type="application/json" id="${BOOT_ELEMENT_ID}">${jsonForScript({ answers, modules })}</script>`;
   const links = imagePreloads(answers, base);
+  // Replacer functions: a replacement string would read `$\``, `$'` and `$$` in the data as patterns (a
+  // name holding `$\`` pasted the page's own HTML into its data).
   return shell.html
-    .replace('</head>', `${links.map((link) => `    ${link}\n`).join('')}  </head>`)
-    .replace('</body>', `  ${boot}\n  </body>`);
+    .replace('</head>', () => `${links.map((link) => `    ${link}\n`).join('')}  </head>`)
+    .replace('</body>', () => `  ${boot}\n  </body>`);
 }
 
 /**
