@@ -4,6 +4,13 @@ import type { ContentItemsTable, ContentType, Database, VideosTable } from '../d
 
 export type ContentItemRow = ContentItemsTable;
 
+/**
+ * The most related items an article names. They are looked up together (`slug IN (…)`, one bound value each):
+ * thousands would pass the database's limit on bound values. The import refuses more; an article answer reads
+ * no more than these, whatever an older import stored.
+ */
+export const MAX_RELATED = 50;
+
 export interface ContentItemInput {
   type: ContentType;
   slug: string;

@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import type { ContentType, Database, LoginPolicy } from '../db/schema.js';
 import type { Branding, Client, NewClient } from '../repositories/clients.js';
 import {
+  MAX_RELATED,
   upsertContentItem,
   upsertVideo,
   type ContentItemInput,
@@ -175,8 +176,43 @@ function optionalText(
   return value.trim();
 }
 
-function markdownToHtml(markdown: string): string {
-  return sanitizeHtml(marked.parse(markdown, { async: false, gfm: true }));
+/**
+ * How deep sanitised content HTML may nest. Parsing HTML in jsdom takes time that grows with the square of the
+ * nesting: 10,000 nested `<div>`s (50 KB) kept the server busy for 12 s each time it sanitised the item on the way
+ * out, every other request waiting. Real content (lists in lists, quotes, tables) stays far below this.
+ */
+const MAX_HTML_DEPTH = 100;
+
+/** The deepest nesting of elements under `root` (its children are at depth 1), walked without recursion. */
+function elementDepth(root: Element): number {
+  let deepest = 0;
+  const stack: [Element, number][] = [[root, 0]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [element, depth] = entry;
+    deepest = Math.max(deepest, depth);
+    for (const child of element.children) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Markdown (raw HTML allowed) → sanitised HTML, refused when it cannot be read or nests too deeply. */
+function markdownToHtml(markdown: string, where: string): string {
+  let html: string;
+  try {
+    html = sanitizeHtml(marked.parse(markdown, { async: false, gfm: true }));
+  } catch (error) {
+    // marked recurses per level of block nesting: 5,000 `>` overflow the stack.
+    if (!(error instanceof RangeError)) throw error;
+    throw new ContentError(`${where}: the Markdown could not be read (is it nested too deeply?).`);
+  }
+  const body = scratch.createElement('div');
+  body.innerHTML = html;
+  if (elementDepth(body) > MAX_HTML_DEPTH) {
+    throw new ContentError(
+      `${where}: the HTML is nested more than ${MAX_HTML_DEPTH} elements deep.`,
+    );
+  }
+  return html;
 }
 
 /** Plain text of sanitised HTML, for search. */
@@ -272,19 +308,26 @@ export async function importContent(
       }
       const parsed = frontMatter(await readFile(path.join(root, sub, file), 'utf8'), where);
       const data = parsed.data as Record<string, unknown>;
-      const html = await media.rewriteHtml(markdownToHtml(parsed.content), where);
+      const html = await media.rewriteHtml(markdownToHtml(parsed.content, where), where);
       const order = data.order;
       if (order !== undefined && (typeof order !== 'number' || !Number.isInteger(order))) {
         throw new ContentError(`${where}: front matter "order" must be a whole number.`);
       }
       const related = data.related ?? [];
-      if (!Array.isArray(related) || related.some((r) => typeof r !== 'string')) {
+      if (!Array.isArray(related) || related.some((r) => typeof r !== 'string' || !SLUG.test(r))) {
         throw new ContentError(`${where}: front matter "related" must be a list of slugs.`);
+      }
+      if (related.length > MAX_RELATED) {
+        throw new ContentError(
+          `${where}: front matter "related" may list at most ${MAX_RELATED} slugs.`,
+        );
       }
       const image = optionalText(data, 'image', where);
       const proTip = type === 'topic' ? optionalText(data, 'pro_tip', where) : undefined;
       const proTipHtml =
-        proTip === undefined ? null : await media.rewriteHtml(markdownToHtml(proTip), where);
+        proTip === undefined
+          ? null
+          : await media.rewriteHtml(markdownToHtml(proTip, `${where} pro_tip`), where);
       items.push({
         type,
         slug,
@@ -318,7 +361,7 @@ export async function importContent(
       src: await media.publish(text(data, 'src', where), where),
       poster: poster === undefined ? null : await media.publish(poster, where),
       captions: captions === undefined ? null : await media.publish(captions, where),
-      description: await media.rewriteHtml(markdownToHtml(parsed.content), where),
+      description: await media.rewriteHtml(markdownToHtml(parsed.content, where), where),
     };
   }
 

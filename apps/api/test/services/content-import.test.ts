@@ -73,4 +73,59 @@ describe('content import, hostile files', () => {
       ).rejects.toThrow(`must be a file in the content folder`);
     }
   });
+
+  it('should refuse related items that are not slugs, or too many of them', async () => {
+    const withRelated = (related: string[]) =>
+      importWith(
+        'case-studies/related.md',
+        `---\ntitle: Related\nsummary: S\nrelated: ${JSON.stringify(related)}\n---\n\nBody.\n`,
+      );
+    for (const related of [
+      [`<img src=x onerror="alert(1)">`],
+      ['../northbank/secret'],
+      ['Harbour-Quay'],
+      [''],
+    ]) {
+      await expect(withRelated(related), related[0]).rejects.toThrow(
+        'case-studies/related.md: front matter "related" must be a list of slugs.',
+      );
+    }
+    // Thousands of slugs went into one `slug IN (…)` query: past SQLite's limit on bound values the article
+    // answered 500.
+    const many = Array.from({ length: 40_000 }, (_, i) => `item-${i}`);
+    await expect(withRelated(many)).rejects.toThrow(
+      'case-studies/related.md: front matter "related" may list at most 50 slugs.',
+    );
+    await expect(withRelated(many.slice(0, 50))).resolves.toBeDefined();
+  });
+
+  it('should refuse Markdown or HTML nested too deeply, in a body or a pro tip', async () => {
+    // 5,000 `>` overflowed marked's stack: the staff tool said only "Failed: Maximum call stack size exceeded".
+    await expect(
+      importWith(
+        'case-studies/quotes.md',
+        `---\ntitle: Q\nsummary: S\n---\n\n${'>'.repeat(5000)} x\n`,
+      ),
+    ).rejects.toThrow(
+      'case-studies/quotes.md: the Markdown could not be read (is it nested too deeply?).',
+    );
+    // Deep HTML was kept, and parsing it again on the way out takes time that grows with the square of the depth
+    // (10,000 levels: 12 s of a blocked server per answer).
+    const deep = `${'<div>'.repeat(150)}x`;
+    await expect(
+      importWith('case-studies/deep.md', `---\ntitle: D\nsummary: S\n---\n\n${deep}\n`),
+    ).rejects.toThrow('case-studies/deep.md: the HTML is nested more than 100 elements deep.');
+    await expect(
+      importWith(
+        'topics/deep.md',
+        `---\ntitle: D\npro_tip: ${JSON.stringify(deep)}\n---\n\nBody.\n`,
+      ),
+    ).rejects.toThrow('topics/deep.md pro_tip: the HTML is nested more than 100 elements deep.');
+    await expect(
+      importWith(
+        'case-studies/nested.md',
+        `---\ntitle: N\nsummary: S\n---\n\n${'<div>'.repeat(90)}x\n`,
+      ),
+    ).resolves.toBeDefined();
+  });
 });

@@ -6,6 +6,7 @@ import {
   findVideo,
   listContent,
   listTopics,
+  MAX_RELATED,
   type ContentCardRow,
   type TopicRow,
 } from '../../repositories/content.js';
@@ -197,7 +198,9 @@ export default function contentRoutes(app: FastifyInstance): void {
       const { id, type } = request.query;
       const row = await findContentItem(db, client.id, type, id);
       if (row === undefined) throw new HttpError(404, 'Article not found.');
-      const wanted = (JSON.parse(row.related) as string[]).filter((slug) => slug !== row.slug);
+      const wanted = (JSON.parse(row.related) as string[])
+        .filter((slug) => slug !== row.slug)
+        .slice(0, MAX_RELATED);
       let related: ContentCardRow[];
       if (wanted.length > 0) {
         const found = await findContentBySlugs(db, client.id, wanted);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/connect.js';
 import { findClientByPrefix } from '../../../src/repositories/clients.js';
+import { MAX_RELATED, upsertContentItem } from '../../../src/repositories/content.js';
 import { importContent } from '../../../src/services/content-import.js';
 import { buildTestApp, databases, FIXTURE_CONTENT, loginOpen, type TestApp } from '../../helper.js';
 
@@ -163,6 +164,38 @@ describe.each(databases)('content routes ($name)', (target) => {
         related: Item[];
       }>();
       expect(body.related.map((i) => i.id)).toEqual(['warranty-choice']);
+    });
+
+    it('should read no more than MAX_RELATED related items, whatever an older import stored', async () => {
+      // An import before the limit could store 40,000 slugs: one bound value each passed SQLite's limit (500).
+      const client = await findClientByPrefix(t.app.db.kysely, 'demo');
+      if (client === undefined) throw new Error('demo client missing');
+      const slugs = Array.from({ length: 40_000 }, (_, i) => `missing-${i}`);
+      await upsertContentItem(
+        t.app.db.kysely,
+        client.id,
+        {
+          type: 'insight',
+          slug: 'many-related',
+          title: 'Many related',
+          summary: 'Names far too many related items.',
+          bodyText: 'Body',
+          html: '<p>Body</p>',
+          imageUrl: null,
+          proTip: null,
+          sortOrder: 99,
+          related: [...slugs, 'warranty-choice'],
+        },
+        new Date(),
+      );
+      const response = await get('/api/demo/article?id=many-related&type=insight');
+      expect(response.statusCode).toBe(200);
+      expect(response.json<{ related: Item[] }>().related).toEqual([]);
+      await t.app.db.kysely
+        .deleteFrom('content_items')
+        .where('slug', '=', 'many-related')
+        .execute();
+      expect(MAX_RELATED).toBeLessThan(100);
     });
 
     it('should answer 404 for an unknown id or the wrong type', async () => {
