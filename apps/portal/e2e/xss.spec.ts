@@ -6,8 +6,16 @@ import { promisify } from 'node:util';
 
 import type { BrowserContext, Page } from '@playwright/test';
 
-import { dataDir, expect, loginOpen, test } from './fixtures';
-import { buildXssContent, NAUGHTY_STRINGS, type XssContent } from './xss-fixtures/build-content';
+import { dataDir, expect, loginOpen, newUser, test } from './fixtures';
+import {
+  buildPatternContent,
+  buildRefusedContent,
+  buildXssContent,
+  NAUGHTY_STRINGS,
+  REPLACEMENT_PATTERNS,
+  type XssContent,
+} from './xss-fixtures/build-content';
+import { HOSTILE_PAYLOADS } from './xss-fixtures/hostile-payloads';
 import { PAYLOADS } from './xss-fixtures/payloads';
 
 const run = promisify(execFile);
@@ -16,7 +24,13 @@ const ADMIN = path.resolve(here, '../../api/dist/admin.js');
 
 /** A client of our own (never the shared fixtures' demo/northbank), unique per run. */
 const PREFIX = `xss-${Date.now().toString(36)}`;
+/** A second one, whose name and article hold `$\``, `$'`, `$&` and `$$` (see REPLACEMENT_PATTERNS). */
+const PATTERN_PREFIX = `${PREFIX}-p`;
+/** The contact details staff may type: free text for the phone, anything shaped like an address for e-mail. */
+const HOSTILE_PHONE = `javascript:__xss('phone') <img src=x onerror=__xss('phone-img')>`;
+const HOSTILE_EMAIL = `javascript:__xss('email')//@evil.example`;
 let content: XssContent;
+let patternFolder: string | undefined;
 
 /** The staff CLI, against the e2e server's data directory: the real import path, sanitiser included. */
 async function admin(...args: string[]) {
@@ -38,24 +52,73 @@ test.beforeAll(async () => {
     `XSS Lab <img src=x onerror="__xss('client-name')">`,
     '--login',
     'open',
+    '--phone',
+    HOSTILE_PHONE,
+    '--email',
+    HOSTILE_EMAIL,
   );
   // execFile rejects on a non-zero exit: an import the CLI refuses fails the run here.
   await admin('content', 'import', '--client', PREFIX, content.folder);
+
+  patternFolder = await buildPatternContent(PATTERN_PREFIX);
+  await admin(
+    'client',
+    'add',
+    '--prefix',
+    PATTERN_PREFIX,
+    '--name',
+    `Patterns ${REPLACEMENT_PATTERNS}`,
+    '--login',
+    'open',
+    '--phone',
+    REPLACEMENT_PATTERNS,
+  );
+  await admin('content', 'import', '--client', PATTERN_PREFIX, patternFolder);
 });
 
 test.afterAll(async () => {
   if (content) await rm(content.folder, { recursive: true, force: true });
+  if (patternFolder) await rm(patternFolder, { recursive: true, force: true });
 });
 
 interface Trap {
   calls: string[];
   dialogs: string[];
   violations: string[];
+  /** Requests the page made by itself that content could have caused: anything but the portal's own. */
+  requests: string[];
+  /** Uncaught errors in the page (a payload that breaks the app is a fault too). */
+  errors: string[];
+}
+
+/**
+ * Whether a request is one the portal itself makes: its documents, code and styles, its API calls (fetch), and
+ * imported media (images, the video, its captions). Anything else (an image, a prefetch, a frame, a ping to the
+ * API or to another site) was asked for by content.
+ */
+function portalRequest(url: URL, resourceType: string, origin: string): boolean {
+  if (url.protocol === 'data:' || url.protocol === 'blob:') return true;
+  if (url.origin !== origin) return false;
+  if (['document', 'script', 'stylesheet', 'font', 'manifest'].includes(resourceType)) {
+    return !url.pathname.startsWith('/api/') || resourceType === 'document';
+  }
+  if (resourceType === 'fetch' || resourceType === 'xhr') return url.pathname.startsWith('/api/');
+  return /^\/media\/[a-z0-9-]+\/[a-f0-9]{20}\.[a-z0-9]+$/.test(url.pathname);
 }
 
 /** Counts every way a payload could show it ran: the `__xss` binding (all frames), dialogs, CSP reports. */
 async function trap(context: BrowserContext, page: Page): Promise<Trap> {
-  const found: Trap = { calls: [], dialogs: [], violations: [] };
+  const found: Trap = { calls: [], dialogs: [], violations: [], requests: [], errors: [] };
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const origin = new URL(page.url() === 'about:blank' ? request.url() : page.url()).origin;
+    if (!portalRequest(url, request.resourceType(), origin)) {
+      found.requests.push(
+        `${request.resourceType()} ${request.method()} ${request.url().slice(0, 120)}`,
+      );
+    }
+  });
+  page.on('pageerror', (error) => found.errors.push(error.message));
   await context.exposeBinding('__xss', (_source, id: unknown) => {
     found.calls.push(String(id));
   });
@@ -135,11 +198,29 @@ async function dangerousMarkup(page: Page): Promise<string[]> {
   });
 }
 
+/** Whether the app is still whole: one root, drawn, no error page or failure notice. */
+async function brokenPage(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const roots = document.querySelectorAll('#root');
+    if (roots.length !== 1) problems.push(`${roots.length} #root elements`);
+    if (!document.querySelector('#root main, #root form')) problems.push('nothing drawn in #root');
+    for (const heading of document.querySelectorAll('h1')) {
+      if (heading.textContent?.trim() === 'Oops!') problems.push('the error page');
+    }
+    for (const alert of document.querySelectorAll('main [role="alert"]')) {
+      problems.push(`alert: ${alert.textContent?.slice(0, 80)}`);
+    }
+    return problems;
+  });
+}
+
 /** Gives late events (image errors, animations, autofocus) time to fire, then checks the DOM. */
 async function settle(page: Page, where: string) {
   await page.waitForLoadState('load');
   await page.waitForTimeout(150);
   expect(await dangerousMarkup(page), `dangerous markup on ${where}`).toEqual([]);
+  expect(await brokenPage(page), `page broken on ${where}`).toEqual([]);
 }
 
 test('the payload set covers every class and the naughty strings are loaded', () => {
@@ -156,6 +237,27 @@ test('the payload set covers every class and the naughty strings are loaded', ()
   ]) {
     expect(kinds, kind).toContain(kind);
   }
+  const hostileKinds = new Set(HOSTILE_PAYLOADS.map((p) => p.kind));
+  for (const kind of [
+    'mutation',
+    'namespace',
+    'document',
+    'embedding',
+    'url-obfuscation',
+    'svg-animation',
+    'css',
+    'form',
+    'event-handler',
+    'loading-attribute',
+    'legacy-element',
+    'markdown',
+    'clobbering',
+  ] as const) {
+    expect(hostileKinds, kind).toContain(kind);
+  }
+  const ids = [...PAYLOADS, ...HOSTILE_PAYLOADS].map((p) => p.id);
+  expect(new Set(HOSTILE_PAYLOADS.map((p) => p.id)).size).toBe(HOSTILE_PAYLOADS.length);
+  expect(ids.length).toBeGreaterThan(150);
   expect(NAUGHTY_STRINGS.length).toBeGreaterThan(400);
 });
 
@@ -165,7 +267,12 @@ test('no payload runs on any page, even with the CSP switched off (the sanitiser
   const context = await browser.newContext({ bypassCSP: true });
   const page = await context.newPage();
   const found = await trap(context, page);
-  await loginOpen(page, PREFIX);
+  // The user's own details are shown back to them (header, welcome): payloads there too.
+  await loginOpen(page, PREFIX, {
+    ...newUser('xss'),
+    first_name: `<img src=x onerror="__xss('first-name')">`,
+    last_name: `"><svg onload=__xss('last-name')>`,
+  });
 
   // Control: the trap sees a handler that does run (so a silent run below means nothing ran).
   await page.evaluate(() => {
@@ -177,11 +284,26 @@ test('no payload runs on any page, even with the CSP switched off (the sanitiser
   await expect.poll(() => found.calls).toContain('control');
   await page.evaluate(() => document.getElementById('xss-control')?.remove());
   found.calls.length = 0;
+  found.requests.length = 0;
 
-  // Dashboard: the video, the case study and insight cards.
+  // Dashboard: the video (captions on), the case study and insight cards.
   await expect(page.getByRole('heading', { level: 2, name: 'Case Studies' })).toBeVisible();
   await page.mouse.move(200, 300);
+  await page.evaluate(async () => {
+    const video = document.querySelector('video');
+    if (video) {
+      video.muted = true;
+      await video.play().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      video.pause();
+    }
+  });
   await settle(page, 'dashboard');
+  // The staff-typed phone and e-mail stay tel: and mailto: links, whatever they hold.
+  const contact = page.getByRole('region', { name: 'Contact the team' }).getByRole('link');
+  await expect(contact).toHaveCount(2);
+  await expect(contact.nth(0)).toHaveAttribute('href', /^tel:\+?\d*$/);
+  await expect(contact.nth(1)).toHaveAttribute('href', `mailto:${HOSTILE_EMAIL}`);
 
   // Information hub: open every topic (description and pro tip).
   await page.goto(`/${PREFIX}/info`);
@@ -219,7 +341,10 @@ test('no payload runs on any page, even with the CSP switched off (the sanitiser
 
   expect(found.calls, 'payloads that ran').toEqual([]);
   expect(found.dialogs, 'dialogs opened').toEqual([]);
-  // Nor did any content make the browser call the API as the viewer (`<img src="/api/…/logout">`).
+  expect(found.errors, 'uncaught errors').toEqual([]);
+  // Nor did any content make the browser ask for anything by itself: not the API as the viewer
+  // (`<img src="/api/…/logout">`, `<table background>`), not another site.
+  expect(found.requests, 'requests content made').toEqual([]);
   const me = await page.request.get(`/api/${PREFIX}`);
   expect(((await me.json()) as { logged_in: boolean }).logged_in, 'still logged in').toBe(true);
   await context.close();
@@ -259,6 +384,8 @@ test('every page answer carries the CSP, and nothing runs or is even blocked by 
   expect(found.dialogs).toEqual([]);
   // A violation would mean markup got past the sanitiser and only the CSP stopped it.
   expect(found.violations).toEqual([]);
+  expect(found.errors).toEqual([]);
+  expect(found.requests).toEqual([]);
 
   // An imported SVG opened on its own (it has a script): the media CSP sandboxes it, nothing runs.
   const listing = await page.request.get(`/api/${PREFIX}/content`);
@@ -270,5 +397,83 @@ test('every page answer carries the CSP, and nothing runs or is even blocked by 
   expect(svg?.headers()['content-security-policy']).toContain('sandbox');
   await page.waitForTimeout(250);
   expect(found.calls).toEqual([]);
+  await context.close();
+});
+
+test('the importer and the staff tool refuse hostile colours, logos and related lists', async () => {
+  const before = await admin('client', 'list');
+  const cases = await buildRefusedContent(PREFIX);
+  try {
+    for (const { name, folder, message } of cases) {
+      const attempt = admin('content', 'import', '--client', PREFIX, folder);
+      await expect(attempt, name).rejects.toThrow(message);
+    }
+  } finally {
+    for (const { folder } of cases) await rm(folder, { recursive: true, force: true });
+  }
+  for (const colour of [
+    `red;}</style><script>__xss('cli-colour')</script>`,
+    `url(javascript:__xss('cli-colour'))`,
+    'expression(alert(1))',
+  ]) {
+    await expect(
+      admin('client', 'update', '--prefix', PREFIX, '--primary', colour),
+    ).rejects.toThrow(/--primary must be a colour/);
+  }
+  // Nothing was changed by the refused attempts.
+  expect((await admin('client', 'list')).stdout).toBe(before.stdout);
+});
+
+test('another client sees none of it, and nothing runs there', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const found = await trap(context, page);
+  await loginOpen(page, 'demo');
+  await settle(page, 'demo dashboard');
+  await page.goto('/demo/info');
+  await settle(page, 'demo info');
+  const listing = JSON.stringify(await (await page.request.get('/api/demo/content')).json());
+  expect(listing).not.toContain('__xss');
+  expect(listing).not.toContain(PREFIX);
+  const demo = (await (await page.request.get('/api/demo')).json()) as {
+    name: string;
+    contact: { phone: string; email: string };
+  };
+  expect(demo.name).not.toContain('XSS');
+  expect(demo.contact.email).not.toBe(HOSTILE_EMAIL);
+  // The session is demo's alone: the hostile client's content is not reachable with it.
+  expect((await page.request.get(`/api/${PREFIX}/content`)).status()).toBe(401);
+  expect(found.calls).toEqual([]);
+  expect(found.violations).toEqual([]);
+  expect(found.errors).toEqual([]);
+  expect(found.requests).toEqual([]);
+  await context.close();
+});
+
+test('served pages stay whole and show text as written, whatever `$` patterns it holds', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const found = await trap(context, page);
+  await loginOpen(page, PATTERN_PREFIX);
+  for (const url of [
+    `/${PATTERN_PREFIX}/dashboard`,
+    `/${PATTERN_PREFIX}/article?id=patterns&type=case_study`,
+  ]) {
+    await page.goto(url);
+    await expect(page.getByRole('main')).toBeVisible();
+    await settle(page, url);
+    // The page's first answers are written into its HTML: they must be there intact, and be the API's own.
+    const boot = await page.evaluate(
+      () => document.getElementById('portal-boot')?.textContent ?? '',
+    );
+    const answers = (JSON.parse(boot) as { answers: Record<string, unknown> }).answers;
+    const api = (await (await page.request.get(`/api/${PATTERN_PREFIX}`)).json()) as unknown;
+    expect(answers[`/api/${PATTERN_PREFIX}`], url).toEqual(api);
+  }
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Title ${REPLACEMENT_PATTERNS}`);
+  await expect(page.getByText(`Body ${REPLACEMENT_PATTERNS}`)).toBeVisible();
+  expect(found.errors).toEqual([]);
   await context.close();
 });

