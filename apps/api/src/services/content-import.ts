@@ -195,8 +195,24 @@ function elementDepth(root: Element): number {
   return deepest;
 }
 
-/** Markdown (raw HTML allowed) → sanitised HTML, refused when it cannot be read or nests too deeply. */
+/**
+ * The most Markdown one item (a body, a pro tip, the video's description) may hold. Real articles are a few
+ * kilobytes; sanitising takes time that grows with the size (a 1.6 MB table: 10 s of a blocked server the first
+ * time an instance sends it).
+ */
+export const MAX_MARKDOWN_BYTES = 256 * 1024;
+
+/**
+ * Markdown (raw HTML allowed) → sanitised HTML, refused when it is too long, cannot be read or nests too
+ * deeply.
+ */
 function markdownToHtml(markdown: string, where: string): string {
+  const bytes = Buffer.byteLength(markdown);
+  if (bytes > MAX_MARKDOWN_BYTES) {
+    throw new ContentError(
+      `${where}: the text is ${Math.ceil(bytes / 1024)} KB; at most ${MAX_MARKDOWN_BYTES / 1024} KB is taken.`,
+    );
+  }
   let html: string;
   try {
     html = sanitizeHtml(marked.parse(markdown, { async: false, gfm: true }));

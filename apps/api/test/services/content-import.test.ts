@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findClientByPrefix } from '../../src/repositories/clients.js';
-import { ContentError, importContent } from '../../src/services/content-import.js';
+import {
+  ContentError,
+  importContent,
+  MAX_MARKDOWN_BYTES,
+} from '../../src/services/content-import.js';
 import { buildTestApp, databases, FIXTURE_CONTENT, type TestApp } from '../helper.js';
 
 describe('content import, hostile files', () => {
@@ -97,6 +101,22 @@ describe('content import, hostile files', () => {
       'case-studies/related.md: front matter "related" may list at most 50 slugs.',
     );
     await expect(withRelated(many.slice(0, 50))).resolves.toBeDefined();
+  });
+
+  it('should refuse a body or a pro tip longer than MAX_MARKDOWN_BYTES, naming the file', async () => {
+    const long = 'x'.repeat(MAX_MARKDOWN_BYTES + 1);
+    await expect(
+      importWith('case-studies/long.md', `---\ntitle: L\nsummary: S\n---\n\n${long}`),
+    ).rejects.toThrow('case-studies/long.md: the text is 257 KB; at most 256 KB is taken.');
+    await expect(
+      importWith('topics/long.md', `---\ntitle: L\npro_tip: ${long}\n---\n\nBody.\n`),
+    ).rejects.toThrow('topics/long.md pro_tip: the text is 257 KB; at most 256 KB is taken.');
+    await expect(
+      importWith(
+        'case-studies/fits.md',
+        `---\ntitle: F\nsummary: S\n---\n\n${'x'.repeat(MAX_MARKDOWN_BYTES - 1)}`,
+      ),
+    ).resolves.toBeDefined();
   });
 
   it('should refuse Markdown or HTML nested too deeply, in a body or a pro tip', async () => {
