@@ -139,14 +139,21 @@ class MediaCopier {
     return `/media/${this.prefix}/${name}`;
   }
 
-  /** Rewrites relative media references inside sanitised HTML. */
+  /**
+   * Rewrites relative media references inside sanitised HTML. A `/media/` path that is not one of this
+   * client's own published files (another client's media, a path out of `/media/`) is dropped, as the
+   * sanitiser drops what it does not allow.
+   */
   async rewriteHtml(html: string, where: string): Promise<string> {
     const body = scratch.createElement('div');
     body.innerHTML = html;
     for (const element of body.querySelectorAll('[src], [href], [poster]')) {
       for (const attribute of ['src', 'href', 'poster']) {
         const value = element.getAttribute(attribute);
-        if (value !== null && /^(\.\/)?media\//.test(value)) {
+        if (value === null) continue;
+        if (value.startsWith('/media/') && !this.publishedName.test(value)) {
+          element.removeAttribute(attribute);
+        } else if (/^(\.\/)?media\//.test(value)) {
           element.setAttribute(attribute, await this.publish(value, where));
         }
       }

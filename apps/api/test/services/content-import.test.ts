@@ -103,6 +103,25 @@ describe('content import, hostile files', () => {
     await expect(withRelated(many.slice(0, 50))).resolves.toBeDefined();
   });
 
+  it("should drop /media/ paths in HTML that are not the client's own published files", async () => {
+    const other = '/media/northbank/0123456789abcdef0123.png';
+    await importWith(
+      'case-studies/borrowed.md',
+      `---\ntitle: B\nsummary: S\n---\n\n<img src="${other}" alt="theirs"> ` +
+        '<a href="/media/../api/demo/logout">out</a> <img src="media/logo.svg" alt="ours">\n',
+    );
+    const row = await t.app.db.kysely
+      .selectFrom('content_items')
+      .select('html')
+      .where('slug', '=', 'borrowed')
+      .executeTakeFirstOrThrow();
+    expect(row.html).not.toContain('northbank');
+    expect(row.html).not.toContain('logout');
+    expect(row.html).toContain('alt="theirs"');
+    // The client's own media, published by this import, stay.
+    expect(row.html).toMatch(/<img src="\/media\/demo\/[a-f0-9]{20}\.svg" alt="ours">/);
+  });
+
   it('should refuse a body or a pro tip longer than MAX_MARKDOWN_BYTES, naming the file', async () => {
     const long = 'x'.repeat(MAX_MARKDOWN_BYTES + 1);
     await expect(
