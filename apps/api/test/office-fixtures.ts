@@ -112,3 +112,32 @@ export function compoundFile(streams: string[]): Buffer {
   });
   return Buffer.concat([header, fat, directory]);
 }
+
+/**
+ * A compound file (512-byte sectors) whose directory is a chain of `directorySectors` sectors, walked from the
+ * file's end back to its start; the first sector of the chain holds the root storage and `streams`, the rest
+ * are empty entries. At most 109 FAT sectors (some 7 MB).
+ */
+export function compoundFileWithLongDirectory(directorySectors: number, streams: string[]): Buffer {
+  const SECTOR = 512;
+  const PER_FAT = SECTOR / 4;
+  const fatSectors = Math.ceil(
+    (directorySectors + Math.ceil(directorySectors / PER_FAT)) / PER_FAT,
+  );
+  if (fatSectors > 109) throw new Error('the header lists at most 109 FAT sectors');
+  const small = compoundFile(streams);
+  const header = Buffer.from(small.subarray(0, SECTOR));
+  header.writeUInt32LE(fatSectors, 0x2c);
+  for (let i = 0; i < 109; i += 1)
+    header.writeUInt32LE(i < fatSectors ? i : 0xffffffff, 0x4c + i * 4);
+  const last = fatSectors + directorySectors - 1;
+  header.writeUInt32LE(last, 0x30); // the chain starts at the last sector…
+  const fat = Buffer.alloc(fatSectors * SECTOR, 0xff);
+  for (let i = 0; i < fatSectors; i += 1) fat.writeUInt32LE(0xfffffffd, i * 4);
+  for (let sector = last; sector >= fatSectors; sector -= 1) {
+    fat.writeUInt32LE(sector > fatSectors ? sector - 1 : 0xfffffffe, sector * 4); // …and walks back
+  }
+  const directory = Buffer.alloc(directorySectors * SECTOR);
+  small.subarray(2 * SECTOR, 3 * SECTOR).copy(directory, (directorySectors - 1) * SECTOR);
+  return Buffer.concat([header, fat, directory]);
+}

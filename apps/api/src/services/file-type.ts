@@ -263,6 +263,8 @@ function zip64LocalOffset(
 // of 128-byte entries whose first is the root storage, its children a tree of siblings.
 const FREE_OR_END = 0xfffffffa; // this and above: no sector (reserved, DIFAT, FAT, end of chain, free)
 const NO_STREAM = 0xffffffff;
+/** The size of the reads a compound file's sectors are taken from (a multiple of both sector sizes). */
+const CFB_BLOCK = 64 * 1024;
 
 /**
  * The names of the streams in a compound file's root storage, in upper case (the format compares names without
@@ -275,9 +277,20 @@ async function readCompoundRoot(size: number, readAt: ReadAt): Promise<Set<strin
   if (shift !== 9 && shift !== 12) return undefined;
   const sectorSize = 1 << shift;
   const sectors = Math.ceil(size / sectorSize) - 1; // after the header, which fills the first sector's room
+  // Sectors are read through a cache of 64 KB blocks: a directory or FAT chain may visit every sector of the
+  // file, in any order (one read per sector was seconds of work for a 20 MB file).
+  const blocks = new Map<number, Buffer>();
   const sectorAt = async (sector: number): Promise<Buffer | undefined> => {
     if (sector >= FREE_OR_END || sector >= sectors) return undefined;
-    const data = await readAt((sector + 1) * sectorSize, sectorSize);
+    const position = (sector + 1) * sectorSize;
+    const index = Math.floor(position / CFB_BLOCK);
+    let block = blocks.get(index);
+    if (block === undefined) {
+      block = await readAt(index * CFB_BLOCK, CFB_BLOCK);
+      blocks.set(index, block);
+    }
+    const offset = position - index * CFB_BLOCK;
+    const data = block.subarray(offset, offset + sectorSize);
     return data.length === sectorSize ? data : undefined;
   };
   const perSector = sectorSize / 4;
@@ -307,19 +320,25 @@ async function readCompoundRoot(size: number, readAt: ReadAt): Promise<Set<strin
     return fatCache.get(index)?.readUInt32LE((sector % perSector) * 4);
   };
 
-  // The directory's entries, following its chain (each sector once: a loop is malformed).
-  const entries: Buffer[] = [];
+  // The directory's sectors, following its chain (each sector once: a loop is malformed); its 128-byte
+  // entries are read as the tree below reaches them.
+  const directory: number[] = [];
   const seen = new Set<number>();
   for (let sector = header.readUInt32LE(0x30); sector < FREE_OR_END;) {
-    if (seen.has(sector)) return undefined;
+    if (seen.has(sector) || (await sectorAt(sector)) === undefined) return undefined;
     seen.add(sector);
-    const data = await sectorAt(sector);
+    directory.push(sector);
     const next = await nextSector(sector);
-    if (data === undefined || next === undefined) return undefined;
-    for (let p = 0; p < sectorSize; p += 128) entries.push(data.subarray(p, p + 128));
+    if (next === undefined) return undefined;
     sector = next;
   }
-  const root = entries[0];
+  const perDirectorySector = sectorSize / 128;
+  const entryAt = async (id: number): Promise<Buffer | undefined> => {
+    const sector = directory[Math.floor(id / perDirectorySector)];
+    const at = (id % perDirectorySector) * 128;
+    return sector === undefined ? undefined : (await sectorAt(sector))?.subarray(at, at + 128);
+  };
+  const root = await entryAt(0);
   if (root === undefined || root[0x42] !== 5) return undefined;
 
   // The root's children: a tree through the left and right sibling links, starting at its child.
@@ -329,8 +348,8 @@ async function readCompoundRoot(size: number, readAt: ReadAt): Promise<Set<strin
   while (pending.length > 0) {
     const id = pending.pop() ?? NO_STREAM;
     if (id === NO_STREAM) continue;
-    const entry = entries[id];
-    if (entry === undefined || visited.has(id)) return undefined;
+    const entry = visited.has(id) ? undefined : await entryAt(id);
+    if (entry === undefined) return undefined;
     visited.add(id);
     const nameBytes = entry.readUInt16LE(0x40);
     if (entry[0x42] === 2 && nameBytes >= 2 && nameBytes <= 64 && nameBytes % 2 === 0) {

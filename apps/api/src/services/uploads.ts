@@ -30,12 +30,15 @@ export type UploadResult =
  * Streams an uploaded file to `uploadsDir/tmp-<random>` while counting bytes, hashing and sniffing its type.
  * Over the limit or not an allowed type: the partial file is deleted. Otherwise it is fsync'd and renamed to a
  * generated name (the uploaded name is never used as a path). Always consumes the whole stream, unless it is
- * destroyed (the request is being abandoned): then the partial file is deleted and the error thrown.
- * `onTooLarge` is called as soon as the file is known to be over the limit, while the rest still arrives.
+ * destroyed (the request is being abandoned): then the partial file is deleted and the error thrown; on any
+ * error nothing of the file is left, renamed or not. `onTooLarge` is called as soon as the file is known to be
+ * over the limit, while the rest still arrives. `fileName` is the uploaded name (`undefined` or `''` when the
+ * part has none); no bytes under no name is "no file chosen" (`empty`), no bytes under a name is not a file
+ * of an allowed type.
  */
 export async function storeUpload(
   stream: Readable,
-  fileName: string,
+  fileName: string | undefined,
   uploadsDir: string,
   onTooLarge: () => void = () => undefined,
 ): Promise<UploadResult> {
@@ -48,6 +51,7 @@ export async function storeUpload(
   let size = 0;
   let tooLarge = false;
   let closed = false;
+  let stored: string | undefined;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
@@ -65,9 +69,10 @@ export async function storeUpload(
       await handle.close();
       closed = true;
       await rm(tmp, { force: true });
-      return { status: tooLarge ? 'too-large' : 'empty' };
+      if (tooLarge) return { status: 'too-large' };
+      return { status: (fileName ?? '') === '' ? 'empty' : 'type-not-allowed' };
     }
-    const type = await sniffer.finish(fileName, async (position, length) => {
+    const type = await sniffer.finish(fileName ?? '', async (position, length) => {
       const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - position)));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       return buffer.subarray(0, bytesRead);
@@ -78,16 +83,18 @@ export async function storeUpload(
       await rm(tmp, { force: true });
       return { status: 'type-not-allowed' };
     }
+    const displayName = displayFileName(fileName ?? '', type.ext);
     await handle.sync();
     await handle.close();
     closed = true;
     const storedName = `${newId()}.${type.ext}`;
-    await rename(tmp, path.join(uploadsDir, storedName));
+    stored = path.join(uploadsDir, storedName);
+    await rename(tmp, stored);
     await syncDirectory(uploadsDir);
     return {
       status: 'stored',
       storedName,
-      displayName: displayFileName(fileName, type.ext),
+      displayName,
       size,
       sha256: hash.digest('hex'),
       type,
@@ -95,6 +102,7 @@ export async function storeUpload(
   } catch (error) {
     if (!closed) await handle.close().catch(() => undefined);
     await rm(tmp, { force: true });
+    if (stored !== undefined) await rm(stored, { force: true });
     throw error;
   }
 }
@@ -115,25 +123,26 @@ export async function removeUpload(uploadsDir: string, storedName: string): Prom
 }
 
 const MAX_DISPLAY_NAME = 200;
-/** Bidirectional controls: `invoice\u202Etxt.lmth` would show as `invoicehtml.txt`. */
-const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * What a shown name drops: control characters (C0, DEL and C1, such as U+0085, a line break to some readers),
+ * unpaired surrogates, format characters (bidirectional controls: `invoice\u202Etxt.lmth` would show as
+ * `invoicehtml.txt`; zero-width ones, soft hyphens, byte order marks), line and paragraph separators, quotes,
+ * and the characters Windows does not allow in a file name (`C:x.pdf` names a path on drive C).
+ */
+const NOT_SHOWN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}"<>:|?*]/u;
 /** What is taken for the uploaded name's extension: a short run of letters and digits, not only digits. */
 const EXTENSION = /\.[a-z0-9]{0,15}[a-z][a-z0-9]{0,15}$/i;
 
 /**
  * The name a stored file is shown under, e-mailed and forwarded with: the uploaded name's last path segment
- * without control characters or quotes, its extension replaced with that of the type its content was
- * recognised as (`ext`), so a text file named `invoice.html` goes to staff as `invoice.txt` and no browser or
- * mail client renders it as a page; cut to 200 characters with that extension kept.
+ * without control, format or separator characters, quotes or characters Windows refuses (`NOT_SHOWN`), its
+ * extension replaced with that of the type its content was recognised as (`ext`), so a text file named
+ * `invoice.html` goes to staff as `invoice.txt` and no browser or mail client renders it as a page; cut to 200
+ * characters with that extension kept.
  */
 export function displayFileName(name: string, ext: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = [...base]
-    .filter(
-      (c) =>
-        c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '"' && !BIDI_CONTROLS.test(c),
-    )
-    .join('');
+  const clean = [...base].filter((c) => !NOT_SHOWN.test(c)).join('');
   // Leading dots would hide the file on the staff's machines; Windows drops trailing dots and spaces.
   const trim = (s: string) => s.replace(/^[\s.]+|[\s.]+$/g, '');
   const stem = [...trim(trim(clean).replace(EXTENSION, ''))]
