@@ -113,12 +113,31 @@ export class FileSniffer {
       } catch {
         return undefined;
       }
-      return /\.csv$/i.test(fileName)
-        ? { mime: 'text/csv', ext: 'csv' }
-        : { mime: 'text/plain', ext: 'txt' };
+      return textType(this.#head, fileName);
     }
     return undefined;
   }
+}
+
+const TEXT: AllowedType = { mime: 'text/plain', ext: 'txt' };
+const CSV: AllowedType = { mime: 'text/csv', ext: 'csv' };
+/** Markup: text whose first character (after a byte order mark and white space) opens a tag. */
+const MARKUP = /^\uFEFF?\s*</;
+/** The uploaded name's extension, lower-case, or '' when it has none. */
+const extensionOf = (fileName: string): string =>
+  /\.([^./\\]*)$/.exec(fileName.trim())?.[1]?.toLowerCase() ?? '';
+
+/**
+ * Whether valid UTF-8 text is an allowed text file: plain text or CSV only, and only when it says so. A page
+ * (HTML, SVG, XML: it opens with a tag) is not plain text whatever its name, and text named as another type
+ * (`invoice.pdf`, `page.html`) does not match its name. A name with no extension is plain text.
+ */
+function textType(head: Buffer, fileName: string): AllowedType | undefined {
+  // The first bytes may end inside a character: only what decodes is looked at.
+  if (MARKUP.test(head.toString('utf8'))) return undefined;
+  const ext = extensionOf(fileName);
+  if (ext === 'csv') return CSV;
+  return ext === 'txt' || ext === '' ? TEXT : undefined;
 }
 
 // ZIP (APPNOTE.TXT 4.3): the end-of-central-directory record is in the last 22 + 65,535 (comment) bytes; it

@@ -145,3 +145,43 @@ describe('FileSniffer: Office containers are judged by their directory', () => {
     expect(await sniff(other)).toBeUndefined();
   });
 });
+
+describe('FileSniffer: text is plain text or CSV, and only when it says so', () => {
+  it('should take UTF-8 text named .txt or .csv (any case), or with no extension', async () => {
+    const text = Buffer.from('Site notes: £1,250,000 — phase 2\n');
+    expect(await sniff(text, 'notes.txt')).toBe('txt');
+    expect(await sniff(text, 'NOTES.TXT')).toBe('txt');
+    expect(await sniff(Buffer.from('a,b\n1,2\n'), 'costs.CSV')).toBe('csv');
+    expect(await sniff(text, 'README')).toBe('txt');
+    expect(await sniff(text, 'C:\\docs\\notes.txt')).toBe('txt');
+  });
+
+  it('should refuse text named as another type: its content does not match its name', async () => {
+    const text = Buffer.from('Pay now to account 12345678\n');
+    for (const name of [
+      'invoice.pdf',
+      'page.html',
+      'photo.png',
+      'plan.docx',
+      'run.sh',
+      'x.txt.exe',
+    ]) {
+      expect(await sniff(text, name), name).toBeUndefined();
+    }
+  });
+
+  it('should refuse markup (HTML, SVG, XML) whatever its name', async () => {
+    for (const page of [
+      '<!doctype html><p>Pay now</p>',
+      '<svg onload="alert(1)"/>',
+      '\uFEFF  \n<?xml version="1.0"?><x/>',
+      '<b>Pay now</b>\n',
+    ]) {
+      for (const name of ['notes.txt', 'data.csv', 'README', 'page.html']) {
+        expect(await sniff(Buffer.from(page), name), `${name}: ${page}`).toBeUndefined();
+      }
+    }
+    // A tag further on is text like any other.
+    expect(await sniff(Buffer.from('Use <b> for bold.\n'), 'notes.txt')).toBe('txt');
+  });
+});

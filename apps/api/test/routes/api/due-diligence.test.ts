@@ -198,6 +198,14 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
       { filename: 'bad.txt', content: Buffer.from([0xc3, 0x28, 0x41]) },
       { filename: 'archive.zip', content: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]) },
       { filename: 'page.html', content: Buffer.from('<svg onload=alert(1)>\0') },
+      // Text, but not what its name says, or a page rather than plain text.
+      {
+        filename: 'invoice.pdf',
+        contentType: 'application/pdf',
+        content: Buffer.from('Pay now\n'),
+      },
+      { filename: 'invoice.html', content: Buffer.from('<b>Pay now</b>\n') },
+      { filename: 'image.txt', content: Buffer.from('<svg onload="alert(1)"/>') },
     ];
     for (const file of cases) {
       const response = await post(multipart(FIELDS, file));
@@ -354,7 +362,11 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
     const forwardsBefore = received.length;
     const long = `${'q'.repeat(300)}.html`;
     const cases: [FilePart, string][] = [
-      [{ filename: 'invoice.html', content: Buffer.from('<b>Pay now</b>\n') }, 'invoice.txt'],
+      [
+        { filename: 'site-notes', content: Buffer.from('Access from Quay Street.\n') },
+        'site-notes.txt',
+      ],
+      [{ filename: 'costs.CSV', content: Buffer.from('item,cost\nframe,120000\n') }, 'costs.csv'],
       [
         {
           filename: 'report.html',
@@ -363,7 +375,6 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
         },
         'report.pdf',
       ],
-      [{ filename: 'image.svg', content: Buffer.from('<svg onload="alert(1)"/>') }, 'image.txt'],
       [{ filename: long, content: pdf(100) }, `${'q'.repeat(196)}.pdf`],
       [{ filename: 'plan.DOCX', content: docx() }, 'plan.docx'],
     ];
