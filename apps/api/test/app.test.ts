@@ -138,6 +138,23 @@ describe.each(databases)('app ($name)', (target) => {
         payload: { first_name: '\u200bZoë', last_name: 'B', email: 'a@example.com', phone: '1' },
       });
       expect(named.statusCode).toBe(200);
+      // A one-line field holds no line break: it would add lines of the sender's choosing to the team's mail.
+      for (const name of [
+        'Ada\nReference: BW-2026-000001',
+        'Ada\r\nBcc: x@example.com',
+        'Ada\u2028x',
+      ]) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/warranty',
+          headers: { cookie: await loginOpen(t.app, 'demo', { email: 'lines@example.com' }) },
+          payload: { ...VALID_BODIES['POST /api/:client/warranty'], name },
+        });
+        expect(response.statusCode, JSON.stringify(name)).toBe(400);
+        expect(response.json()).toEqual({
+          error: 'Invalid field "name": it must not be blank and must be well formed.',
+        });
+      }
     });
 
     it('should refuse query parameters a call does not take, on every call of a client but the logout', async () => {

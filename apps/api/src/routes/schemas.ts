@@ -27,13 +27,16 @@ export function errors(...statuses: number[]): Record<number, typeof errorSchema
  */
 export const VISIBLE_CHARACTER = '[^\\s\\u00AD\\u180E\\u200B-\\u200D\\u2060]';
 
-/** A required, non-blank text field. */
+/** Line breaks: a one-line field (a name, a phone number) holds none, so it cannot add lines to an e-mail. */
+const LINE_BREAK = '\\r\\n\\u0085\\u2028\\u2029';
+
+/** A required, non-blank, one-line text field. */
 export const requiredText = (maxLength: number, description?: string) =>
   ({
     type: 'string',
     minLength: 1,
     maxLength,
-    pattern: VISIBLE_CHARACTER,
+    pattern: `^[^${LINE_BREAK}]*${VISIBLE_CHARACTER}[^${LINE_BREAK}]*$`,
     ...(description === undefined ? {} : { description }),
   }) as const;
 

@@ -22,7 +22,7 @@ const FIELDS = {
   SingleLine: { label: 'Project name', required: true, max: 200 },
   SingleLine1: { label: 'Project address', required: true, max: 500 },
   SingleLine2: { label: 'City and postcode', required: true, max: 200 },
-  SingleLine3: { label: 'Project description', required: true, max: 5000 },
+  SingleLine3: { label: 'Project description', required: true, max: 5000, multiline: true },
   Currency1: { label: 'Build cost', required: false, max: 50 },
   Currency2: { label: 'GDV', required: false, max: 50 },
   Currency: { label: 'Loan amount', required: false, max: 50 },
@@ -33,6 +33,9 @@ type FieldName = keyof typeof FIELDS;
 const FILE_FIELD = 'FileUpload';
 
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
+
+/** Line breaks, which only the description may hold (elsewhere they would add lines to the team's e-mail). */
+const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/u;
 
 /** A required field must show a character, as the JSON routes' required text must (zero-width ones do not). */
 const VISIBLE = new RegExp(VISIBLE_CHARACTER, 'u');
@@ -233,6 +236,8 @@ async function readParts(
       received.problem ??= `The field "${part.fieldname}" was sent twice.`;
     } else if (part.valueTruncated || value.length > FIELDS[part.fieldname].max) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) is too long.`;
+    } else if (!('multiline' in FIELDS[part.fieldname]) && LINE_BREAK.test(value.trim())) {
+      received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must be one line.`;
     } else {
       received.fields[part.fieldname] = value.trim();
     }

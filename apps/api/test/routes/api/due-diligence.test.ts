@@ -267,6 +267,31 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
     expect(await uploads()).toEqual(before);
   });
 
+  it('should take line breaks only in the description (elsewhere they would add lines to the mail)', async () => {
+    const before = await uploads();
+    for (const [field, label] of [
+      ['SingleLine4', 'Full name'],
+      ['Email', 'E-mail'],
+      ['SingleLine', 'Project name'],
+    ] as const) {
+      const response = await post(
+        multipart(
+          { ...FIELDS, [field]: 'Ada\r\nBcc: x@example.com' },
+          { filename: 'a.pdf', content: pdf(100) },
+        ),
+      );
+      expect(response.statusCode, field).toBe(400);
+      expect(response.json()).toEqual({
+        error: `The field "${field}" (${label}) must be one line.`,
+      });
+    }
+    expect(await uploads()).toEqual(before);
+    const described = await post(
+      multipart({ ...FIELDS, SingleLine3: 'Twelve flats.\r\nBasement car park.\n' }),
+    );
+    expect(described.statusCode).toBe(303);
+  });
+
   it('should answer 400 to an unknown field or a second file', async () => {
     const unknown = await post(multipart({ ...FIELDS, Admin: 'yes' }));
     expect(unknown.statusCode).toBe(400);
