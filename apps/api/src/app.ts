@@ -97,6 +97,16 @@ export const MAX_NESTING = 32;
 export const INVALID_JSON_MESSAGE =
   'Invalid body: it is not well-formed JSON, or it uses a key never accepted ("__proto__", or "prototype" inside "constructor").';
 
+/** Fastify's own refusals, by code, in plain sentences (its messages are terse: "Unsupported Media Type"). */
+const FASTIFY_MESSAGES: Record<string, string | undefined> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON_MESSAGE,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE:
+    'This content type is not accepted: send JSON (application/json), or multipart/form-data to the due-diligence form.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty: send a JSON object.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
+};
+
 /** How long a connection may stay silent, and how long a whole request may take to arrive. */
 export const IDLE_TIMEOUT_MS = 60_000;
 export const REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -370,9 +380,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
           error:
             status >= 500
               ? 'Internal server error'
-              : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
-                ? INVALID_JSON_MESSAGE
-                : error.message,
+              : (FASTIFY_MESSAGES[error.code] ?? error.message),
         })
     );
   });

@@ -62,7 +62,18 @@ describe.each(databases)('app ($name)', (target) => {
         headers: { 'content-type': 'text/plain' },
       });
       expect(text.statusCode).toBe(415);
-      expect(text.json()).toHaveProperty('error');
+      expect(text.json()).toEqual({
+        error:
+          'This content type is not accepted: send JSON (application/json), or multipart/form-data to the due-diligence form.',
+      });
+      const empty = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: '',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json()).toEqual({ error: 'The body is empty: send a JSON object.' });
     });
 
     it('should refuse NUL characters anywhere: 404 in a client prefix, 400 in a field or parameter', async () => {
@@ -247,7 +258,7 @@ describe.each(databases)('app ($name)', (target) => {
         payload: { first_name: 'x'.repeat(70_000) },
       });
       expect(response.statusCode).toBe(413);
-      expect(response.json()).toHaveProperty('error');
+      expect(response.json()).toEqual({ error: 'The request body is too large.' });
     });
   });
 
