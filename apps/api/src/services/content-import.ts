@@ -203,11 +203,41 @@ function elementDepth(root: Element): number {
 }
 
 /**
+ * Elements the count below leaves out: void ones, and those the parser closes by itself (`<p>a<p>b`, `<li>`…),
+ * which a plain count of start tags would take for nesting.
+ */
+const NOT_NESTING = new Set(
+  (
+    'area base br col embed hr img input link meta source track wbr ' +
+    'p li dt dd option optgroup tr td th thead tbody tfoot rb rt rp colgroup caption'
+  ).split(' '),
+);
+const TAG = /<(\/?)([a-z][a-z0-9-]*)\b[^>]*?(\/?)>/gi;
+
+/**
+ * Whether HTML text may nest deeper than `limit`, by counting start and end tags: cheap, and never below the
+ * real depth of what the count takes in (a stray end tag lowers the count). It spares the sanitiser, whose
+ * parse takes time that grows with the square of the depth (10,000 levels: 12 s), input it would refuse anyway.
+ */
+export function mayNestDeeperThan(html: string, limit: number): boolean {
+  let depth = 0;
+  for (const [, close, name = '', selfClosing] of html.matchAll(TAG)) {
+    if (NOT_NESTING.has(name.toLowerCase())) continue;
+    if (close === '/') depth = Math.max(0, depth - 1);
+    else if (selfClosing !== '/' && ++depth > limit) return true;
+  }
+  return false;
+}
+
+/**
  * The most Markdown one item (a body, a pro tip, the video's description) may hold. Real articles are a few
  * kilobytes; sanitising takes time that grows with the size (a 1.6 MB table: 10 s of a blocked server the first
  * time an instance sends it).
  */
 export const MAX_MARKDOWN_BYTES = 256 * 1024;
+
+const tooDeep = (where: string) =>
+  `${where}: the HTML is nested more than ${MAX_HTML_DEPTH} elements deep.`;
 
 /**
  * Markdown (raw HTML allowed) → sanitised HTML, refused when it is too long, cannot be read or nests too
@@ -222,7 +252,10 @@ function markdownToHtml(markdown: string, where: string): string {
   }
   let html: string;
   try {
-    html = sanitizeHtml(marked.parse(markdown, { async: false, gfm: true }));
+    const raw = marked.parse(markdown, { async: false, gfm: true });
+    // Well past the limit before sanitising: refused without the slow parse (the check below decides the rest).
+    if (mayNestDeeperThan(raw, MAX_HTML_DEPTH * 5)) throw new ContentError(tooDeep(where));
+    html = sanitizeHtml(raw);
   } catch (error) {
     // marked recurses per level of block nesting: 5,000 `>` overflow the stack.
     if (!(error instanceof RangeError)) throw error;
@@ -230,11 +263,7 @@ function markdownToHtml(markdown: string, where: string): string {
   }
   const body = scratch.createElement('div');
   body.innerHTML = html;
-  if (elementDepth(body) > MAX_HTML_DEPTH) {
-    throw new ContentError(
-      `${where}: the HTML is nested more than ${MAX_HTML_DEPTH} elements deep.`,
-    );
-  }
+  if (elementDepth(body) > MAX_HTML_DEPTH) throw new ContentError(tooDeep(where));
   return html;
 }
 

@@ -8,6 +8,7 @@ import {
   ContentError,
   importContent,
   MAX_MARKDOWN_BYTES,
+  mayNestDeeperThan,
 } from '../../src/services/content-import.js';
 import { buildTestApp, databases, FIXTURE_CONTENT, type TestApp } from '../helper.js';
 
@@ -166,5 +167,42 @@ describe('content import, hostile files', () => {
         `---\ntitle: N\nsummary: S\n---\n\n${'<div>'.repeat(90)}x\n`,
       ),
     ).resolves.toBeDefined();
+  });
+});
+
+describe('mayNestDeeperThan', () => {
+  it('should count nesting by start and end tags, never above the real depth of what it counts', () => {
+    expect(mayNestDeeperThan('<div>'.repeat(11), 10)).toBe(true);
+    expect(mayNestDeeperThan('<div>'.repeat(10), 10)).toBe(false);
+    expect(mayNestDeeperThan('<div></div>'.repeat(1000), 10)).toBe(false);
+    expect(mayNestDeeperThan('<DIV class="a>b">'.repeat(11), 10)).toBe(true);
+    // Void and self-closed elements, and those the parser closes by itself, do not nest.
+    expect(mayNestDeeperThan('<br><img src="x"><hr/><svg/>'.repeat(50), 10)).toBe(false);
+    expect(mayNestDeeperThan('<p>a<li>b<td>c<option>d'.repeat(50), 10)).toBe(false);
+    // A stray end tag lowers the count, as it can only lower the real depth.
+    expect(mayNestDeeperThan(`</span>${'<span>'.repeat(10)}`, 10)).toBe(false);
+  });
+
+  it('should refuse content thousands of levels deep at import with the depth message', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'firm-deep-'));
+    try {
+      await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
+      await writeFile(
+        path.join(folder, 'case-studies', 'abyss.md'),
+        `---\ntitle: A\nsummary: S\n---\n\n${'<div>'.repeat(10_000)}x\n`,
+      );
+      const t = await buildTestApp(databases[0]!);
+      try {
+        const client = await findClientByPrefix(t.app.db.kysely, 'demo');
+        if (client === undefined) throw new Error('demo client missing');
+        await expect(
+          importContent(t.app.db.kysely, client, folder, path.join(t.dataDir, 'media'), new Date()),
+        ).rejects.toThrow('case-studies/abyss.md: the HTML is nested more than 100 elements deep.');
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
