@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  BTR_LIMITS,
   BTR_TERMS,
   BUILD_TYPES,
   CAR_PROPERTY_TYPES,
@@ -84,7 +85,9 @@ const btrBody = {
     'email',
     'contact_number',
   ],
-  if: { properties: { includeRentCoverLoss: { const: true } } },
+  // `required` too: without it a body that leaves out includeRentCoverLoss would match `if` and be told
+  // the loss of rent fields are missing, not the flag.
+  if: { properties: { includeRentCoverLoss: { const: true } }, required: ['includeRentCoverLoss'] },
   then: { required: ['anticipatedRentalIncome', 'term', 'programmeMonths'] },
   additionalProperties: false,
 } as const;
@@ -151,6 +154,8 @@ interface Calculator<B> {
   path: string;
   prefix: string;
   title: string;
+  /** The title as it reads inside a sentence ("a BTR warranty … quote", not "a btr warranty"). */
+  noun: string;
   body: object;
   /** Library field → submission field, to name the bad field in the submission's own terms. */
   fields: Record<string, string>;
@@ -163,6 +168,7 @@ const calculators = [
     path: 'warranty',
     prefix: 'BW',
     title: 'Building warranty',
+    noun: 'building warranty',
     body: warrantyBody,
     fields: {
       buildType: 'build_type',
@@ -199,6 +205,7 @@ const calculators = [
     path: 'btr',
     prefix: 'BTR',
     title: 'BTR warranty + loss of rent',
+    noun: 'BTR warranty + loss of rent',
     body: btrBody,
     fields: {
       stage: 'stage',
@@ -211,6 +218,27 @@ const calculators = [
       'lossOfRent.programmeMonths': 'programmeMonths',
     },
     price: (b: BtrBody): Priced => {
+      if (
+        !b.includeRentCoverLoss &&
+        (b.anticipatedRentalIncome !== undefined ||
+          b.term !== undefined ||
+          b.programmeMonths !== undefined)
+      ) {
+        // Not priced, but stored with the submission: a loss of rent figure sent with the cover left out
+        // must still be one the library takes (400 naming it otherwise), never recorded unchecked.
+        quoteBtrWarranty({
+          stage: b.stage,
+          units: b.units,
+          sumInsured: b.sum_insured,
+          gdv: b.GDV,
+          lossOfRent: {
+            anticipatedRentalIncome:
+              b.anticipatedRentalIncome ?? BTR_LIMITS.anticipatedRentalIncome.default,
+            termMonths: b.term ?? BTR_TERMS[0],
+            programmeMonths: b.programmeMonths ?? BTR_LIMITS.programmeMonths.default,
+          },
+        });
+      }
       const lossOfRent =
         b.includeRentCoverLoss &&
         b.anticipatedRentalIncome !== undefined &&
@@ -255,6 +283,7 @@ const calculators = [
     path: 'car',
     prefix: 'CAR',
     title: 'Contractors all risks',
+    noun: 'contractors all risks',
     body: carBody,
     fields: { propertyType: 'propertyType', contractWorksValue: 'contractWorksValue' },
     price: (b: CarBody): Priced => {
@@ -291,14 +320,29 @@ function priceOrExplain<B>(calculator: Calculator<B>, body: B): Priced {
   }
 }
 
-function teamMail(client: Client, title: string, reference: string, priced: Priced) {
+/**
+ * Every character a mail reader may break a line at (CR, LF, VT, FF, NEL, line and paragraph separators).
+ * The contact fields' schema refuses line breaks; the e-mail does not rely on it.
+ */
+const ANY_LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/g;
+
+/** Text the sender chose, kept on its own line of the team's e-mail: any line break becomes a space. */
+const oneLine = (text: string): string => text.replace(ANY_LINE_BREAK, ' ');
+
+function teamMail(
+  client: Client,
+  calculator: { title: string; noun: string },
+  reference: string,
+  priced: Priced,
+) {
+  const { name, phone, email } = priced.contact;
   return {
     to: '',
-    subject: `${title} enquiry ${reference} from ${client.name}`,
+    subject: `${calculator.title} enquiry ${reference} from ${client.name}`,
     text:
-      `A ${title.toLowerCase()} quote was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
+      `A ${calculator.noun} quote was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
       `Reference: ${reference}\n` +
-      `Name: ${priced.contact.name}\nTelephone: ${priced.contact.phone}\nE-mail: ${priced.contact.email}\n\n` +
+      `Name: ${oneLine(name)}\nTelephone: ${oneLine(phone)}\nE-mail: ${oneLine(email)}\n\n` +
       `${priced.lines.join('\n')}\n\nRate table version: ${priced.quote.rateTableVersion}\n` +
       'The figures were recomputed by the server; they are indicative only.\n',
   };
@@ -311,7 +355,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
       `/api/:client/${calculator.path}`,
       {
         schema: {
-          summary: `Submit a ${calculator.title.toLowerCase()} quote`,
+          summary: `Submit a ${calculator.noun} quote`,
           description:
             'The server recomputes the quote with @firm/pricing (figures sent by the browser are ignored), ' +
             'stores it with a reference and the rate-table version, and e-mails the team.',
@@ -357,7 +401,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
             },
             now,
           );
-          const mail = teamMail(client, calculator.title, ref, priced);
+          const mail = teamMail(client, calculator, ref, priced);
           await enqueue(trx, { kind: 'mail', payload: { ...mail, to: app.config.teamEmail } }, now);
           return ref;
         });
