@@ -23,12 +23,13 @@ export function errors(...statuses: number[]): Record<number, typeof errorSchema
 
 /**
  * At least one character that shows: not only spaces, nor only the invisible ones (zero-width space and
- * joiners, word joiner, soft hyphen, Mongolian vowel separator; \s already covers the BOM and the other spaces).
+ * joiners, word joiner, soft hyphen, Mongolian vowel separator, and NEL, which \s leaves out; \s already covers
+ * the BOM and the other spaces).
  */
-export const VISIBLE_CHARACTER = '[^\\s\\u00AD\\u180E\\u200B-\\u200D\\u2060]';
+export const VISIBLE_CHARACTER = '[^\\s\\u0085\\u00AD\\u180E\\u200B-\\u200D\\u2060]';
 
 /** Line breaks: a one-line field (a name, a phone number) holds none, so it cannot add lines to an e-mail. */
-const LINE_BREAK = '\\r\\n\\u0085\\u2028\\u2029';
+const LINE_BREAK = '\\n\\v\\f\\r\\u0085\\u2028\\u2029';
 
 /** A required, non-blank, one-line text field. */
 export const requiredText = (maxLength: number, description?: string) =>

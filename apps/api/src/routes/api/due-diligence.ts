@@ -35,7 +35,7 @@ const FILE_FIELD = 'FileUpload';
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
 
 /** Line breaks, which only the description may hold (elsewhere they would add lines to the team's e-mail). */
-const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/u;
+const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/u;
 
 /** A required field must show a character, as the JSON routes' required text must (zero-width ones do not). */
 const VISIBLE = new RegExp(VISIBLE_CHARACTER, 'u');
