@@ -1,4 +1,10 @@
-import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
+import type {
+  FastifyError,
+  FastifyHttpOptions,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -84,6 +90,26 @@ const FILE_ERRORS: Record<string, { status: number; message: string } | undefine
   },
 };
 
+const UNSUPPORTED_TYPE_MESSAGE =
+  'This content type is not accepted: send JSON (application/json), or multipart/form-data to the due-diligence form.';
+
+/** The calls that take an HTML form's body (the login link's Continue form, the due-diligence form). */
+const FORM_ROUTES = new Set(['/api/:client/login/link', '/api/:client/due-diligence']);
+
+/** Refuses a body that is not JSON before anything else is done with the request. */
+function jsonOnly(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  const type = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+  if (type !== undefined && type !== 'application/json') {
+    done(new HttpError(415, UNSUPPORTED_TYPE_MESSAGE));
+    return;
+  }
+  done();
+}
+
 /** The query string of a call that takes no parameters: any parameter is unknown (400). */
 const NO_QUERY = { type: 'object', additionalProperties: false } as const;
 
@@ -100,8 +126,7 @@ export const INVALID_JSON_MESSAGE =
 /** Fastify's own refusals, by code, in plain sentences (its messages are terse: "Unsupported Media Type"). */
 const FASTIFY_MESSAGES: Record<string, string | undefined> = {
   FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON_MESSAGE,
-  FST_ERR_CTP_INVALID_MEDIA_TYPE:
-    'This content type is not accepted: send JSON (application/json), or multipart/form-data to the due-diligence form.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: UNSUPPORTED_TYPE_MESSAGE,
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty: send a JSON object.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
@@ -257,6 +282,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       !route.url.endsWith('/logout')
     ) {
       route.schema = { ...route.schema, querystring: NO_QUERY };
+    }
+    // JSON bodies only, but for the two forms: the app parses urlencoded and multipart bodies for them, and a
+    // page of any site can send those without a preflight (string fields would pass the schema).
+    if (
+      [route.method].flat().includes('POST') &&
+      route.url.startsWith('/api/:client') &&
+      !FORM_ROUTES.has(route.url)
+    ) {
+      route.onRequest = [jsonOnly, ...[route.onRequest ?? []].flat()];
     }
     if (route.url.includes('*')) return;
     // A parameter longer than the router takes matches no route: no 405 for it, a 404.

@@ -132,7 +132,7 @@ describe.each(databases)('app ($name)', (target) => {
     });
 
     it('should refuse a required text that shows nothing (spaces, zero-width characters)', async () => {
-      for (const blank of [' ', '\u200b', '\u200b\u200d', ' \u2060\u00ad ', '\ufeff']) {
+      for (const blank of [' ', '\u200b', '\u200b\u200d', ' \u2060\u00ad ', '\ufeff', '\u0085']) {
         const response = await t.app.inject({
           method: 'POST',
           url: '/api/demo/login',
@@ -154,6 +154,8 @@ describe.each(databases)('app ($name)', (target) => {
         'Ada\nReference: BW-2026-000001',
         'Ada\r\nBcc: x@example.com',
         'Ada\u2028x',
+        'Ada\u0085x',
+        'Ada\vx',
       ]) {
         const response = await t.app.inject({
           method: 'POST',
