@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ActivityAction } from '../../db/schema.js';
 import { insertActivity } from '../../repositories/records.js';
 import { clientOf, userOf } from '../../types.js';
-import { clientParams, errors } from '../schemas.js';
+import { clientParams, errors, requiredText } from '../schemas.js';
 
 /** POST /api/{client}/activity: page views, submits and searches, per client and user. */
 export default function activityRoutes(app: FastifyInstance): void {
@@ -18,12 +18,15 @@ export default function activityRoutes(app: FastifyInstance): void {
           type: 'object',
           properties: {
             action: { type: 'string', enum: ['view', 'submit', 'search'] },
-            item: { type: 'string', maxLength: 500 },
+            item: requiredText(500, 'The page, calculator or search text (one line, not blank)'),
           },
           required: ['action', 'item'],
           additionalProperties: false,
         },
-        response: { 204: { description: 'Recorded', type: 'null' }, ...errors(400, 401, 403, 404) },
+        response: {
+          204: { description: 'Recorded', type: 'null' },
+          ...errors(400, 401, 403, 404, 415),
+        },
       },
       preHandler: app.requireUser,
     },

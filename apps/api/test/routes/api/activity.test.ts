@@ -44,6 +44,11 @@ describe.each(databases)('POST /api/{client}/activity ($name)', (target) => {
     expect((await post({ action: 'view', item: 'x', user_id: 'someone' })).json()).toEqual({
       error: 'Unknown field "user_id".',
     });
+    for (const item of ['', '   ', '\u200b', 'search\nforged line']) {
+      const response = await post({ action: 'search', item });
+      expect(response.statusCode, JSON.stringify(item)).toBe(400);
+      expect(response.json<{ error: string }>().error, JSON.stringify(item)).toContain('"item"');
+    }
   });
 
   it('should refuse a cross-site post', async () => {
