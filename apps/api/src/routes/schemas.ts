@@ -28,8 +28,11 @@ export function errors(...statuses: number[]): Record<number, typeof errorSchema
  */
 export const VISIBLE_CHARACTER = '[^\\s\\u0085\\u00AD\\u180E\\u200B-\\u200D\\u2060]';
 
-/** Line breaks: a one-line field (a name, a phone number) holds none, so it cannot add lines to an e-mail. */
-const LINE_BREAK = '\\n\\v\\f\\r\\u0085\\u2028\\u2029';
+/**
+ * Line breaks (LF, VT, FF, CR, NEL, line and paragraph separators), as the inside of a regular expression's
+ * character class: a one-line field (a name, a phone number) holds none, so it cannot add lines to an e-mail.
+ */
+export const LINE_BREAK = '\\n\\v\\f\\r\\u0085\\u2028\\u2029';
 
 /** A required, non-blank, one-line text field. */
 export const requiredText = (maxLength: number, description?: string) =>

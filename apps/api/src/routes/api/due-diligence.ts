@@ -15,7 +15,7 @@ import {
   type UploadResult,
 } from '../../services/uploads.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
-import { VISIBLE_CHARACTER, clientParams, errors } from '../schemas.js';
+import { LINE_BREAK, VISIBLE_CHARACTER, clientParams, errors } from '../schemas.js';
 
 /** The form's fields (the external form service's names) and what they hold. */
 const FIELDS = {
@@ -35,7 +35,7 @@ const FILE_FIELD = 'FileUpload';
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
 
 /** Line breaks, which only the description may hold (elsewhere they would add lines to the team's e-mail). */
-const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/u;
+const ANY_LINE_BREAK = new RegExp(`[${LINE_BREAK}]`, 'u');
 
 /** A required field must show a character, as the JSON routes' required text must (zero-width ones do not). */
 const VISIBLE = new RegExp(VISIBLE_CHARACTER, 'u');
@@ -236,7 +236,7 @@ async function readParts(
       received.problem ??= `The field "${part.fieldname}" was sent twice.`;
     } else if (part.valueTruncated || value.length > FIELDS[part.fieldname].max) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) is too long.`;
-    } else if (!('multiline' in FIELDS[part.fieldname]) && LINE_BREAK.test(value.trim())) {
+    } else if (!('multiline' in FIELDS[part.fieldname]) && ANY_LINE_BREAK.test(value.trim())) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must be one line.`;
     } else {
       received.fields[part.fieldname] = value.trim();

@@ -21,7 +21,7 @@ import { enqueue } from '../../repositories/outbox.js';
 import { insertQuote } from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
-import { clientParams, emailField, errors, requiredText } from '../schemas.js';
+import { LINE_BREAK, clientParams, emailField, errors, requiredText } from '../schemas.js';
 
 /** Figures the browser computed: accepted for the record, never used (the server recomputes). */
 const browserFigure = { type: ['number', 'string'], maxLength: 50 } as const;
@@ -324,7 +324,7 @@ function priceOrExplain<B>(calculator: Calculator<B>, body: B): Priced {
  * Every character a mail reader may break a line at (CR, LF, VT, FF, NEL, line and paragraph separators).
  * The contact fields' schema refuses line breaks; the e-mail does not rely on it.
  */
-const ANY_LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/g;
+const ANY_LINE_BREAK = new RegExp(`[${LINE_BREAK}]`, 'gu');
 
 /** Text the sender chose, kept on its own line of the team's e-mail: any line break becomes a space. */
 const oneLine = (text: string): string => text.replace(ANY_LINE_BREAK, ' ');
