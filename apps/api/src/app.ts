@@ -6,7 +6,7 @@ import type {
   FastifyRequest,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -203,6 +203,20 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request took too long to arrive.']
         : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
+  answerOnSocket(socket, status, reason, message);
+}
+
+/**
+ * A CONNECT (a proxy tunnel) never reaches Fastify: Node hands it to the server's 'connect' event, and would
+ * drop the connection without a word when nothing listens. It gets the 405 any other method gets.
+ */
+function answerConnect(request: IncomingMessage, socket: Duplex): void {
+  answerOnSocket(socket, 405, 'Method Not Allowed', 'Method CONNECT is not allowed here.');
+  request.resume();
+}
+
+/** Writes a whole `{ error }` answer on a raw socket, then closes the connection. */
+function answerOnSocket(socket: Duplex, status: number, reason: string, message: string): void {
   const body = JSON.stringify({ error: message });
   if (socket.writable) {
     socket.write(
@@ -270,6 +284,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       { name: 'config' },
     ),
   );
+
+  fastify.server.on('connect', answerConnect);
 
   // Every route pattern, to tell "wrong method" (405) from "no such path" (404).
   const routes: { pattern: RegExp; methods: string[] }[] = [];

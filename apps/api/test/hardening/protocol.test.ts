@@ -56,6 +56,17 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     }
   });
 
+  it('should answer a CONNECT (a proxy tunnel) with 405 JSON { error } and close', async () => {
+    for (const target of ['127.0.0.1:22', 'example.com:443', '/api/demo']) {
+      const response = await raw(port, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`, {
+        hold: true,
+      });
+      expect(response, target).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+      expect(response).toContain('Connection: close');
+      expect(jsonOf(response)).toEqual({ error: 'Method CONNECT is not allowed here.' });
+    }
+  });
+
   it('should answer an HTTP/1.1 request without Host, and an Expect it cannot meet, with JSON { error }', async () => {
     // Held open (not half-closed) until the server closes it: it answers, then closes (Connection: close, or
     // HTTP/1.0), however long the answer takes (PostgreSQL is slower than SQLite).
