@@ -31,7 +31,6 @@ export const databases: DatabaseTarget[] = [
     : []),
 ];
 
-/** A clock tests move by hand. */
 /** A logger that drops everything, for services built outside an app. */
 export const silentLogger = {
   info: () => undefined,
@@ -40,6 +39,7 @@ export const silentLogger = {
   debug: () => undefined,
 } as unknown as FastifyBaseLogger;
 
+/** A clock tests move by hand. */
 export class TestClock {
   constructor(public current = new Date('2026-03-02T09:00:00.000Z')) {}
   readonly now = (): Date => new Date(this.current);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIVITY_PER_MINUTE, TOO_MUCH_ACTIVITY } from '../../../src/routes/api/activity.js';
 import { buildTestApp, databases, loginOpen, type TestApp } from '../../helper.js';
 
 describe.each(databases)('POST /api/{client}/activity ($name)', (target) => {
@@ -59,5 +60,40 @@ describe.each(databases)('POST /api/{client}/activity ($name)', (target) => {
       headers: { cookie, 'sec-fetch-site': 'same-site' },
     });
     expect(response.statusCode).toBe(403);
+  });
+
+  it('should take at most the limit a minute from one user, then 429 with Retry-After', async () => {
+    const busy = await loginOpen(t.app, 'demo', { email: 'busy@example.com' });
+    const count = async (email: string) =>
+      (
+        await t.app.db.kysely
+          .selectFrom('activity')
+          .innerJoin('users', 'users.id', 'activity.user_id')
+          .select('activity.id')
+          .where('users.email', '=', email)
+          .execute()
+      ).length;
+    const as = (who: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/demo/activity',
+        payload: { action: 'view', item: 'dashboard' },
+        headers: { cookie: who },
+      });
+    for (let i = 0; i < ACTIVITY_PER_MINUTE; i += 1) {
+      expect((await as(busy)).statusCode).toBe(204);
+    }
+    t.clock.advance(20_000);
+    const refused = await as(busy);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: TOO_MUCH_ACTIVITY });
+    expect(refused.headers['retry-after']).toBe('40');
+    expect(await count('busy@example.com')).toBe(ACTIVITY_PER_MINUTE);
+    // Another user is not held back by the busy one.
+    expect((await post({ action: 'view', item: 'other' })).statusCode).toBe(204);
+    // A new minute, a new allowance.
+    t.clock.advance(40_000);
+    expect((await as(busy)).statusCode).toBe(204);
+    expect(await count('busy@example.com')).toBe(ACTIVITY_PER_MINUTE + 1);
   });
 });
