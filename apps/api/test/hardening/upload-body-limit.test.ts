@@ -79,7 +79,10 @@ function exchange(
  * A due-diligence form whose file is `fileBytes` of PDF-looking content, produced a megabyte at a time; with
  * `smallFileFirst`, another (small) file comes before it.
  */
-function bigForm(fileBytes: number, { smallFileFirst = false } = {}) {
+function bigForm(
+  fileBytes: number,
+  { smallFileFirst = false, otherFileBytes = 0, epilogueBytes = 0 } = {},
+) {
   const empty = multipart(DUE_DILIGENCE_FIELDS, { filename: 'big.pdf', content: Buffer.alloc(0) });
   const boundary = /boundary=(.*)$/.exec(empty.headers['content-type'])?.[1] ?? '';
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
@@ -98,15 +101,42 @@ function bigForm(fileBytes: number, { smallFileFirst = false } = {}) {
     ]);
   }
   const block = Buffer.alloc(MB, 0x20);
+  // With `otherFileBytes`, a file under a field the form does not have comes first.
+  const other = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="Other"; filename="other.pdf"\r\n` +
+      `Content-Type: application/pdf\r\n\r\n`,
+  );
+  const fileHead = preamble.indexOf(
+    `--${boundary}\r\nContent-Disposition: form-data; name="FileUpload"`,
+  );
+  function* bytes(n: number): Generator<Buffer> {
+    for (let left = n; left > 0; left -= MB) yield block.subarray(0, Math.min(MB, left));
+  }
   function* chunks(): Generator<Buffer> {
-    yield Buffer.concat([preamble, Buffer.from('%PDF-1.7\n')]);
-    for (let left = fileBytes - 9; left > 0; left -= MB)
-      yield block.subarray(0, Math.min(MB, left));
+    if (otherFileBytes > 0) {
+      yield Buffer.concat([preamble.subarray(0, fileHead), other]);
+      yield* bytes(otherFileBytes);
+      yield Buffer.concat([
+        Buffer.from('\r\n'),
+        preamble.subarray(fileHead),
+        Buffer.from('%PDF-1.7\n'),
+      ]);
+    } else {
+      yield Buffer.concat([preamble, Buffer.from('%PDF-1.7\n')]);
+    }
+    yield* bytes(fileBytes - 9);
     yield tail;
+    // After the closing boundary: the multipart epilogue, which the form's parser ignores.
+    yield* bytes(epilogueBytes);
   }
   return {
     contentType: empty.headers['content-type'],
-    length: preamble.length + fileBytes + tail.length,
+    length:
+      preamble.length +
+      fileBytes +
+      tail.length +
+      epilogueBytes +
+      (otherFileBytes > 0 ? other.length + otherFileBytes + 2 : 0),
     chunks,
   };
 }
@@ -192,4 +222,25 @@ describe.each(databases)('due diligence: the body read is bounded ($name)', (tar
     expect(sent).toBeLessThan(MAX_BODY_BYTES + LINGER_BYTES + 16 * MB);
     expect(await leftBehind()).toEqual(before);
   });
+
+  it('should not blame the file for a body too large for other reasons', async () => {
+    const before = await leftBehind();
+    // A 15 MB file (within the limit), then 10 MB after the closing boundary.
+    const epilogue = bigForm(15 * MB, { epilogueBytes: 10 * MB });
+    let { answer } = await exchange(
+      port,
+      head(epilogue, 'Connection: close\r\n'),
+      epilogue.chunks(),
+    );
+    expect(statusOf(answer)).toBe('413');
+    expect(jsonOf(answer)).toEqual({ error: 'The form is too large.' });
+    // A 15 MB file under a field the form does not have, then the form's own 15 MB file.
+    const two = bigForm(15 * MB, { otherFileBytes: 15 * MB });
+    ({ answer } = await exchange(port, head(two, 'Connection: close\r\n'), two.chunks()));
+    // The other file counts as the one file a form may carry: refused when the second begins (and the
+    // answer is read, not lost to a reset: the rest of the body is read and dropped for a while).
+    expect(statusOf(answer), answer.slice(0, 300)).toBe('400');
+    expect(jsonOf(answer)).toEqual({ error: 'Only one file can be attached.' });
+    expect(await leftBehind()).toEqual(before);
+  }, 30_000);
 });

@@ -137,6 +137,14 @@ function guardBody(request: FastifyRequest, reply: FastifyReply) {
     get abandoned() {
       return abandoned;
     },
+    /**
+     * Answering a refusal before the body has all arrived: as when abandoned, the answer says
+     * `Connection: close` and the rest is read and dropped for a while, so that the client sees the answer
+     * rather than a reset connection.
+     */
+    refuseEarly() {
+      if (!raw.readableEnded) abandon();
+    },
     fileTooLarge() {
       timer ??= setTimeout(abandon, DRAIN_MS);
     },
@@ -170,6 +178,7 @@ async function receive(
   } catch (error) {
     if (!guard.abandoned) {
       guard.finished();
+      guard.refuseEarly();
       // A malformed body (no boundary, truncated, bad part headers) or a library limit: drop any file
       // already kept, answer 400 in our words.
       if (received.upload?.status === 'stored')
@@ -188,13 +197,19 @@ async function receive(
     return received;
   }
   // Abandoned: stop storing the file (its partial copy is deleted) and delete it if it was already stored,
-  // before the answer, so that nothing of the request is left. A file still arriving is what made the body
-  // too large (its count on disk may lag behind the bytes received).
-  const fileArriving = received.fileTooLarge || received.file !== undefined;
+  // before the answer, so that nothing of the request is left. The file is what made the body too large when
+  // it is over the limit itself: counted so on disk, or, as that count may lag behind the bytes received, by
+  // the parser (which marks a file past its size limit truncated). Anything else (a file within the limit
+  // still being written, then data after the form's end) is the form being too large.
+  const storingUpload =
+    received.file !== undefined && received.storing !== undefined && received.upload === undefined;
+  const fileOver =
+    received.fileTooLarge ||
+    (storingUpload && (received.file as Readable & { truncated?: boolean }).truncated === true);
   received.file?.destroy(new Error('The request was abandoned.'));
   const result = await received.storing?.catch(() => undefined);
   if (result?.status === 'stored') await removeUpload(uploadsDir, result.storedName);
-  throw new HttpError(413, fileArriving ? TOO_LARGE_MESSAGE : FORM_TOO_LARGE_MESSAGE);
+  throw new HttpError(413, fileOver ? TOO_LARGE_MESSAGE : FORM_TOO_LARGE_MESSAGE);
 }
 
 async function readParts(
