@@ -61,6 +61,14 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
       message = `Unknown ${noun} "${String(error.params.additionalProperty)}".`;
     } else if (error.keyword === 'required') {
       message = `Missing required ${noun} "${String(error.params.missingProperty)}".`;
+    } else if (
+      error.keyword === 'type' &&
+      error.params.type === 'string' &&
+      dataVar === 'querystring' &&
+      where !== ''
+    ) {
+      // A query parameter is text, or a list of texts when it is given more than once (`?id=a&id=b`).
+      message = `Invalid query parameter "${where}": give it once.`;
     } else if (error.keyword === 'pattern' && where !== '') {
       message = `Invalid ${noun} "${where}": it must not be blank and must be well formed.`;
     } else if (where !== '') {
@@ -130,6 +138,7 @@ const FASTIFY_MESSAGES: Record<string, string | undefined> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty: send a JSON object.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: 'The Content-Type header is missing: say what the body is.',
 };
 
 /** How long a connection may stay silent, and how long a whole request may take to arrive. */
@@ -155,18 +164,32 @@ const pathOf = (visit: Visit): string => {
 };
 
 /**
+ * A UTF-16 surrogate standing alone (JSON's `"\ud800"`): not a character, so no UTF-8 text can hold it (SQLite
+ * stored it as invalid UTF-8 bytes, the team's e-mail as U+FFFD: the record and the mail disagreed).
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Why a string (a key or a value) cannot be taken, as the end of a sentence, or `undefined`. */
+function badString(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'it contains a NUL character';
+  if (LONE_SURROGATE.test(text)) {
+    return 'it contains a lone surrogate (a \\uD800 to \\uDFFF escape not in a pair)';
+  }
+  return undefined;
+}
+
+/**
  * The first problem with a parsed query or body, as the message of a 400, or `undefined`: a string (key or
- * value) holding a NUL character (PostgreSQL cannot store it), or nesting deeper than MAX_NESTING. A walk
- * with its own stack, not recursion: a 20 KB body of `[[[[…` is 10,000 levels deep.
+ * value) holding a NUL character (PostgreSQL cannot store it) or a lone surrogate, or nesting deeper than
+ * MAX_NESTING. A walk with its own stack, not recursion: a 20 KB body of `[[[[…` is 10,000 levels deep.
  */
 function findBadText(root: unknown, where: string): string | undefined {
   const stack: Visit[] = [{ value: root, key: '', parent: undefined, depth: 0 }];
   for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     const { value, depth } = visit;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) {
-        return `Invalid ${where} "${pathOf(visit) || '(body)'}": it contains a NUL character.`;
-      }
+      const bad = badString(value);
+      if (bad !== undefined) return `Invalid ${where} "${pathOf(visit) || '(body)'}": ${bad}.`;
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
@@ -178,9 +201,8 @@ function findBadText(root: unknown, where: string): string | undefined {
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const [key, inner] = entries[i] as [string, unknown];
       const child: Visit = { value: inner, key, parent: visit, depth: depth + 1 };
-      if (key.includes('\u0000')) {
-        return `Invalid ${where} "${pathOf(child)}": it contains a NUL character.`;
-      }
+      const bad = badString(key);
+      if (bad !== undefined) return `Invalid ${where} "${pathOf(child)}": ${bad}.`;
       stack.push(child);
     }
   }
@@ -228,10 +250,19 @@ function answerOnSocket(socket: Duplex, status: number, reason: string, message:
   socket.destroy();
 }
 
+/**
+ * TRUST_PROXY=true: the app's peer is the one proxy in front of it (a load balancer), and the client is the
+ * address that proxy appended last to X-Forwarded-For. Hop 0 is the peer; any address before the last one was
+ * written by the client itself.
+ */
+export const trustOneProxy = (_address: string, hop: number): boolean => hop === 0;
+
 /** Fastify's own options for this app (the server and the tests use the same). */
 export function serverOptions(config: Config): FastifyHttpOptions<Server> {
   return {
-    trustProxy: config.trustProxy,
+    // Trusting every hop (Fastify's `true`) would take the leftmost X-Forwarded-For entry, which the client
+    // writes itself: each login attempt could name a new address and pass the per-address limit.
+    trustProxy: config.trustProxy ? trustOneProxy : false,
     bodyLimit: 64 * 1024,
     // A client that stops sending (mid-body, say) is cut off after a minute of silence, and no request may
     // take more than ten minutes to arrive (a 20 MB upload at a quarter of a megabit a second); Fastify's
@@ -317,6 +348,22 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     routes.push({ pattern, methods });
   });
 
+  /** A request no route takes: 405 (with Allow) on a known /api path whatever the method, else 404. */
+  const answerNoRoute = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const url = request.url.split('?')[0] ?? '/';
+    const allowed =
+      url === '/api' || url.startsWith('/api/')
+        ? [...new Set(routes.filter((r) => r.pattern.test(url)).flatMap((r) => r.methods))]
+        : [];
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({ error: `Method ${request.method} is not allowed here.` });
+    }
+    return reply.code(404).send({ error: 'Not found.' });
+  };
+
   // Text with NUL characters, and absurdly nested input, is refused before it reaches a handler.
   // Hooks with callbacks rather than async functions: they run on every request and never wait for anything.
   fastify.addHook('preValidation', (request, _reply, done) => {
@@ -385,9 +432,14 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     done();
   });
 
-  // API answers carry personal data: no shared or browser cache keeps them.
+  // API answers carry personal data: no shared or browser cache keeps them. No error is kept either, even
+  // where a route had already said its answer is cacheable: a media file not (yet) on this instance must not
+  // stay a 404 for a year in every cache on the way (`/media/…` sets `immutable` before it looks).
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+    if (
+      reply.statusCode >= 400 ||
+      (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+    ) {
       void reply.header('cache-control', 'no-store');
     }
     done(null, payload);
@@ -395,6 +447,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // Set before any plugin adds routes: a route keeps the error handler in force when it was added.
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    // Fastify refuses a QUERY without a Content-Type before the not-found handler runs; no route takes QUERY,
+    // so it is answered as any other method no route takes (405 on a known path), not in Fastify's words.
+    if (error.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404) {
+      return answerNoRoute(request, reply);
+    }
     // The files' errors (@fastify/static) in the `{ error }` contract, in plain words, and never cached.
     const fileError =
       error instanceof HttpError || error.code !== undefined
@@ -448,17 +505,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url === '/api' || url.startsWith('/api/');
     if (isApi) {
-      const allowed = [
-        ...new Set(routes.filter((r) => r.pattern.test(url)).flatMap((r) => r.methods)),
-      ];
-      if (allowed.length > 0) {
-        void reply
-          .code(405)
-          .header('allow', allowed.join(', '))
-          .send({ error: `Method ${request.method} is not allowed here.` });
-        return;
-      }
-      void reply.code(404).send({ error: 'Not found.' });
+      void answerNoRoute(request, reply);
       return;
     }
     const first = url.split('/')[1] ?? '';

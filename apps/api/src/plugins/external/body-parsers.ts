@@ -1,11 +1,117 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { MAX_UPLOAD_BYTES } from '../../services/uploads.js';
+import { HttpError } from '../../types.js';
 
-/** urlencoded bodies (the login link's Continue form) and streamed multipart (due diligence). */
+export const NOT_UTF8_CHARSET_MESSAGE =
+  'This content type is not accepted: send JSON as UTF-8 (charset=utf-8, or no charset).';
+export const NOT_UTF8_MESSAGE = 'Invalid body: it is not valid UTF-8 text.';
+
+/** Strict: a byte sequence that is not UTF-8 is an error, not a U+FFFD. A leading BOM is dropped. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether every `charset` parameter of a Content-Type (there need be none) names UTF-8. */
+function declaresUtf8(contentType: string | undefined): boolean {
+  return (contentType ?? '')
+    .split(';')
+    .slice(1)
+    .map((parameter) => parameter.trim())
+    .filter((parameter) => /^charset\s*=/i.test(parameter))
+    .every((parameter) =>
+      ['utf-8', 'utf8'].includes(
+        parameter
+          .slice(parameter.indexOf('=') + 1)
+          .trim()
+          .replace(/^"(.*)"$/, '$1')
+          .toLowerCase(),
+      ),
+    );
+}
+
+/** JSON's strings (skipped) and numbers, in a text already known to be well-formed JSON. */
+const JSON_TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const SHORT_INTEGER = /^-?\d{1,15}$/;
+const NUMBER_PARTS = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** Whether a JSON number's text is exactly the whole number `value`, digit for digit. */
+function isExactly(token: string, value: number): boolean {
+  const [, whole = '', fraction = '', exponent = '0'] = NUMBER_PARTS.exec(token) ?? [];
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return value === 0;
+  const significant = digits.replace(/0+$/, '');
+  const scale = Number(exponent) - fraction.length + (digits.length - significant.length);
+  // A fractional part is left, or the number is far past any a double holds exactly as an integer.
+  if (scale < 0 || significant.length + scale > 400) return false;
+  return `${significant}${'0'.repeat(scale)}` === BigInt(Math.abs(value)).toString();
+}
+
+/**
+ * The first number in a JSON text that reads as a whole number it does not say: an integer past 2^53
+ * (9007199254740993 reads as …992) or a fraction that rounds to one (999999.99999999999999 reads as
+ * 1000000, 1e-400 as 0). Such a number would be checked, priced and stored as another; other fractions
+ * (0.1) are approximate in any JSON reader and left to the schema.
+ */
+export function inexactWholeNumber(text: string): { token: string; value: number } | undefined {
+  for (const [token] of text.matchAll(JSON_TOKENS)) {
+    if (token.startsWith('"')) continue;
+    // An integer of at most 15 digits is always exact: the common case costs one test.
+    if (SHORT_INTEGER.test(token)) continue;
+    const value = Number(token);
+    if (Number.isInteger(value) && !isExactly(token, value)) return { token, value };
+  }
+  return undefined;
+}
+
+/**
+ * urlencoded bodies (the login link's Continue form), streamed multipart (due diligence), and JSON read
+ * strictly: as UTF-8 only (Fastify's own parser turned invalid bytes, or a Latin-1 body, into U+FFFD and
+ * stored that), and with no number that would silently become another.
+ */
 export default fp(
   async (app) => {
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer' },
+      (
+        request: FastifyRequest,
+        body: Buffer,
+        done: (error: Error | null, body?: unknown) => void,
+      ) => {
+        if (!declaresUtf8(request.headers['content-type'])) {
+          done(new HttpError(415, NOT_UTF8_CHARSET_MESSAGE));
+          return;
+        }
+        let text: string;
+        try {
+          text = utf8.decode(body);
+        } catch {
+          done(new HttpError(400, NOT_UTF8_MESSAGE));
+          return;
+        }
+        parseJson(request, text, (error, parsed) => {
+          if (error !== null) {
+            done(error);
+            return;
+          }
+          const inexact = inexactWholeNumber(text);
+          if (inexact !== undefined) {
+            done(
+              new HttpError(
+                400,
+                `Invalid body: the number ${inexact.token.slice(0, 40)} cannot be held exactly ` +
+                  `(it would be read as ${String(inexact.value).slice(0, 40)}).`,
+              ),
+            );
+            return;
+          }
+          done(null, parsed);
+        });
+      },
+    );
     await app.register(formbody, { bodyLimit: 4096 });
     await app.register(multipart, {
       // We count the bytes ourselves to answer 413 and delete the partial file; busboy stops one byte
