@@ -239,6 +239,18 @@ describe.each(databases)('the HTTP surface, hostile probe ($name)', (target) => 
           error: `Invalid body: the number ${written} cannot be held exactly (it would be read as ${readAs}).`,
         });
       }
+      // Far past 2^53 a double prints with an exponent: the message says the number is too large instead.
+      const huge = await postRaw(
+        'warranty',
+        JSON.stringify({ ...WARRANTY, estimateValue: 1 }).replace(
+          '"build_value":1000000',
+          '"build_value":1e308',
+        ),
+      );
+      expect(huge.statusCode).toBe(400);
+      expect(huge.json()).toEqual({
+        error: 'Invalid body: the number 1e308 is too large to be held exactly.',
+      });
       expect(await quotesStored()).toBe(before);
     });
 

@@ -164,6 +164,30 @@ describe.each(databases)('tenancy matrix from the route table ($name)', (target)
     expect(checked).toBeGreaterThanOrEqual(8 * 5);
   });
 
+  it('should ask for a session before it judges the request: a wrong body or query without one is a 401', async () => {
+    // Answering 400 first would let anyone learn a call's fields and rules without logging in.
+    let checked = 0;
+    for (const route of routes) {
+      const key = routeKey(route);
+      if (PUBLIC_ROUTES.has(key) || route.method === 'HEAD') continue;
+      for (const cookie of [undefined, northbank]) {
+        const request = requestFor(route, 'demo', cookie, 'unknown=1');
+        const wrong =
+          key === 'POST /api/:client/due-diligence'
+            ? request
+            : {
+                ...request,
+                ...(route.method === 'GET' ? {} : { payload: { unknown: 1 } }),
+              };
+        const response = await t.app.inject(wrong);
+        const context = `${key} with a wrong ${route.method === 'GET' ? 'query' : 'body'}`;
+        expect(response.statusCode, context).toBe(401);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(7 * 2);
+  });
+
   it("should not reveal the other client's items by their ids or by search, on any protected route", async () => {
     for (const route of routes) {
       const key = routeKey(route);

@@ -99,11 +99,15 @@ export default fp(
           }
           const inexact = inexactWholeNumber(text);
           if (inexact !== undefined) {
+            const token = inexact.token.slice(0, 40);
+            const readAs = String(inexact.value);
             done(
               new HttpError(
                 400,
-                `Invalid body: the number ${inexact.token.slice(0, 40)} cannot be held exactly ` +
-                  `(it would be read as ${String(inexact.value).slice(0, 40)}).`,
+                // Past 1e21 a double is written with an exponent: "read as 1e+308" would say nothing.
+                readAs.includes('e')
+                  ? `Invalid body: the number ${token} is too large to be held exactly.`
+                  : `Invalid body: the number ${token} cannot be held exactly (it would be read as ${readAs.slice(0, 40)}).`,
               ),
             );
             return;

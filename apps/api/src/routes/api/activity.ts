@@ -39,7 +39,7 @@ export default function activityRoutes(app: FastifyInstance): void {
           ...errors(400, 401, 403, 404, 415, 429),
         },
       },
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request, reply) => {
       const waitMs = perUser.hit(userOf(request).id, app.clock().getTime());

@@ -65,7 +65,7 @@ export default function clientRoutes(app: FastifyInstance): void {
         params: clientParams,
         response: { 200: clientSchema, ...errors(404) },
       },
-      preHandler: app.loadClient,
+      preValidation: app.loadClient,
     },
     async (request, reply) => {
       const client = clientOf(request);

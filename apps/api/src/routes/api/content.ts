@@ -113,7 +113,7 @@ export default function contentRoutes(app: FastifyInstance): void {
           ...errors(400, 401, 404),
         },
       },
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request, reply) => {
       const client = clientOf(request);
@@ -190,7 +190,7 @@ export default function contentRoutes(app: FastifyInstance): void {
           ...errors(400, 401, 404),
         },
       },
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request) => {
       const client = clientOf(request);
@@ -250,7 +250,7 @@ export default function contentRoutes(app: FastifyInstance): void {
           ...errors(401, 404),
         },
       },
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request) => {
       const video = await findVideo(app.db.kysely, clientOf(request).id);

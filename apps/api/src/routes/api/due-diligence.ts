@@ -288,7 +288,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           ...errors(400, 401, 403, 404, 413, 415),
         },
       },
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request, reply) => {
       const client = clientOf(request);

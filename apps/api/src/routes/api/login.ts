@@ -59,7 +59,7 @@ export default function loginRoutes(app: FastifyInstance): void {
           ...errors(400, 403, 404, 429),
         },
       },
-      preHandler: app.loadClient,
+      preValidation: app.loadClient,
     },
     async (request, reply) => {
       const client = clientOf(request);
@@ -154,7 +154,7 @@ export default function loginRoutes(app: FastifyInstance): void {
           ...errors(404),
         },
       },
-      preHandler: app.loadClient,
+      preValidation: app.loadClient,
     },
     async (request, reply) => {
       const client = clientOf(request);
@@ -197,7 +197,7 @@ export default function loginRoutes(app: FastifyInstance): void {
           ...errors(403, 404),
         },
       },
-      preHandler: app.loadClient,
+      preValidation: app.loadClient,
     },
     async (request, reply) => {
       const client = clientOf(request);
@@ -239,7 +239,7 @@ export default function loginRoutes(app: FastifyInstance): void {
           ...errors(403, 404),
         },
       },
-      preHandler: app.loadClient,
+      preValidation: app.loadClient,
     },
     async (request, reply) => {
       const client = clientOf(request);

@@ -376,7 +376,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
             ...errors(400, 401, 403, 404),
           },
         },
-        preHandler: app.requireUser,
+        preValidation: app.requireUser,
       },
       async (request, reply) => {
         const client = clientOf(request);
