@@ -1,6 +1,50 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import { newId } from '../crypto.js';
 import type { ClientsTable, Database, LoginPolicy } from '../db/schema.js';
+
+/** Client details that cannot be stored: a prefix already taken, a name or phone that is not one line of text. */
+export class ClientError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClientError';
+  }
+}
+
+/** The longest client name taken (shown in the portal's header, the login page and every mail). */
+export const MAX_CLIENT_NAME = 200;
+/** The longest contact phone taken (free text shown in the portal's footer). */
+export const MAX_CONTACT_PHONE = 100;
+
+/** Control characters (C0, DEL, C1) and the line and paragraph separators: none belongs in a one-line field. */
+const CONTROL = new RegExp(String.raw`[\0-\x1f\x7f-\x9f\u2028\u2029]`);
+/** What does not show: whitespace and the invisible format characters (zero-width space and joiners, BOM…). */
+const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
+
+/**
+ * Checks a client name or contact phone: one line of visible text, at most `max` characters. Returns a
+ * message or `undefined` when fine.
+ */
+function lineProblem(label: string, value: string, max: number): string | undefined {
+  if (value.length > max)
+    return `The ${label} is ${value.length} characters long; at most ${max} are taken.`;
+  if (CONTROL.test(value)) {
+    return `The ${label} must be one line of text, without line breaks, tabs or control characters.`;
+  }
+  if (value.replace(INVISIBLE, '') === '') return `The ${label} must not be blank.`;
+  return undefined;
+}
+
+/** Throws a {@link ClientError} when a name or contact phone about to be stored is not one line of text. */
+function checkDetails(details: { name?: string; contactPhone?: string | null }): void {
+  const problem =
+    (details.name === undefined
+      ? undefined
+      : lineProblem('client name', details.name, MAX_CLIENT_NAME)) ??
+    (details.contactPhone === undefined || details.contactPhone === null
+      ? undefined
+      : lineProblem('contact phone', details.contactPhone, MAX_CONTACT_PHONE));
+  if (problem !== undefined) throw new ClientError(problem);
+}
 
 export interface Branding {
   primary: string;
@@ -73,11 +117,16 @@ export interface NewClient {
   contactEmail?: string | null;
 }
 
+/**
+ * Adds a client. Throws a {@link ClientError} when the prefix is taken (also by a client added at the same
+ * moment by another process) or the name or phone is not one line of text; nothing is stored then.
+ */
 export async function createClient(
   db: Kysely<Database>,
   client: NewClient,
   now: Date,
 ): Promise<Client> {
+  checkDetails(client);
   const row: Selectable<ClientsTable> = {
     id: newId(),
     prefix: client.prefix,
@@ -89,7 +138,14 @@ export async function createClient(
     created_at: now.toISOString(),
     content_version: 0,
   };
-  await db.insertInto('clients').values(row).execute();
+  const result = await db
+    .insertInto('clients')
+    .values(row)
+    .onConflict((oc) => oc.column('prefix').doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) {
+    throw new ClientError(`A client with the prefix "${client.prefix}" already exists.`);
+  }
   return toClient(row);
 }
 
@@ -101,25 +157,75 @@ export interface ClientChanges {
   contactEmail?: string | null;
 }
 
+/** How often an update is tried again when another process changed the client's branding meanwhile. */
+const UPDATE_ATTEMPTS = 5;
+
+/**
+ * Applies `changes` to the client as it is stored now: only the fields named change, and the branding colours
+ * are merged into the stored branding (the logo a content import set meanwhile is kept), so two staff commands
+ * or an import running at the same time never undo each other's changes. Switching the client to magic-link
+ * ends the sessions of its open logins (their e-mail was never proven), in the same transaction. Throws a
+ * {@link ClientError} when a name or phone is not one line of text.
+ */
 export async function updateClient(
   db: Kysely<Database>,
   client: Client,
   changes: ClientChanges,
 ): Promise<Client> {
-  const branding = { ...client.branding, ...changes.branding };
-  await db
-    .updateTable('clients')
-    .set({
-      name: changes.name ?? client.name,
-      login_policy: changes.loginPolicy ?? client.loginPolicy,
-      branding: JSON.stringify(branding),
-      contact_phone:
-        changes.contactPhone === undefined ? client.contactPhone : changes.contactPhone,
-      contact_email:
-        changes.contactEmail === undefined ? client.contactEmail : changes.contactEmail,
-    })
-    .where('id', '=', client.id)
-    .execute();
+  checkDetails(changes);
+  const set: Updateable<ClientsTable> = {};
+  if (changes.name !== undefined) set.name = changes.name;
+  if (changes.loginPolicy !== undefined) set.login_policy = changes.loginPolicy;
+  if (changes.contactPhone !== undefined) set.contact_phone = changes.contactPhone;
+  if (changes.contactEmail !== undefined) set.contact_email = changes.contactEmail;
+  const brandingChanges = Object.entries(changes.branding ?? {}).filter(([, v]) => v !== undefined);
+  for (let attempt = 1; ; attempt += 1) {
+    const stored = await db
+      .selectFrom('clients')
+      .select('branding')
+      .where('id', '=', client.id)
+      .executeTakeFirst();
+    if (stored === undefined) throw new Error(`Client ${client.prefix} disappeared during update`);
+    const done = await db.transaction().execute(async (trx) => {
+      if (Object.keys(set).length > 0 || brandingChanges.length > 0) {
+        let update = trx.updateTable('clients').set(set).where('id', '=', client.id);
+        if (brandingChanges.length > 0) {
+          // Compare and set: when another process changed the branding since it was read, nothing is written
+          // and the update starts again from the new branding.
+          const merged = {
+            ...DEFAULT_BRANDING,
+            ...(JSON.parse(stored.branding) as Partial<Branding>),
+            ...Object.fromEntries(brandingChanges),
+          };
+          update = update
+            .set({ branding: JSON.stringify(merged) })
+            .where('branding', '=', stored.branding);
+        }
+        const result = await update.executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+      }
+      if (changes.loginPolicy === 'magic-link') {
+        await trx
+          .deleteFrom('sessions')
+          .where('client_id', '=', client.id)
+          .where('user_id', 'in', (eb) =>
+            eb
+              .selectFrom('users')
+              .select('users.id')
+              .where('users.client_id', '=', client.id)
+              .where('users.verified', '=', 0),
+          )
+          .execute();
+      }
+      return true;
+    });
+    if (done) break;
+    if (attempt >= UPDATE_ATTEMPTS) {
+      throw new ClientError(
+        `The client ${client.prefix} kept changing while it was being updated; try again.`,
+      );
+    }
+  }
   const updated = await findClientByPrefix(db, client.prefix);
   if (updated === undefined) throw new Error(`Client ${client.prefix} disappeared during update`);
   return updated;

@@ -24,13 +24,17 @@ export interface ContentItemInput {
   related: string[];
 }
 
-/** Inserts or replaces the item with this client, type and slug (the importer is idempotent). */
+/**
+ * Inserts or replaces the item with this client, type and slug (the importer is idempotent). One statement
+ * (insert, or update on the unique client, type and slug): two imports of one client at the same moment both
+ * succeed, where an update then insert let both insert and the second fail on the unique constraint.
+ */
 export async function upsertContentItem(
   db: Kysely<Database>,
   clientId: string,
   item: ContentItemInput,
   now: Date,
-): Promise<'created' | 'updated'> {
+): Promise<void> {
   const values = {
     title: item.title,
     summary: item.summary,
@@ -42,19 +46,11 @@ export async function upsertContentItem(
     related: JSON.stringify(item.related),
     updated_at: now.toISOString(),
   };
-  const result = await db
-    .updateTable('content_items')
-    .set(values)
-    .where('client_id', '=', clientId)
-    .where('type', '=', item.type)
-    .where('slug', '=', item.slug)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) > 0) return 'updated';
   await db
     .insertInto('content_items')
     .values({ id: newId(), client_id: clientId, type: item.type, slug: item.slug, ...values })
+    .onConflict((oc) => oc.columns(['client_id', 'type', 'slug']).doUpdateSet(values))
     .execute();
-  return 'created';
 }
 
 /** Escapes LIKE wildcards so a search for "50%" means the characters, not a pattern. */

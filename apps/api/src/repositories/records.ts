@@ -140,6 +140,10 @@ export interface ActivityExportRow {
   last_name: string;
 }
 
+/**
+ * A client's activity with who did it, oldest first; entries of the same moment in id order, so every export
+ * lists them the same way on either database.
+ */
 export async function listActivity(
   db: Kysely<Database>,
   clientId: string,
@@ -157,5 +161,6 @@ export async function listActivity(
     ])
     .where('activity.client_id', '=', clientId)
     .orderBy('activity.at')
+    .orderBy('activity.id')
     .execute();
 }

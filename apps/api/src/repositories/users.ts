@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId } from '../crypto.js';
 import type { Database, UsersTable } from '../db/schema.js';
 
@@ -34,7 +34,9 @@ export async function createOpenUser(
 
 /**
  * Magic-link policy: the e-mail was proven, so there is one user record per client and e-mail; the names and
- * phone given with the latest link replace the earlier ones.
+ * phone given with the latest link replace the earlier ones. One statement (insert, or update on the unique
+ * index of verified e-mails): two links of one e-mail used at the same moment both log in, on one record,
+ * where a look-up then insert let both miss the record and the second insert fail.
  */
 export async function upsertVerifiedUser(
   db: Kysely<Database>,
@@ -42,26 +44,6 @@ export async function upsertVerifiedUser(
   details: UserDetails,
   now: Date,
 ): Promise<User> {
-  const existing = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('client_id', '=', clientId)
-    .where('email', '=', details.email)
-    .where('verified', '=', 1)
-    .executeTakeFirst();
-  if (existing !== undefined) {
-    await db
-      .updateTable('users')
-      .set({
-        first_name: details.first_name,
-        last_name: details.last_name,
-        phone: details.phone,
-      })
-      .where('id', '=', existing.id)
-      .where('client_id', '=', clientId)
-      .execute();
-    return { ...existing, ...details };
-  }
   const row: User = {
     id: newId(),
     client_id: clientId,
@@ -69,6 +51,20 @@ export async function upsertVerifiedUser(
     verified: 1,
     created_at: now.toISOString(),
   };
-  await db.insertInto('users').values(row).execute();
-  return row;
+  return db
+    .insertInto('users')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['client_id', 'email'])
+        // A literal, as in the index: the databases match a partial index only by its own predicate.
+        .where('verified', '=', sql.lit(1))
+        .doUpdateSet((eb) => ({
+          first_name: eb.ref('excluded.first_name'),
+          last_name: eb.ref('excluded.last_name'),
+          phone: eb.ref('excluded.phone'),
+        })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
