@@ -1,7 +1,9 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.js';
+import { searchTextOf } from './search-text.js';
 
 /** In-code migrations: append new ones, never edit a released one. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '2026-11-21-001-initial': {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -213,6 +215,28 @@ const migrations: Record<string, Migration> = {
         .alterTable('clients')
         .addColumn('content_version', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
+    },
+  },
+  // Search reads one column folded in JavaScript (SQLite's lower() folds ASCII letters only), holding the text
+  // of an item and never its markup (the pro tip's HTML was searched as it is stored: "strong" found tags).
+  '2026-11-21-003-content-search-text': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('content_items')
+        .addColumn('search_text', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      const typed = db as unknown as Kysely<Database>;
+      const rows = await typed
+        .selectFrom('content_items')
+        .select(['id', 'title', 'summary', 'body_text'])
+        .execute();
+      for (const row of rows) {
+        await typed
+          .updateTable('content_items')
+          .set({ search_text: searchTextOf(row.title, row.summary, row.body_text) })
+          .where('id', '=', row.id)
+          .execute();
+      }
     },
   },
 };

@@ -75,8 +75,10 @@ export interface ContentItemsTable {
   slug: string;
   title: string;
   summary: string;
-  /** Plain text of the body, for search. */
+  /** Plain text of the body and the pro tip. */
   body_text: string;
+  /** Title, summary and body text, folded for search (`searchFold`): what a search is matched against. */
+  search_text: string;
   html: string;
   image_url: string | null;
   pro_tip: string | null;

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../crypto.js';
 import type { ContentItemsTable, ContentType, Database, VideosTable } from '../db/schema.js';
+import { searchFold, searchTextOf } from '../db/search-text.js';
 
 export type ContentItemRow = ContentItemsTable;
 
@@ -39,6 +40,7 @@ export async function upsertContentItem(
     title: item.title,
     summary: item.summary,
     body_text: item.bodyText,
+    search_text: searchTextOf(item.title, item.summary, item.bodyText),
     html: item.html,
     image_url: item.imageUrl,
     pro_tip: item.proTip,
@@ -53,9 +55,9 @@ export async function upsertContentItem(
     .execute();
 }
 
-/** Escapes LIKE wildcards so a search for "50%" means the characters, not a pattern. */
+/** The search folded as the stored text is, with LIKE wildcards escaped ("50%" means the characters). */
 function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${searchFold(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The columns a listing needs: cards show no body, topics show their HTML. */
@@ -65,7 +67,10 @@ const TOPIC_COLUMNS = ['slug', 'type', 'title', 'html', 'pro_tip'] as const;
 export type ContentCardRow = Pick<ContentItemRow, (typeof CARD_COLUMNS)[number]>;
 export type TopicRow = Pick<ContentItemRow, (typeof TOPIC_COLUMNS)[number]>;
 
-/** Items of one type, in their order; with `search`, only those whose title or text contains it (any case). */
+/**
+ * Items of one type, in their order; with `search`, only those whose title, summary or text (never markup)
+ * contains it, in any case or Unicode form (see `searchFold`).
+ */
 function listQuery(db: Kysely<Database>, clientId: string, type: ContentType, search?: string) {
   let query = db
     .selectFrom('content_items')
@@ -73,13 +78,7 @@ function listQuery(db: Kysely<Database>, clientId: string, type: ContentType, se
     .where('type', '=', type);
   if (search !== undefined && search !== '') {
     const pattern = likePattern(search);
-    query = query.where((eb) =>
-      eb.or(
-        (['title', 'summary', 'body_text', 'pro_tip'] as const).map(
-          (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
-        ),
-      ),
-    );
+    query = query.where(sql<boolean>`search_text like ${pattern} escape '\\'`);
   }
   return query.orderBy('sort_order').orderBy('title');
 }

@@ -79,6 +79,52 @@ describe.each(databases)('content routes ($name)', (target) => {
       expect(byProTip.insurance.map((i) => i.id)).toEqual(['contractors-all-risks']);
     });
 
+    it('should search the words of a pro tip, never its markup', async () => {
+      // The pro tip is stored as HTML (`<strong>excess</strong>`): its tags are not words of the topic.
+      for (const markup of ['strong', '<strong>', 'strong>excess', '</']) {
+        const found = (
+          await get(`/api/demo/content?search=${encodeURIComponent(markup)}`)
+        ).json<Content>();
+        expect(found, markup).toEqual({ insights: [], case_studies: [], insurance: [] });
+      }
+    });
+
+    it('should search any letters in any case and Unicode form, as PostgreSQL and SQLite alike', async () => {
+      const folder = await mkdtemp(path.join(tmpdir(), 'firm-content-'));
+      try {
+        await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
+        const file = path.join(folder, 'case-studies', 'harbour-quay.md');
+        const text = await readFile(file, 'utf8');
+        await writeFile(
+          file,
+          text.replace('Harbour Quay apartments', 'ÉCOLE Straße Øresund ﬁnance'),
+        );
+        await importFolder(folder);
+        // SQLite's lower() folds ASCII only: "é" never matched "É" there.
+        // A decomposed É (E + combining acute) and the ﬁ ligature's letters find the same item (NFKC).
+        for (const search of [
+          'école',
+          'ÉCOLE',
+          'E\u0301cole',
+          'straße',
+          'øresund',
+          'ØRESUND',
+          'finance',
+        ]) {
+          const found = (
+            await get(`/api/demo/content?search=${encodeURIComponent(search)}`)
+          ).json<Content>();
+          expect(
+            found.case_studies.map((i) => i.id),
+            search,
+          ).toEqual(['harbour-quay']);
+        }
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+        await importFolder(path.join(FIXTURE_CONTENT, 'demo'));
+      }
+    });
+
     it('should treat % and _ as characters, not wildcards', async () => {
       const percent = (await get('/api/demo/content?search=50%25')).json<Content>();
       expect(percent.insights.map((i) => i.id)).toEqual(['warranty-choice']);
