@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  stat,
+  unlink,
+} from 'node:fs/promises';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { JSDOM } from 'jsdom';
@@ -86,15 +95,111 @@ function frontMatter(source: string, where: string): matter.GrayMatterFile<strin
   }
 }
 
+/** The largest text file (Markdown, client.yml) and media file an import reads. */
+export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
+export const MAX_MEDIA_FILE_BYTES = 256 * 1024 * 1024;
+
+/** Strict: bytes that are not UTF-8 are an error, not U+FFFD (a leading BOM is dropped). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A content folder as the import reads it: only regular files that really are inside it. A symbolic link (to a
+ * file, or a `media` or `topics` folder that is one) leading out of the folder is refused: it would publish
+ * whatever it points at (`DATA_DIR/session-secret`, say) under `/media/`, which needs no login. So are FIFOs,
+ * devices and folders named like a file (an import would wait on a FIFO for ever), and files past a size.
+ */
+class ContentFolder {
+  private constructor(readonly root: string) {}
+
+  /** The folder by its real path (a link to a folder as a whole is fine: what counts is what is inside). */
+  static async open(folder: string): Promise<ContentFolder> {
+    const given = path.resolve(folder);
+    let root: string;
+    try {
+      root = await realpath(given);
+    } catch {
+      throw new ContentError(`The content folder ${given} does not exist.`);
+    }
+    if (!(await stat(root)).isDirectory()) {
+      throw new ContentError(`The content folder ${given} does not exist.`);
+    }
+    return new ContentFolder(root);
+  }
+
+  /** The real path of `file` (inside the folder), checked to be a regular file inside it within `maxBytes`. */
+  async check(file: string, where: string, maxBytes: number): Promise<string> {
+    let real: string;
+    try {
+      real = await realpath(file);
+    } catch {
+      throw new ContentError(`${where}: the file does not exist.`);
+    }
+    if (!real.startsWith(this.root + path.sep)) {
+      throw new ContentError(`${where}: it links outside the content folder.`);
+    }
+    const info = await stat(real);
+    if (!info.isFile()) throw new ContentError(`${where}: it is not a regular file.`);
+    if (info.size > maxBytes) {
+      throw new ContentError(
+        `${where}: the file is ${info.size} bytes; at most ${maxBytes} are read.`,
+      );
+    }
+    return real;
+  }
+
+  /** A text file inside the folder, read as strict UTF-8. */
+  async readText(file: string, where: string): Promise<string> {
+    const bytes = await readFile(await this.check(file, where, MAX_TEXT_FILE_BYTES));
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      throw new ContentError(`${where}: the file is not UTF-8 text.`);
+    }
+  }
+}
+
+/** Parses client.yml; a YAML error names the file and its first line, never a stack or a multi-line dump. */
+function parseClientYaml(source: string): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = parseYaml(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ContentError(`client.yml: ${message.split('\n')[0]}`);
+  }
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw new ContentError('client.yml: it must be a mapping of settings (prefix: …, name: …).');
+  }
+  return data as Record<string, unknown>;
+}
+
 /** One document to parse fragments in (a new JSDOM per file is slow). */
 const scratch = new JSDOM('').window.document;
 
-/** Copies media files into DATA_DIR/media/<prefix>/ under content-hash names (safe to cache for ever). */
+async function hashOf(file: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
+}
+
+/** Removes media files an import created, when the import fails after copying them. */
+async function unpublish(files: string[]): Promise<void> {
+  for (const file of files) await unlink(file).catch(() => undefined);
+}
+
+/**
+ * Publishes media files into DATA_DIR/media/<prefix>/ under content-hash names (safe to cache for ever). Files
+ * are only planned while the folder is checked, and copied by `copyPlanned` once everything has passed: an
+ * import that fails publishes nothing.
+ */
 class MediaCopier {
   private readonly publishedName: RegExp;
+  /** Published name → the real source path and the hash it had when checked. */
+  private readonly planned = new Map<string, { source: string; hash: string }>();
 
   constructor(
-    private readonly folder: string,
+    private readonly folder: ContentFolder,
     private readonly mediaDir: string,
     private readonly prefix: string,
   ) {
@@ -113,30 +218,55 @@ class MediaCopier {
         `${where}: "${reference}" must be a file in the content folder (e.g. media/photo.jpg).`,
       );
     }
-    const source = path.resolve(this.folder, reference);
-    if (!source.startsWith(this.folder + path.sep)) {
+    const named = path.resolve(this.folder.root, reference);
+    if (!named.startsWith(this.folder.root + path.sep)) {
       throw new ContentError(`${where}: "${reference}" points outside the content folder.`);
     }
-    const type = mediaContentType(source);
+    const type = mediaContentType(named);
     if (type === undefined) {
       throw new ContentError(
         `${where}: "${reference}" is not an allowed media type (${MEDIA_EXTENSIONS.join(', ')}).`,
       );
     }
-    if (!existsSync(source) || !(await stat(source)).isFile()) {
+    if (!existsSync(named)) {
       throw new ContentError(`${where}: the file "${reference}" does not exist.`);
     }
-    const bytes = await readFile(source);
-    const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 20)}${path.extname(source).toLowerCase()}`;
-    const targetDir = path.join(this.mediaDir, this.prefix);
-    const target = path.join(targetDir, name);
-    if (!existsSync(target)) {
-      await mkdir(targetDir, { recursive: true });
-      const tmp = `${target}.tmp-${process.pid}`;
-      await copyFile(source, tmp);
-      await rename(tmp, target);
-    }
+    const source = await this.folder.check(named, `${where}: "${reference}"`, MAX_MEDIA_FILE_BYTES);
+    const hash = await hashOf(source);
+    // The name's extension is the reference's (what the type was judged by), whatever the link points at.
+    const name = `${hash.slice(0, 20)}${path.extname(named).toLowerCase()}`;
+    this.planned.set(name, { source, hash });
     return `/media/${this.prefix}/${name}`;
+  }
+
+  /**
+   * Copies the planned files not yet published (each through a temporary file, checked to still hold what was
+   * checked), and answers the ones it created, for `unpublish` should the import fail after all.
+   */
+  async copyPlanned(): Promise<string[]> {
+    const targetDir = path.join(this.mediaDir, this.prefix);
+    const created: string[] = [];
+    try {
+      for (const [name, { source, hash }] of this.planned) {
+        const target = path.join(targetDir, name);
+        if (existsSync(target)) continue;
+        await mkdir(targetDir, { recursive: true });
+        const tmp = `${target}.tmp-${process.pid}`;
+        await copyFile(source, tmp);
+        if ((await hashOf(tmp)) !== hash) {
+          await unlink(tmp);
+          throw new ContentError(
+            `${path.relative(this.folder.root, source)}: the file changed during the import.`,
+          );
+        }
+        await rename(tmp, target);
+        created.push(target);
+      }
+    } catch (error) {
+      await unpublish(created);
+      throw error;
+    }
+    return created;
   }
 
   /**
@@ -287,9 +417,11 @@ export interface ClientFile {
 
 /** Reads and checks `client.yml` of a content folder. */
 export async function readClientFile(folder: string): Promise<ClientFile> {
-  const file = path.join(folder, 'client.yml');
-  if (!existsSync(file)) throw new ContentError(`${file} does not exist.`);
-  const data = (parseYaml(await readFile(file, 'utf8')) ?? {}) as Record<string, unknown>;
+  const root = await ContentFolder.open(folder);
+  const file = path.join(root.root, 'client.yml');
+  if (!existsSync(file))
+    throw new ContentError(`${path.join(folder, 'client.yml')} does not exist.`);
+  const data = parseClientYaml(await root.readText(file, 'client.yml'));
   const where = 'client.yml';
   const prefix = text(data, 'prefix', where);
   const problem = prefixProblem(prefix);
@@ -341,11 +473,9 @@ export async function importContent(
   mediaDir: string,
   now: Date,
 ): Promise<ImportSummary> {
-  const root = path.resolve(folder);
-  if (!existsSync(root) || !(await stat(root)).isDirectory()) {
-    throw new ContentError(`The content folder ${root} does not exist.`);
-  }
-  const media = new MediaCopier(root, mediaDir, client.prefix);
+  const contentFolder = await ContentFolder.open(folder);
+  const root = contentFolder.root;
+  const media = new MediaCopier(contentFolder, mediaDir, client.prefix);
   const items: ContentItemInput[] = [];
 
   for (const { folder: sub, type } of FOLDERS) {
@@ -358,7 +488,10 @@ export async function importContent(
           `${where}: the file name must be a slug (lower-case letters, digits, hyphens).`,
         );
       }
-      const parsed = frontMatter(await readFile(path.join(root, sub, file), 'utf8'), where);
+      const parsed = frontMatter(
+        await contentFolder.readText(path.join(root, sub, file), where),
+        where,
+      );
       const data = parsed.data as Record<string, unknown>;
       const html = await media.rewriteHtml(markdownToHtml(parsed.content, where), where);
       const order = data.order;
@@ -404,7 +537,7 @@ export async function importContent(
   const videoFile = path.join(root, 'video.md');
   if (existsSync(videoFile)) {
     const where = 'video.md';
-    const parsed = frontMatter(await readFile(videoFile, 'utf8'), where);
+    const parsed = frontMatter(await contentFolder.readText(videoFile, where), where);
     const data = parsed.data as Record<string, unknown>;
     const poster = optionalText(data, 'poster', where);
     const captions = optionalText(data, 'captions', where);
@@ -423,22 +556,38 @@ export async function importContent(
     if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml');
   }
 
-  await db.transaction().execute(async (trx) => {
-    for (const item of items) await upsertContentItem(trx, client.id, item, now);
-    if (video !== undefined) await upsertVideo(trx, client.id, video, now);
-    await trx
-      .updateTable('clients')
-      .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
-      .where('id', '=', client.id)
-      .execute();
-    if (logoUrl !== client.branding.logo_url) {
+  // Everything has passed: the media go out first (rows must never point at a file not there yet), and are
+  // taken back if the rows cannot be written.
+  const published = await media.copyPlanned();
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (const item of items) await upsertContentItem(trx, client.id, item, now);
+      if (video !== undefined) await upsertVideo(trx, client.id, video, now);
       await trx
         .updateTable('clients')
-        .set({ branding: JSON.stringify({ ...client.branding, logo_url: logoUrl }) })
+        .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
         .where('id', '=', client.id)
         .execute();
-    }
-  });
+      if (logoUrl !== client.branding.logo_url) {
+        // The branding as stored now, not as read before the import: a colour changed meanwhile by
+        // `client update` is kept.
+        const stored = await trx
+          .selectFrom('clients')
+          .select('branding')
+          .where('id', '=', client.id)
+          .executeTakeFirstOrThrow();
+        const current = JSON.parse(stored.branding) as Partial<Branding>;
+        await trx
+          .updateTable('clients')
+          .set({ branding: JSON.stringify({ ...client.branding, ...current, logo_url: logoUrl }) })
+          .where('id', '=', client.id)
+          .execute();
+      }
+    });
+  } catch (error) {
+    await unpublish(published);
+    throw error;
+  }
 
   return {
     case_study: items.filter((i) => i.type === 'case_study').length,

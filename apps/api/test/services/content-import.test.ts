@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,11 +25,16 @@ describe('content import, hostile files', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  /** The demo fixture with one file added or replaced, imported into `demo`. */
-  const importWith = async (file: string, text: string) => {
+  /** The demo fixture with one file added or replaced (or changed by `prepare`), imported into `demo`. */
+  const importWith = async (
+    file: string,
+    text: string | Buffer,
+    prepare?: (folder: string) => Promise<void>,
+  ) => {
     const folder = await mkdtemp(path.join(scratch, 'content-'));
     await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
     await writeFile(path.join(folder, file), text);
+    await prepare?.(folder);
     const client = await findClientByPrefix(t.app.db.kysely, 'demo');
     if (client === undefined) throw new Error('demo client missing');
     return importContent(
@@ -77,6 +83,162 @@ describe('content import, hostile files', () => {
         image,
       ).rejects.toThrow(`must be a file in the content folder`);
     }
+  });
+
+  describe('files that are not what they seem', () => {
+    /** A file outside any content folder, that no import may publish (a stand-in for DATA_DIR/session-secret). */
+    let secret: string;
+    const mediaFiles = async () => readdir(path.join(t.dataDir, 'media', 'demo')).catch(() => []);
+    beforeAll(async () => {
+      secret = path.join(scratch, 'session-secret');
+      await writeFile(secret, 'the-session-secret');
+    });
+
+    it('should refuse a link leading out of the content folder, and publish nothing', async () => {
+      const before = await mediaFiles();
+      const attempts: [string, (folder: string) => Promise<void>, string][] = [
+        [
+          'a media file linked to a file outside',
+          (folder) => symlink(secret, path.join(folder, 'media', 'secret.pdf')),
+          'case-studies/linked.md: "media/secret.pdf": it links outside the content folder.',
+        ],
+        [
+          'a media folder linked to a folder outside',
+          async (folder) => {
+            await rm(path.join(folder, 'media', 'secret.pdf'), { force: true });
+            const outside = await mkdtemp(path.join(scratch, 'outside-'));
+            await symlink(secret, path.join(outside, 'secret.pdf'));
+            await symlink(outside, path.join(folder, 'media', 'linked'));
+          },
+          'case-studies/linked.md: "media/linked/secret.pdf": it links outside the content folder.',
+        ],
+      ];
+      for (const [name, prepare, message] of attempts) {
+        const image = message.includes('linked/') ? 'media/linked/secret.pdf' : 'media/secret.pdf';
+        await expect(
+          importWith(
+            'case-studies/linked.md',
+            `---\ntitle: Linked\nsummary: S\nimage: ${image}\n---\n\n[file](${image})\n`,
+            prepare,
+          ),
+          name,
+        ).rejects.toThrow(message);
+      }
+      // A Markdown file linked to one outside.
+      await expect(
+        importWith('case-studies/ok.md', '---\ntitle: T\nsummary: S\n---\n', (folder) =>
+          symlink(secret, path.join(folder, 'topics', 'secret.md')),
+        ),
+      ).rejects.toThrow('topics/secret.md: it links outside the content folder.');
+      expect(await mediaFiles()).toEqual(before);
+      // A link that stays inside the folder is an ordinary file.
+      await expect(
+        importWith(
+          'case-studies/alias.md',
+          '---\ntitle: Alias\nsummary: S\nimage: media/alias.svg\n---\n',
+          (folder) =>
+            symlink(
+              path.join(folder, 'media', 'quay.svg'),
+              path.join(folder, 'media', 'alias.svg'),
+            ),
+        ),
+      ).resolves.toBeDefined();
+    });
+
+    it('should refuse a FIFO, a device or a folder named like a Markdown file, without waiting on it', async () => {
+      await expect(
+        importWith('case-studies/ok.md', '---\ntitle: T\nsummary: S\n---\n', (folder) =>
+          mkdir(path.join(folder, 'insights', 'folder.md')),
+        ),
+      ).rejects.toThrow('insights/folder.md: it is not a regular file.');
+      await expect(
+        importWith('case-studies/ok.md', '---\ntitle: T\nsummary: S\n---\n', async (folder) => {
+          execFileSync('mkfifo', [path.join(folder, 'insights', 'pipe.md')]);
+        }),
+      ).rejects.toThrow('insights/pipe.md: it is not a regular file.');
+      // /dev/zero would be read for ever; it is outside the folder anyway.
+      await expect(
+        importWith('case-studies/ok.md', '---\ntitle: T\nsummary: S\n---\n', (folder) =>
+          symlink('/dev/zero', path.join(folder, 'insights', 'zero.md')),
+        ),
+      ).rejects.toThrow('insights/zero.md: it links outside the content folder.');
+    }, 20_000);
+
+    it('should refuse a file that is not UTF-8, naming it', async () => {
+      for (const bytes of [
+        Buffer.from('---\ntitle: Caf\xe9\nsummary: S\n---\n', 'latin1'),
+        Buffer.from('\ufeff---\ntitle: UTF-16\nsummary: S\n---\n', 'utf16le'),
+      ]) {
+        await expect(importWith('case-studies/latin.md', bytes)).rejects.toThrow(
+          'case-studies/latin.md: the file is not UTF-8 text.',
+        );
+      }
+      // UTF-8 with a BOM is fine.
+      await expect(
+        importWith('case-studies/bom.md', '\ufeff---\ntitle: Café\nsummary: S\n---\n'),
+      ).resolves.toBeDefined();
+    });
+
+    it('should publish no media when the import fails on a later file', async () => {
+      const before = await mediaFiles();
+      await expect(
+        importWith(
+          'case-studies/aaa-new-image.md',
+          '---\ntitle: New\nsummary: S\nimage: media/new.svg\n---\n',
+          async (folder) => {
+            await writeFile(
+              path.join(folder, 'media', 'new.svg'),
+              '<svg xmlns="http://www.w3.org/2000/svg"><title>new</title></svg>',
+            );
+            await writeFile(
+              path.join(folder, 'insights', 'zzz-broken.md'),
+              '---\nsummary: no title\n---\n',
+            );
+          },
+        ),
+      ).rejects.toThrow(ContentError);
+      expect(await mediaFiles()).toEqual(before);
+    });
+
+    it("should keep a colour changed while it ran when it writes the client's logo", async () => {
+      const stale = await findClientByPrefix(t.app.db.kysely, 'demo');
+      if (stale === undefined) throw new Error('demo client missing');
+      // `client update --primary` by another process, after the import read the client.
+      const stored = await t.app.db.kysely
+        .selectFrom('clients')
+        .select('branding')
+        .where('id', '=', stale.id)
+        .executeTakeFirstOrThrow();
+      await t.app.db.kysely
+        .updateTable('clients')
+        .set({
+          branding: JSON.stringify({
+            ...JSON.parse(stored.branding),
+            primary: '#123456',
+            logo_url: null,
+          }),
+        })
+        .where('id', '=', stale.id)
+        .execute();
+      const folder = await mkdtemp(path.join(scratch, 'content-'));
+      await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
+      const summary = await importContent(
+        t.app.db.kysely,
+        { ...stale, branding: { ...stale.branding, logo_url: null } },
+        folder,
+        path.join(t.dataDir, 'media'),
+        new Date(),
+      );
+      expect(summary.logo_url).toMatch(/^\/media\/demo\//);
+      const after = await findClientByPrefix(t.app.db.kysely, 'demo');
+      expect(after?.branding).toMatchObject({ primary: '#123456', logo_url: summary.logo_url });
+    });
+
+    it('should name client.yml in a YAML error, on one line', async () => {
+      const attempt = importWith('client.yml', 'prefix: demo\nname: [unclosed\n');
+      await expect(attempt).rejects.toThrow(ContentError);
+      await expect(attempt).rejects.toThrow(/^client\.yml: [^\n]+$/);
+    });
   });
 
   it('should refuse related items that are not slugs, or too many of them', async () => {
