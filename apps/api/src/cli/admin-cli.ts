@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/connect.js';
 import type { LoginPolicy } from '../db/schema.js';
 import {
+  ClientError,
   createClient,
   findClientByPrefix,
   listClients,
@@ -17,6 +18,7 @@ import {
 import { listActivity, listDueDiligence, listQuotes } from '../repositories/records.js';
 import {
   ContentError,
+  shownPrefix,
   importContent,
   isHexColour,
   prefixProblem,
@@ -103,7 +105,7 @@ function contactEmail(value: string | undefined): string | null | undefined {
 async function clientByPrefix(db: Db, prefix: string): Promise<Client> {
   const client = await findClientByPrefix(db.kysely, prefix);
   if (client === undefined)
-    throw new CommandError(`There is no client with the prefix "${prefix}".`);
+    throw new CommandError(`There is no client with the prefix "${shownPrefix(prefix)}".`);
   return client;
 }
 
@@ -307,7 +309,11 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       io.stderr(`${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof CommandError || error instanceof ContentError) {
+    if (
+      error instanceof CommandError ||
+      error instanceof ContentError ||
+      error instanceof ClientError
+    ) {
       io.stderr(`${error.message}\n`);
       return 1;
     }

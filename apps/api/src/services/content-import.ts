@@ -61,10 +61,16 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 export const PREFIX = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const RESERVED_PREFIXES = new Set(['api', 'media', 'assets']);
 
+/** A prefix as quoted in a message: at most 40 characters and no control characters (it is anyone's typing). */
+export function shownPrefix(prefix: string): string {
+  const printable = prefix.replace(/[\0-\x1f\x7f-\x9f]/g, '?');
+  return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
+}
+
 /** Checks a client prefix (URL segment); returns a message or `undefined` when fine. */
 export function prefixProblem(prefix: string): string | undefined {
   if (!PREFIX.test(prefix)) {
-    return `The prefix "${prefix}" must be 1–40 lower-case letters, digits or hyphens, starting with a letter or digit.`;
+    return `The prefix "${shownPrefix(prefix)}" must be 1–40 lower-case letters, digits or hyphens, starting with a letter or digit.`;
   }
   if (RESERVED_PREFIXES.has(prefix)) return `The prefix "${prefix}" is reserved.`;
   return undefined;

@@ -119,6 +119,18 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     expect((await admin('client', 'update', '--prefix', 'nobody')).stderr).toBe(
       'There is no client with the prefix "nobody".\n',
     );
+    // A long prefix is quoted cut short; a name the store refuses is said plainly (no "Failed:").
+    const long = await admin('client', 'update', '--prefix', 'x'.repeat(1000));
+    expect(long.stderr).toBe(`There is no client with the prefix "${'x'.repeat(40)}…".\n`);
+    const longAdd = await admin('client', 'add', '--prefix', 'y'.repeat(1000), '--name', 'Y');
+    expect(longAdd.code).toBe(2);
+    expect(longAdd.stderr).toContain(`The prefix "${'y'.repeat(40)}…" must be`);
+    expect(await admin('client', 'update', '--prefix', 'acme', '--name', 'Two\nlines')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'The client name must be one line of text, without line breaks, tabs or control characters.\n',
+    });
     expect((await admin('client', 'update', '--prefix', 'acme', '--accent', 'red')).code).toBe(2);
     expect((await admin('client', 'frobnicate')).code).toBe(2);
     expect((await admin('client', 'list', '--colour', 'x')).code).toBe(2);
