@@ -61,9 +61,11 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 export const PREFIX = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const RESERVED_PREFIXES = new Set(['api', 'media', 'assets']);
 
+const CONTROL_CHARACTERS = new RegExp(String.raw`[\0-\x1f\x7f-\x9f]`, 'g');
+
 /** A prefix as quoted in a message: at most 40 characters and no control characters (it is anyone's typing). */
 export function shownPrefix(prefix: string): string {
-  const printable = prefix.replace(/[\0-\x1f\x7f-\x9f]/g, '?');
+  const printable = prefix.replace(CONTROL_CHARACTERS, '?');
   return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
 }
 
