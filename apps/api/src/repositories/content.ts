@@ -102,6 +102,43 @@ export async function listTopics(
   return listQuery(db, clientId, 'topic', search).select(TOPIC_COLUMNS).execute();
 }
 
+/**
+ * Runs `read` in one read-only snapshot of the database: what it reads with the handle it is given is as one
+ * moment saw it, so a content import committing meanwhile (the staff tool, another instance) is either wholly
+ * in it or wholly out (`repeatable read` on PostgreSQL, where each statement would otherwise see the latest
+ * commit; on SQLite a transaction reads from the one snapshot its first statement took).
+ */
+export function inOneSnapshot<T>(
+  db: Kysely<Database>,
+  read: (snapshot: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.transaction().setIsolationLevel('repeatable read').execute(read);
+}
+
+/** A client's whole hub, or a search of it, as of one moment, with the content version it belongs to. */
+export async function readHub(
+  db: Kysely<Database>,
+  clientId: string,
+  search?: string,
+): Promise<{
+  contentVersion: number;
+  insights: ContentCardRow[];
+  caseStudies: ContentCardRow[];
+  topics: TopicRow[];
+}> {
+  return inOneSnapshot(db, async (snapshot) => {
+    const { content_version: contentVersion } = await snapshot
+      .selectFrom('clients')
+      .select('content_version')
+      .where('id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    const insights = await listContent(snapshot, clientId, 'insight', search);
+    const caseStudies = await listContent(snapshot, clientId, 'case_study', search);
+    const topics = await listTopics(snapshot, clientId, search);
+    return { contentVersion: Number(contentVersion), insights, caseStudies, topics };
+  });
+}
+
 export async function findContentItem(
   db: Kysely<Database>,
   clientId: string,

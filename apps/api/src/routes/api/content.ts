@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentType } from '../../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import {
   findContentBySlugs,
   findContentItem,
   findVideo,
+  inOneSnapshot,
   listContent,
-  listTopics,
   MAX_RELATED,
+  readHub,
   type ContentCardRow,
   type TopicRow,
 } from '../../repositories/content.js';
@@ -118,23 +121,20 @@ export default function contentRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const client = clientOf(request);
       const search = request.query.search?.trim();
-      const key = `${client.id}\u0000${client.contentVersion}\u0000${search ?? ''}`;
-      let answer = answers.get(key);
+      const keyOf = (version: number) => `${client.id}\u0000${version}\u0000${search ?? ''}`;
+      let answer = answers.get(keyOf(client.contentVersion));
       if (answer === undefined) {
-        const db = app.db.kysely;
-        const [insights, caseStudies, topics] = await Promise.all([
-          listContent(db, client.id, 'insight', search),
-          listContent(db, client.id, 'case_study', search),
-          listTopics(db, client.id, search),
-        ]);
+        // Read as one moment saw it, and kept under the version that moment had (an import may have
+        // committed since the session's read of the client).
+        const hub = await readHub(app.db.kysely, client.id, search);
         const body = asciiJson({
-          insights: insights.map(toItem),
-          case_studies: caseStudies.map(toItem),
-          insurance: topics.map(toTopic),
+          insights: hub.insights.map(toItem),
+          case_studies: hub.caseStudies.map(toItem),
+          insurance: hub.topics.map(toTopic),
         });
         answer = { identity: Buffer.from(body, 'latin1') };
         if (answers.size >= MAX_CACHED_ANSWERS) answers.clear();
-        answers.set(key, answer);
+        answers.set(keyOf(hub.contentVersion), answer);
       }
       void reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
       const encoding =
@@ -194,37 +194,47 @@ export default function contentRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const client = clientOf(request);
-      const db = app.db.kysely;
       const { id, type } = request.query;
-      const row = await findContentItem(db, client.id, type, id);
-      if (row === undefined) throw new HttpError(404, 'Article not found.');
-      const wanted = (JSON.parse(row.related) as string[])
-        .filter((slug) => slug !== row.slug)
-        .slice(0, MAX_RELATED);
-      let related: ContentCardRow[];
-      if (wanted.length > 0) {
-        const found = await findContentBySlugs(db, client.id, wanted);
-        // Keep the author's order; a slug used by both types resolves to the article's own type first.
-        related = wanted.flatMap((slug) => {
-          const matches = found.filter((r) => r.slug === slug);
-          const match = matches.find((r) => r.type === row.type) ?? matches[0];
-          return match === undefined ? [] : [match];
-        });
-      } else {
-        related = (await listContent(db, client.id, type))
-          .filter((r) => r.slug !== row.slug)
-          .slice(0, RELATED_FALLBACK);
-      }
-      return {
-        id: row.slug,
-        type: row.type,
-        title: row.title,
-        image_url: row.image_url,
-        description: sanitizeHtml(row.html),
-        related: related.map(toItem),
-      };
+      // The article and its related items as one moment saw them (an import may commit in between).
+      return inOneSnapshot(app.db.kysely, (db) => readArticle(db, client.id, type, id));
     },
   );
+
+  /** An article and its related items (the author's, else a few of the same type), or a 404. */
+  async function readArticle(
+    db: Kysely<Database>,
+    clientId: string,
+    type: Exclude<ContentType, 'topic'>,
+    id: string,
+  ) {
+    const row = await findContentItem(db, clientId, type, id);
+    if (row === undefined) throw new HttpError(404, 'Article not found.');
+    const wanted = (JSON.parse(row.related) as string[])
+      .filter((slug) => slug !== row.slug)
+      .slice(0, MAX_RELATED);
+    let related: ContentCardRow[];
+    if (wanted.length > 0) {
+      const found = await findContentBySlugs(db, clientId, wanted);
+      // Keep the author's order; a slug used by both types resolves to the article's own type first.
+      related = wanted.flatMap((slug) => {
+        const matches = found.filter((r) => r.slug === slug);
+        const match = matches.find((r) => r.type === row.type) ?? matches[0];
+        return match === undefined ? [] : [match];
+      });
+    } else {
+      related = (await listContent(db, clientId, type))
+        .filter((r) => r.slug !== row.slug)
+        .slice(0, RELATED_FALLBACK);
+    }
+    return {
+      id: row.slug,
+      type: row.type,
+      title: row.title,
+      image_url: row.image_url,
+      description: sanitizeHtml(row.html),
+      related: related.map(toItem),
+    };
+  }
 
   app.get<{ Params: { client: string } }>(
     '/api/:client/video',

@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { KyselyPlugin, RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/connect.js';
 import { findClientByPrefix } from '../../../src/repositories/clients.js';
@@ -164,6 +165,63 @@ describe.each(databases)('content routes ($name)', (target) => {
       // Put the fixture back for the tests that follow.
       await importFolder(path.join(FIXTURE_CONTENT, 'demo'));
       expect((await get('/api/demo/content')).json<Content>()).toEqual(before);
+    });
+
+    it('should answer wholly the old content or wholly the new when an import commits mid-answer', async () => {
+      // Another process imports new titles for every kind of item right after the first content list has
+      // been read (a plugin on this app's own database handle runs the import at that moment).
+      const folder = await mkdtemp(path.join(tmpdir(), 'firm-content-'));
+      await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
+      for (const [file, from] of [
+        ['case-studies/harbour-quay.md', 'Harbour Quay apartments'],
+        ['insights/warranty-choice.md', null],
+        ['topics/structural-warranties.md', null],
+      ] as const) {
+        const text = await readFile(path.join(folder, file), 'utf8');
+        await writeFile(
+          path.join(folder, file),
+          from === null
+            ? text.replace(/^title: (.*)$/m, 'title: NEW $1')
+            : text.replace(from, `NEW ${from}`),
+        );
+      }
+      const original = t.app.db.kysely;
+      const listings = new Set<unknown>();
+      let imported = false;
+      const importMidway: KyselyPlugin = {
+        transformQuery: ({ node, queryId }) => {
+          if (JSON.stringify(node).includes('"content_items"')) listings.add(queryId);
+          return node as RootOperationNode;
+        },
+        transformResult: async ({ queryId, result }) => {
+          if (!imported && listings.has(queryId)) {
+            imported = true;
+            await importFolder(folder);
+          }
+          return result;
+        },
+      };
+      t.app.db.kysely = original.withPlugin(importMidway);
+      try {
+        for (const url of [
+          '/api/demo/content?search=a',
+          '/api/demo/article?id=mill-lane&type=case_study',
+        ]) {
+          imported = false;
+          const response = await get(url);
+          expect(response.statusCode, url).toBe(200);
+          expect(imported, url).toBe(true);
+          const titles = [...response.body.matchAll(/"title":"([^"]*)"/g)].map((m) => m[1] ?? '');
+          const fresh = titles.filter((title) => title.startsWith('NEW '));
+          // The import came after the answer's moment: all old.
+          expect(fresh, url).toEqual([]);
+          await importFolder(path.join(FIXTURE_CONTENT, 'demo'));
+        }
+      } finally {
+        t.app.db.kysely = original;
+        await rm(folder, { recursive: true, force: true });
+        await importFolder(path.join(FIXTURE_CONTENT, 'demo'));
+      }
     });
 
     it('should reject unknown query parameters', async () => {
