@@ -93,11 +93,21 @@ function branding(values: Values): Partial<Branding> {
   return result;
 }
 
+/**
+ * A contact address as the portal links it (`mailto:`): one address of at most 254 characters, a host name after
+ * the `@`, and none of the characters that would give the link headers, a fragment or a second recipient
+ * (`a@b.co?bcc=x%40y.z`, `a@b.co,x@y.z`) or end it (spaces, controls, quotes, angle brackets).
+ */
+const CONTACT_EMAIL =
+  /^(?=.{1,254}$)[^\s\p{Cc}@?#%&,;<>"\\]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/iu;
+
 function contactEmail(value: string | undefined): string | null | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') return null;
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim())) {
-    throw new UsageError(`--email must be an e-mail address (got "${value}").`);
+  if (!CONTACT_EMAIL.test(value.trim())) {
+    throw new UsageError(
+      `--email must be one e-mail address such as team@advisory.example, without spaces or any of ? # % & , ; < > " \\ (got "${value}").`,
+    );
   }
   return value.trim();
 }

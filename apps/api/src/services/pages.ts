@@ -4,6 +4,12 @@ const escapeHtml = (text: string): string =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
+/**
+ * A client's name inside the page's own sentences, isolated: its direction marks (a name ending in U+202E,
+ * RIGHT-TO-LEFT OVERRIDE) stay inside it instead of turning the rest of the sentence (" login page.") around.
+ */
+const isolated = (name: string): string => `<bdi>${escapeHtml(name)}</bdi>`;
+
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en-GB">
@@ -15,7 +21,7 @@ function page(title: string, body: string): string {
 <style>
   body { font-family: system-ui, sans-serif; background: #f4f6f8; color: #1b2430; margin: 0; }
   main { max-width: 28rem; margin: 12vh auto; background: #fff; padding: 2rem; border-radius: 8px;
-         box-shadow: 0 1px 4px rgba(0,0,0,.12); }
+         box-shadow: 0 1px 4px rgba(0,0,0,.12); overflow-wrap: anywhere; }
   h1 { font-size: 1.4rem; margin-top: 0; }
   button, a.button { font: inherit; background: #1f3a5f; color: #fff; border: 0; border-radius: 4px;
          padding: .7rem 1.4rem; cursor: pointer; text-decoration: none; display: inline-block; }
@@ -31,7 +37,7 @@ function page(title: string, body: string): string {
 export function continuePage(clientName: string, prefix: string, token: string): string {
   return page(
     `Log in to ${clientName}`,
-    `<h1>Log in to ${escapeHtml(clientName)}</h1>
+    `<h1>Log in to ${isolated(clientName)}</h1>
 <p>Press Continue to finish logging in.</p>
 <form method="post" action="/api/${encodeURIComponent(prefix)}/login/link">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
@@ -45,7 +51,7 @@ export function invalidLinkPage(clientName: string, prefix: string): string {
   return page(
     'Login link invalid or expired',
     `<h1>This login link is invalid or has expired</h1>
-<p>Login links work once and for 15 minutes. Ask for a new one on the ${escapeHtml(clientName)} login page.</p>
+<p>Login links work once and for 15 minutes. Ask for a new one on the ${isolated(clientName)} login page.</p>
 <p><a class="button" href="/${encodeURIComponent(prefix)}/login">Back to the login page</a></p>`,
   );
 }

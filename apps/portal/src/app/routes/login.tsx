@@ -46,6 +46,8 @@ const Panel = styled.div`
 
   h1 {
     margin: 0;
+    /* A client name of 200 letters with no space breaks inside the panel. */
+    overflow-wrap: anywhere;
     font-size: ${({ theme }) => theme.fontSize.xxl};
   }
 `;

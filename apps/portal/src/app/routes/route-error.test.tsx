@@ -9,13 +9,13 @@ import { makeClient } from '@/testing/fixtures';
 
 import { RouteErrorBoundary } from './route-error';
 
-function renderFailingPage(failure: () => never) {
+function renderFailingPage(failure: () => never, email = 'help@provider.example') {
   const router = createMemoryRouter(
     [
       {
         id: CLIENT_ROUTE_ID,
         path: '/:client',
-        loader: () => makeClient({ contact: { phone: '0', email: 'help@provider.example' } }),
+        loader: () => makeClient({ contact: { phone: '0', email } }),
         element: <Outlet />,
         HydrateFallback: () => null,
         children: [
@@ -59,6 +59,21 @@ describe('RouteErrorBoundary', () => {
         'href',
         'mailto:help@provider.example',
       );
+    });
+  });
+
+  describe("given a contact address that would add headers to the mail ('?bcc=…')", () => {
+    it('should link that one address, with no hidden copy', async () => {
+      const email = 'help@provider.example?bcc=spy%40evil.example';
+      renderFailingPage(() => {
+        throw new Error('Broken');
+      }, email);
+      const link = await screen.findByRole('link', { name: 'contact us' });
+      expect(link).toHaveAttribute(
+        'href',
+        'mailto:help@provider.example%3Fbcc=spy%2540evil.example',
+      );
+      expect(new URL(link.getAttribute('href') ?? '').search).toBe('');
     });
   });
 

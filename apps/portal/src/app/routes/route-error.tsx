@@ -2,6 +2,7 @@ import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from 'react-r
 
 import { env } from '@/config/env';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { mailtoHref } from '@/lib/links';
 import type { Client } from '@/types/api';
 
 import { NotFoundRoute, Page } from './not-found';
@@ -32,7 +33,7 @@ export function RouteErrorBoundary() {
         <i>{describeError(error)}</i>
       </p>
       <p>
-        If this keeps happening, please <a href={`mailto:${email}`}>contact us</a>.
+        If this keeps happening, please <a href={mailtoHref(email)}>contact us</a>.
       </p>
     </Page>
   );

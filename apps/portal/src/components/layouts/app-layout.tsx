@@ -104,8 +104,10 @@ const SidebarInner = styled.div`
   padding: ${({ theme }) => theme.space.md};
 `;
 
+/** A word longer than the column (a title, a search, a name of 2,000 letters) breaks rather than widen the page. */
 const Main = styled.main`
   min-width: 0;
+  overflow-wrap: break-word;
   padding: ${({ theme }) => theme.space.md};
 
   ${({ theme }) => theme.media.md} {

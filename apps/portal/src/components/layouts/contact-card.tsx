@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import styled from 'styled-components';
 
+import { mailtoHref } from '@/lib/links';
 import type { Client } from '@/types/api';
 
 /** `+44 (0)20 7946 0000` → `tel:+4402079460000`: only digits and a leading plus survive. */
@@ -21,7 +22,7 @@ export function ContactCard({ contact }: { contact: Client['contact'] }) {
           <a href={telHref(contact.phone)}>{contact.phone}</a>
         </li>
         <li>
-          <a href={`mailto:${contact.email}`}>{contact.email}</a>
+          <a href={mailtoHref(contact.email)}>{contact.email}</a>
         </li>
       </List>
     </Card>

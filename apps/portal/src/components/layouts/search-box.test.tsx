@@ -47,6 +47,20 @@ describe('SearchBox', () => {
     });
   });
 
+  describe('when more is typed or pasted than the API searches (200 characters)', () => {
+    it('should keep the first 200 and search for them', async () => {
+      const user = userEvent.setup();
+      const { router } = renderSearchBox('/demo/dashboard');
+      const box = await screen.findByRole('searchbox');
+      await user.click(box);
+      await user.paste('a'.repeat(250));
+      await user.keyboard('{Enter}');
+
+      expect(box).toHaveValue('a'.repeat(200));
+      expect(new URLSearchParams(router.state.location.search).get('search')).toBe('a'.repeat(200));
+    });
+  });
+
   describe('given the search results page', () => {
     it('should show the query', async () => {
       renderSearchBox('/demo/search-results?search=terrorism');

@@ -4,6 +4,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 
 import { paths } from '@/config/paths';
+import { MAX_SEARCH_LENGTH } from '@/features/content/utils/search-text';
 
 interface SearchBoxProps {
   prefix: string;
@@ -45,6 +46,7 @@ export function SearchBox({ prefix }: SearchBoxProps) {
         placeholder="Search"
         autoComplete="off"
         enterKeyHint="search"
+        maxLength={MAX_SEARCH_LENGTH}
         value={value}
         onChange={(event) => setValue(event.target.value)}
       />

@@ -104,6 +104,9 @@ const Logo = styled.img`
 
 const Welcome = styled.p`
   margin: 0;
+  /* A first name as long as the API takes (100 letters, no space) wraps instead of widening the page. */
+  min-width: 0;
+  overflow-wrap: anywhere;
   font-size: ${({ theme }) => theme.fontSize.lg};
   font-weight: ${({ theme }) => theme.fontWeight.medium};
 `;

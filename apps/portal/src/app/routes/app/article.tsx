@@ -35,7 +35,9 @@ export function Component() {
     else navigate(-1);
   };
 
-  const notFound = !item || (error instanceof ApiError && error.status === 404);
+  // 400: an id or type the API cannot even look up (over 100 characters…): no such article either.
+  const notFound =
+    !item || (error instanceof ApiError && (error.status === 404 || error.status === 400));
 
   return (
     <Layout>
@@ -82,6 +84,8 @@ export function Component() {
 
 const Layout = styled.div`
   display: grid;
+  /* One column no wider than the page, whatever the title (a word of 2,000 letters breaks). */
+  grid-template-columns: minmax(0, 1fr);
   gap: ${({ theme }) => theme.space.xl};
 
   ${({ theme }) => theme.media.lg} {
@@ -110,6 +114,8 @@ const Hero = styled.img`
 /** 'You may also like…' only on wide screens (spec §2). */
 const Related = styled.section`
   display: none;
+  /* Its list is a grid: a long word in a title must break inside the column, not widen it. */
+  overflow-wrap: anywhere;
 
   ${({ theme }) => theme.media.lg} {
     display: block;

@@ -7,6 +7,7 @@ import { Notice } from '@/components/ui/notice';
 import { useSearchContent } from '@/features/content/api/search-content';
 import { ContentRow, SectionTitle } from '@/features/content/components/content-row';
 import { TopicAccordion } from '@/features/content/components/topic-accordion';
+import { searchText } from '@/features/content/utils/search-text';
 import { useClient } from '@/hooks/use-client';
 import { recordActivity } from '@/lib/activity';
 
@@ -14,7 +15,7 @@ import { recordActivity } from '@/lib/activity';
 export function Component() {
   const { prefix, client } = useClient();
   const [searchParams] = useSearchParams();
-  const text = (searchParams.get('search') ?? '').trim();
+  const text = searchText(searchParams.get('search'));
   const { data, error, isLoading, mutate } = useSearchContent(prefix, text);
   const informationId = useId();
 
@@ -33,7 +34,14 @@ export function Component() {
     <>
       <PageHeading
         documentTitle={text ? `Search results for “${text}” – ${client.name}` : 'Search results'}
-        lead={text ? `Results for “${text}”` : undefined}
+        lead={
+          text ? (
+            // Isolated: direction marks in the query (U+202E…) stay inside it, not turn the quotes around.
+            <>
+              Results for “<bdi>{text}</bdi>”
+            </>
+          ) : undefined
+        }
       >
         Search Results
       </PageHeading>

@@ -16,7 +16,11 @@ export function TopicAccordion({ topics, headingLevel }: TopicAccordionProps) {
   return (
     <Accordion headingLevel={headingLevel}>
       {topics.map((topic) => (
-        <AccordionItem key={topic.id} value={topic.id} title={topic.title}>
+        <AccordionItem
+          key={topic.id}
+          value={topic.id}
+          title={<TopicTitle>{topic.title}</TopicTitle>}
+        >
           <SafeHtml html={topic.description} headingsFrom={bodyHeadings} />
           {topic.pro_tip ? (
             <ProTip>
@@ -29,6 +33,11 @@ export function TopicAccordion({ topics, headingLevel }: TopicAccordionProps) {
     </Accordion>
   );
 }
+
+/** The trigger lays its title out as a flex item: a long word must break there, not widen the page. */
+const TopicTitle = styled.span`
+  overflow-wrap: anywhere;
+`;
 
 const ProTip = styled.div`
   margin-top: ${({ theme }) => theme.space.md};

@@ -1,0 +1,101 @@
+import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../../../..');
+
+/** A YAML scalar for any string (YAML reads JSON's double-quoted strings). */
+const yaml = (value: string) => JSON.stringify(value);
+
+/** How many related items the importer takes (MAX_RELATED in apps/api/src/repositories/content.ts). */
+export const RELATED = 50;
+/** A title of 2,000 characters with no space to break at. */
+export const LONG_TITLE = `Long${'x'.repeat(1996)}`;
+/** A topic title of 2,000 characters with no space to break at. */
+export const LONG_TOPIC = `Topic${'t'.repeat(1995)}`;
+
+/**
+ * A content folder for a hostile client: its logo and video, an article with a 2,000-character title, a body long
+ * enough to scroll and {@link RELATED} related items (each with a 300-character title and a 500-character
+ * summary, no spaces), and a topic with a 2,000-character title.
+ */
+export async function buildHostileContent(prefix: string): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'firm-hostile-content-'));
+  for (const sub of ['case-studies', 'insights', 'topics', 'media']) {
+    await mkdir(path.join(folder, sub), { recursive: true });
+  }
+  const demoMedia = path.join(repoRoot, 'content', 'demo', 'media');
+  await copyFile(path.join(demoMedia, 'logo.svg'), path.join(folder, 'media', 'logo.svg'));
+  await copyFile(path.join(demoMedia, 'welcome.webm'), path.join(folder, 'media', 'welcome.webm'));
+  await copyFile(
+    path.join(demoMedia, 'welcome-poster.png'),
+    path.join(folder, 'media', 'poster.png'),
+  );
+  await writeFile(
+    path.join(folder, 'client.yml'),
+    `prefix: ${prefix}\nname: Hostile\nlogin: open\nbranding:\n  primary: '#0B4F6C'\n  accent: '#E8A33D'\n  logo: media/logo.svg\n`,
+  );
+  const related = Array.from({ length: RELATED }, (_, i) => `related-${i}`);
+  const body = Array.from(
+    { length: 40 },
+    (_, i) => `Paragraph ${i + 1}. ${'Lorem ipsum dolor sit amet. '.repeat(12)}`,
+  );
+  await writeFile(
+    path.join(folder, 'case-studies', 'long.md'),
+    [
+      '---',
+      `title: ${yaml(LONG_TITLE)}`,
+      `summary: ${yaml('s'.repeat(3000))}`,
+      'image: media/poster.png',
+      `related: ${JSON.stringify(related)}`,
+      '---',
+      '',
+      ...body,
+      '',
+      '[The last link of the article](https://example.com/)',
+      '',
+    ].join('\n'),
+  );
+  for (const [index, slug] of related.entries()) {
+    await writeFile(
+      path.join(folder, 'insights', `${slug}.md`),
+      [
+        '---',
+        `title: ${yaml(`Related ${index} ${'y'.repeat(300)}`)}`,
+        `summary: ${yaml('z'.repeat(500))}`,
+        '---',
+        '',
+        'Body.',
+        '',
+      ].join('\n'),
+    );
+  }
+  await writeFile(
+    path.join(folder, 'topics', 'long.md'),
+    [
+      '---',
+      `title: ${yaml(LONG_TOPIC)}`,
+      `pro_tip: ${yaml('p'.repeat(3000))}`,
+      '---',
+      '',
+      'q'.repeat(5000),
+      '',
+    ].join('\n'),
+  );
+  await writeFile(
+    path.join(folder, 'video.md'),
+    [
+      '---',
+      `title: ${yaml(`Video ${'v'.repeat(2000)}`)}`,
+      'src: media/welcome.webm',
+      'poster: media/poster.png',
+      '---',
+      '',
+      'The video.',
+      '',
+    ].join('\n'),
+  );
+  return folder;
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+
+import { MAX_SEARCH_LENGTH, searchText } from './search-text';
+
+describe('searchText', () => {
+  it('should trim the query and read a missing one as empty', () => {
+    expect(searchText('  damp proofing  ')).toBe('damp proofing');
+    expect(searchText(null)).toBe('');
+    expect(searchText('   ')).toBe('');
+  });
+
+  it('should keep at most 200 characters, counted as the API counts them (code points)', () => {
+    expect(MAX_SEARCH_LENGTH).toBe(200);
+    expect(searchText('a'.repeat(3000))).toBe('a'.repeat(200));
+    // 300 emoji are 600 UTF-16 units: 200 of them are kept whole, never half of one.
+    const emoji = searchText('\u{1F4A9}'.repeat(300));
+    expect(Array.from(emoji)).toHaveLength(200);
+    expect(emoji).toBe('\u{1F4A9}'.repeat(200));
+    // Cut inside a run of spaces: no trailing space is searched for.
+    expect(searchText(`${'a'.repeat(199)}    b`)).toBe('a'.repeat(199));
+  });
+});

@@ -1,0 +1,15 @@
+/** The longest search the API takes (GET /api/{client}/content: `search` of at most 200 characters). */
+export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * The search text of the results page's address, cut to {@link MAX_SEARCH_LENGTH} characters (a pasted paragraph
+ * or an address made by hand is searched by its start rather than refused by the API).
+ *
+ * @example searchText('  damp proofing  ') // 'damp proofing'
+ */
+export function searchText(query: string | null): string {
+  return Array.from((query ?? '').trim())
+    .slice(0, MAX_SEARCH_LENGTH)
+    .join('')
+    .trim();
+}
