@@ -18,7 +18,7 @@ import staticFiles from './plugins/app/static.js';
 import bodyParsers from './plugins/external/body-parsers.js';
 import cookie from './plugins/external/cookie.js';
 import openapi from './plugins/external/openapi.js';
-import security from './plugins/external/security.js';
+import security, { CONTENT_SECURITY_POLICY } from './plugins/external/security.js';
 import activityRoutes from './routes/api/activity.js';
 import clientRoutes from './routes/api/client.js';
 import contentRoutes from './routes/api/content.js';
@@ -244,6 +244,8 @@ function answerOnSocket(socket: Duplex, status: number, reason: string, message:
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
+        // The CSP every answer carries: these are written before any hook could add it.
+        `Content-Security-Policy: ${CONTENT_SECURITY_POLICY}\r\n` +
         `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );
   }
@@ -366,7 +368,17 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // Text with NUL characters, and absurdly nested input, is refused before it reaches a handler.
   // Hooks with callbacks rather than async functions: they run on every request and never wait for anything.
+  // Pages are not refused as JSON (a browser would show it raw): the portal's pages (served for any other
+  // path) make their API calls through the app, where this check applies; the login link's pages judge the
+  // token themselves (it is only ever hashed, never stored or sent to the database as it is).
   fastify.addHook('preValidation', (request, _reply, done) => {
+    if (
+      request.routeOptions.config.page === true ||
+      ((request.is404 || request.routeOptions.url === '/*') && !/^\/api(\/|$|\?)/.test(request.url))
+    ) {
+      done();
+      return;
+    }
     for (const [where, value] of [
       ['query parameter', request.query],
       ['field', request.body],

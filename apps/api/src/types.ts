@@ -24,6 +24,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A GET that changes state (logout): gets the cross-site check of unsafe methods. */
     stateChanging?: boolean;
+    /**
+     * Answers an HTML page a person opens (the login link's pages): its query and form text are judged by the
+     * handler, which answers with a page, not refused up front as JSON a browser would show raw.
+     */
+    page?: boolean;
   }
   interface FastifyRequest {
     portalClient: Client | null;

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, serverOptions } from '../../src/app.js';
+import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
 import { buildTestApp, databases, loginOpen } from '../helper.js';
 import { DUE_DILIGENCE_FIELDS, multipart, pdf, walk } from './support.js';
 
@@ -52,6 +53,7 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
       const response = await raw(port, request);
       expect(response, request).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(response).toContain('Content-Type: application/json; charset=utf-8');
+      expect(response).toContain(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}\r\n`);
       expect(jsonOf(response)).toEqual({ error: 'Bad request: it is not well-formed HTTP.' });
     }
   });
@@ -63,6 +65,7 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
       });
       expect(response, target).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
       expect(response).toContain('Connection: close');
+      expect(response).toContain(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}\r\n`);
       expect(jsonOf(response)).toEqual({ error: 'Method CONNECT is not allowed here.' });
     }
   });

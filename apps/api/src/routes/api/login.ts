@@ -134,6 +134,7 @@ export default function loginRoutes(app: FastifyInstance): void {
   app.get<{ Params: { client: string }; Querystring: { token?: unknown } }>(
     '/api/:client/login/link',
     {
+      config: { page: true },
       schema: {
         summary: 'The login link’s Continue page',
         description:
@@ -178,6 +179,7 @@ export default function loginRoutes(app: FastifyInstance): void {
   app.post<{ Params: { client: string }; Body: { token: string } }>(
     '/api/:client/login/link',
     {
+      config: { page: true },
       schema: {
         summary: 'Use a login link',
         description:

@@ -279,6 +279,30 @@ describe.each(databases)('login ($name)', (target) => {
       const missing = await t.app.inject({ method: 'GET', url: '/api/northbank/login/link' });
       expect(missing.statusCode).toBe(400);
     });
+
+    it('should answer a link damaged with a NUL with its pages, never with JSON a browser shows raw', async () => {
+      const page = await t.app.inject({
+        method: 'GET',
+        url: '/api/northbank/login/link?token=abc%00def',
+      });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      const used = await useToken(t, 'abc\u0000def');
+      expect(used.statusCode).toBe(400);
+      expect(used.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(used.body).toContain('invalid or has expired');
+      expect(used.cookies).toEqual([]);
+      // A portal page with a NUL in its query is still the page (its own API calls meet the NUL check).
+      const portal = await t.app.inject({
+        method: 'GET',
+        url: '/demo/search-results?search=a%00b',
+      });
+      expect(portal.statusCode).not.toBe(400);
+      expect(String(portal.headers['content-type'])).not.toContain('application/json');
+      // The API itself still refuses it.
+      const api = await t.app.inject({ method: 'GET', url: '/api/demo/content?search=a%00b' });
+      expect(api.statusCode).toBe(400);
+    });
   });
 
   describe('given a session', () => {
