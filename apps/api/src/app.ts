@@ -259,6 +259,13 @@ function answerOnSocket(socket: Duplex, status: number, reason: string, message:
  */
 export const trustOneProxy = (_address: string, hop: number): boolean => hop === 0;
 
+/** Whether a request is a person opening a page (a browser's navigation), rather than a script or a fetch. */
+function isNavigation(request: FastifyRequest): boolean {
+  const dest = request.headers['sec-fetch-dest'];
+  if (dest !== undefined) return dest === 'document';
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
 /** Fastify's own options for this app (the server and the tests use the same). */
 export function serverOptions(config: Config): FastifyHttpOptions<Server> {
   return {
@@ -543,6 +550,26 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
             .type('text/html; charset=utf-8')
             .send(body);
         })
+        .catch((error: unknown) => reply.send(error));
+      return;
+    }
+    // A person who opened an address no page has (`/DEMO/dashboard`, `/demo%2fdashboard`) sees the portal's own
+    // 404 page, not JSON shown raw: the page without any data, which finds out for itself that there is no such
+    // page or client. Scripts and fetches (not navigating) keep the `{ error }` answer.
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      shell !== undefined &&
+      !['media', 'assets'].includes(first) &&
+      isNavigation(request)
+    ) {
+      shell()
+        .then((loaded) =>
+          reply
+            .code(404)
+            .header('cache-control', 'no-store')
+            .type('text/html; charset=utf-8')
+            .send(loaded.html),
+        )
         .catch((error: unknown) => reply.send(error));
       return;
     }

@@ -108,6 +108,34 @@ describe.each(databases)('portal pages ($name)', (target) => {
     expect(response.body).toContain(`<link rel="preload" as="image" href="${logo}">`);
   });
 
+  it("should show a person who opens an address no page has the portal's 404 page, not JSON", async () => {
+    const navigate = { 'sec-fetch-dest': 'document', accept: 'text/html' };
+    for (const url of ['/DEMO/dashboard', '/demo%2fdashboard', '/-demo/', '/%E2%80%AEdemo/login']) {
+      const page = await t.app.inject({ method: 'GET', url, headers: navigate });
+      expect(page.statusCode, url).toBe(404);
+      expect(page.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control'], url).toBe('no-store');
+      expect(page.headers['content-security-policy'], url).toBeDefined();
+      expect(page.body, url).toContain('<div id="root">');
+      expect(bootOf(page.body), url).toBeUndefined(); // no data: the portal finds out for itself
+      // A script or a fetch keeps the `{ error }` answer.
+      const fetched = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'sec-fetch-dest': 'empty' },
+      });
+      expect(fetched.statusCode, url).toBe(404);
+      expect(fetched.json(), url).toEqual({ error: 'Not found.' });
+    }
+    // Media and assets are never pages.
+    const media = await t.app.inject({
+      method: 'GET',
+      url: '/media/DEMO/x.svg',
+      headers: navigate,
+    });
+    expect(media.headers['content-type']).toContain('application/json');
+  });
+
   it("should write text holding replacement patterns ($` $' $$ $&) exactly as it is", async () => {
     const first = "Ann $` $' $$ $& $1";
     const cookie = await loginOpen(t.app, 'demo', {

@@ -113,12 +113,13 @@ test('odd paths: the browser normalises or the server answers 404 with the CSP; 
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Northbank Capital Partners');
     expect(await settled(page), path).toEqual([]);
   }
-  // A prefix that is not one (capitals, an encoded slash): the API's plain 404, with the CSP.
+  // A prefix that is not one (capitals, an encoded slash): a 404 with the CSP, shown as the portal's own 404
+  // page (it used to be the API's JSON, shown raw).
   for (const path of ['/DEMO/', '/DEMO/dashboard', '/demo%2f', '/demo%2fdashboard']) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
     expect(response?.headers()['content-security-policy'], path).toContain("script-src 'self'");
-    expect(await response?.json(), path).toEqual({ error: 'Not found.' });
+    await expect(page.getByRole('heading', { level: 1 }), path).toHaveText('404 Not Found');
   }
   // A well-formed prefix nobody has, a page that does not exist, the link page under the wrong path.
   for (const path of [
