@@ -104,8 +104,9 @@ function joined<T>(value: T | null, column: keyof User): T {
  * The client with this prefix (`undefined` when there is none) and, when `sessionId` (the SHA-256 of the
  * cookie's token) is given, the user of a live session of that client: one indexed query (client by prefix,
  * session by id, user by id), built and compiled once, read on every request so that a logout, an expiry or
- * a content import by any instance counts at once. A session of another client, an unknown one, or one past
- * its absolute or idle limit has no user; an expired one is deleted, and a live one's last_seen_at is moved
+ * a content import by any instance counts at once. A session of another client, an unknown one, one past
+ * its absolute or idle limit, or an open login's (e-mail not proven) on a client that is no longer open has
+ * no user; an expired one is deleted, and a live one's last_seen_at is moved
  * on at most once a minute.
  */
 export async function findClientSession(
@@ -128,6 +129,11 @@ export async function findClientSession(
   if (row === undefined) return undefined;
   const client = toClient(row);
   if (id === null || row.user_id === null || row.session_last_seen_at === null) {
+    return { client, user: undefined };
+  }
+  // A session of an open login (its e-mail never proven) counts only while the client's policy is open: one
+  // started while staff switched the client to magic-link (`client update` ends those it finds) is not let in.
+  if (client.loginPolicy !== 'open' && row.user_verified !== 1) {
     return { client, user: undefined };
   }
   const nowMs = now.getTime();

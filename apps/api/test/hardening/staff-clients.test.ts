@@ -148,5 +148,18 @@ describe.each(databases)('staff client records ($name)', (target) => {
     // ...the one that came through a link goes on, and other clients' sessions are not touched.
     expect(await loggedIn('switch', proven)).toBe(true);
     expect(await loggedIn('demo', demo)).toBe(true);
+
+    // An open login that was in flight while the switch ran (its session written after the switch ended the
+    // others): it does not count either, as the lookup asks for a proven e-mail on a client that is not open.
+    await updateClient(t.app.db.kysely, await client('switch'), { loginPolicy: 'open' });
+    const late = await loginOpen(t.app, 'switch', { email: 'late@example.com' });
+    expect(await loggedIn('switch', late)).toBe(true);
+    await t.app.db.kysely
+      .updateTable('clients')
+      .set({ login_policy: 'magic-link', content_version: 99 })
+      .where('prefix', '=', 'switch')
+      .execute();
+    expect(await loggedIn('switch', late)).toBe(false);
+    expect(await loggedIn('switch', proven)).toBe(true);
   });
 });
