@@ -464,6 +464,36 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     done(null, payload);
   });
 
+  /**
+   * A person who opened an address no page has (`/DEMO/dashboard`, `/demo%2fdashboard`, `//x`) sees the portal's
+   * own 404 page, not JSON shown raw: the page without any data, which finds out for itself that there is no
+   * such page or client. Scripts and fetches (not navigating), media and assets keep the `{ error }` answer.
+   * Answers whether it took the request.
+   */
+  const sendMissingPage = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const shell = fastify.portalShell;
+    const first = (request.url.split('?')[0] ?? '/').split('/')[1] ?? '';
+    if (
+      !(request.method === 'GET' || request.method === 'HEAD') ||
+      shell === undefined ||
+      first === 'api' ||
+      ['media', 'assets'].includes(first) ||
+      !isNavigation(request)
+    ) {
+      return false;
+    }
+    shell()
+      .then((loaded) =>
+        reply
+          .code(404)
+          .header('cache-control', 'no-store')
+          .type('text/html; charset=utf-8')
+          .send(loaded.html),
+      )
+      .catch((error: unknown) => reply.send(error));
+    return true;
+  };
+
   // Set before any plugin adds routes: a route keeps the error handler in force when it was added.
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     // Fastify refuses a QUERY without a Content-Type before the not-found handler runs; no route takes QUERY,
@@ -477,6 +507,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         ? undefined
         : FILE_ERRORS[`${String(error.statusCode)} ${error.message}`];
     if (fileError !== undefined) {
+      if (fileError.status === 404 && sendMissingPage(request, reply)) return reply;
       const { 'Content-Range': contentRange } =
         (error as { headers?: Record<string, string> }).headers ?? {};
       if (fileError.status === 416 && contentRange !== undefined) {
@@ -553,26 +584,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .catch((error: unknown) => reply.send(error));
       return;
     }
-    // A person who opened an address no page has (`/DEMO/dashboard`, `/demo%2fdashboard`) sees the portal's own
-    // 404 page, not JSON shown raw: the page without any data, which finds out for itself that there is no such
-    // page or client. Scripts and fetches (not navigating) keep the `{ error }` answer.
-    if (
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      shell !== undefined &&
-      !['media', 'assets'].includes(first) &&
-      isNavigation(request)
-    ) {
-      shell()
-        .then((loaded) =>
-          reply
-            .code(404)
-            .header('cache-control', 'no-store')
-            .type('text/html; charset=utf-8')
-            .send(loaded.html),
-        )
-        .catch((error: unknown) => reply.send(error));
-      return;
-    }
+    if (sendMissingPage(request, reply)) return;
     void reply.code(404).send({ error: 'Not found.' });
   });
 

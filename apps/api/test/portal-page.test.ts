@@ -110,7 +110,15 @@ describe.each(databases)('portal pages ($name)', (target) => {
 
   it("should show a person who opens an address no page has the portal's 404 page, not JSON", async () => {
     const navigate = { 'sec-fetch-dest': 'document', accept: 'text/html' };
-    for (const url of ['/DEMO/dashboard', '/demo%2fdashboard', '/-demo/', '/%E2%80%AEdemo/login']) {
+    for (const url of [
+      '/DEMO/dashboard',
+      '/demo%2fdashboard',
+      '/-demo/',
+      '/%E2%80%AEdemo/login',
+      // Refused by the file server: its 404.
+      '//demo/dashboard',
+      '/demo/dashboard%00',
+    ]) {
       const page = await t.app.inject({ method: 'GET', url, headers: navigate });
       expect(page.statusCode, url).toBe(404);
       expect(page.headers['content-type'], url).toBe('text/html; charset=utf-8');
