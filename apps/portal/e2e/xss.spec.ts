@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
 import type { BrowserContext, Page } from '@playwright/test';
 
-import { dataDir, expect, loginOpen, newUser, test } from './fixtures';
+import { expect, loginOpen, newUser, test } from './fixtures';
+import { admin, hookScript } from './hostile-fixtures/browser';
 import {
   buildPatternContent,
   buildRefusedContent,
@@ -18,10 +15,6 @@ import {
 import { HOSTILE_PAYLOADS } from './xss-fixtures/hostile-payloads';
 import { PAYLOADS } from './xss-fixtures/payloads';
 
-const run = promisify(execFile);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const ADMIN = path.resolve(here, '../../api/dist/admin.js');
-
 /** A client of our own (never the shared fixtures' demo/northbank), unique per run. */
 const PREFIX = `xss-${Date.now().toString(36)}`;
 /** A second one, whose name and article hold `$\``, `$'`, `$&` and `$$` (see REPLACEMENT_PATTERNS). */
@@ -31,13 +24,6 @@ const HOSTILE_PHONE = `javascript:__xss('phone') <img src=x onerror=__xss('phone
 const HOSTILE_EMAIL = `javascript:__xss('email')//@evil.example`;
 let content: XssContent;
 let patternFolder: string | undefined;
-
-/** The staff CLI, against the e2e server's data directory: the real import path, sanitiser included. */
-async function admin(...args: string[]) {
-  return run(process.execPath, [ADMIN, ...args], {
-    env: { ...process.env, DATA_DIR: dataDir(), LOG_LEVEL: 'silent' },
-  });
-}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -119,31 +105,7 @@ async function trap(context: BrowserContext, page: Page): Promise<Trap> {
     }
   });
   page.on('pageerror', (error) => found.errors.push(error.message));
-  await context.exposeBinding('__xss', (_source, id: unknown) => {
-    found.calls.push(String(id));
-  });
-  await context.exposeBinding('__xssViolation', (_source, text: unknown) => {
-    found.violations.push(String(text));
-  });
-  await context.addInitScript(() => {
-    const w = window as unknown as Record<string, unknown> & { __xss: (id: string) => void };
-    for (const name of ['alert', 'confirm', 'prompt', 'print']) {
-      const original = w[name] as (...args: unknown[]) => unknown;
-      w[name] = (...args: unknown[]) => {
-        w.__xss(`${name}(${String(args[0])})`);
-        return original.apply(window, args);
-      };
-    }
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { __xssViolation: (t: string) => void }).__xssViolation(
-        `${event.violatedDirective} ${event.blockedURI} ${event.sample}`,
-      );
-    });
-  });
-  page.on('dialog', (dialog) => {
-    found.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
+  await hookScript(context, page, found);
   return found;
 }
 

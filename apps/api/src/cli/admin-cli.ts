@@ -18,12 +18,12 @@ import {
 import { listActivity, listDueDiligence, listQuotes } from '../repositories/records.js';
 import {
   ContentError,
-  shownPrefix,
   importContent,
   isHexColour,
   prefixProblem,
 } from '../services/content-import.js';
 import { toCsv } from '../services/csv.js';
+import { shownText } from '../services/shown-text.js';
 
 export const USAGE = `Usage: pnpm admin <command>
 
@@ -115,7 +115,7 @@ function contactEmail(value: string | undefined): string | null | undefined {
 async function clientByPrefix(db: Db, prefix: string): Promise<Client> {
   const client = await findClientByPrefix(db.kysely, prefix);
   if (client === undefined)
-    throw new CommandError(`There is no client with the prefix "${shownPrefix(prefix)}".`);
+    throw new CommandError(`There is no client with the prefix "${shownText(prefix)}".`);
   return client;
 }
 

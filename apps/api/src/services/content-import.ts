@@ -26,6 +26,7 @@ import {
   type Video,
 } from '../repositories/content.js';
 import { sanitizeHtml } from './sanitize.js';
+import { shownText } from './shown-text.js';
 
 /** A problem in a content folder, reported with the file it is in. */
 export class ContentError extends Error {
@@ -61,18 +62,10 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 export const PREFIX = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const RESERVED_PREFIXES = new Set(['api', 'media', 'assets']);
 
-const CONTROL_CHARACTERS = new RegExp(String.raw`[\0-\x1f\x7f-\x9f]`, 'g');
-
-/** A prefix as quoted in a message: at most 40 characters and no control characters (it is anyone's typing). */
-export function shownPrefix(prefix: string): string {
-  const printable = prefix.replace(CONTROL_CHARACTERS, '?');
-  return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
-}
-
 /** Checks a client prefix (URL segment); returns a message or `undefined` when fine. */
 export function prefixProblem(prefix: string): string | undefined {
   if (!PREFIX.test(prefix)) {
-    return `The prefix "${shownPrefix(prefix)}" must be 1–40 lower-case letters, digits or hyphens, starting with a letter or digit.`;
+    return `The prefix "${shownText(prefix)}" must be 1–40 lower-case letters, digits or hyphens, starting with a letter or digit.`;
   }
   if (RESERVED_PREFIXES.has(prefix)) return `The prefix "${prefix}" is reserved.`;
   return undefined;

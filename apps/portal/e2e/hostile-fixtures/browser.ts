@@ -70,6 +70,42 @@ function portalRequest(url: URL, resourceType: string, origin: string): boolean 
   return /^\/media\/[a-z0-9-]+\/[a-f0-9]{20}\.[a-z0-9]+$/.test(url.pathname);
 }
 
+/**
+ * Records script that ran: the `__xss(id)` binding payloads call (in every frame), alert/confirm/prompt/print
+ * (each also reported as a call), the dialogs they open (dismissed), and CSP violation reports.
+ */
+export async function hookScript(
+  context: BrowserContext,
+  page: Page,
+  found: Pick<Trap, 'calls' | 'dialogs' | 'violations'>,
+): Promise<void> {
+  page.on('dialog', (dialog) => {
+    found.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await context.exposeBinding('__xss', (_source, id: unknown) => {
+    found.calls.push(String(id));
+  });
+  await context.exposeBinding('__xssViolation', (_source, text: unknown) => {
+    found.violations.push(String(text));
+  });
+  await context.addInitScript(() => {
+    const w = window as unknown as Record<string, unknown> & { __xss: (id: string) => void };
+    for (const name of ['alert', 'confirm', 'prompt', 'print']) {
+      const original = w[name] as (...args: unknown[]) => unknown;
+      w[name] = (...args: unknown[]) => {
+        w.__xss(`${name}(${String(args[0])})`);
+        return original.apply(window, args);
+      };
+    }
+    document.addEventListener('securitypolicyviolation', (event) => {
+      (window as unknown as { __xssViolation: (t: string) => void }).__xssViolation(
+        `${event.violatedDirective} ${event.blockedURI} ${event.sample}`,
+      );
+    });
+  });
+}
+
 /** Hooks every way hostile text could show it did something: script, dialogs, CSP reports, requests, errors. */
 export async function trap(context: BrowserContext, page: Page, origin: string): Promise<Trap> {
   const found: Trap = {
@@ -102,31 +138,7 @@ export async function trap(context: BrowserContext, page: Page, origin: string):
     });
   });
   page.on('pageerror', (error) => found.errors.push(error.message));
-  page.on('dialog', (dialog) => {
-    found.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  await context.exposeBinding('__xss', (_source, id: unknown) => {
-    found.calls.push(String(id));
-  });
-  await context.exposeBinding('__xssViolation', (_source, text: unknown) => {
-    found.violations.push(String(text));
-  });
-  await context.addInitScript(() => {
-    const w = window as unknown as Record<string, unknown> & { __xss: (id: string) => void };
-    for (const name of ['alert', 'confirm', 'prompt', 'print']) {
-      const original = w[name] as (...args: unknown[]) => unknown;
-      w[name] = (...args: unknown[]) => {
-        w.__xss(`${name}(${String(args[0])})`);
-        return original.apply(window, args);
-      };
-    }
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { __xssViolation: (t: string) => void }).__xssViolation(
-        `${event.violatedDirective} ${event.blockedURI} ${event.sample}`,
-      );
-    });
-  });
+  await hookScript(context, page, found);
   return found;
 }
 

@@ -14,6 +14,7 @@ import {
   storeUpload,
   type UploadResult,
 } from '../../services/uploads.js';
+import { shownText } from '../../services/shown-text.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
 import { LINE_BREAK, VISIBLE_CHARACTER, clientParams, errors } from '../schemas.js';
 
@@ -63,15 +64,6 @@ const LIBRARY_REFUSALS: Record<string, string> = {
   FST_PARTS_LIMIT: 'Too many fields in the form.',
   FST_PROTO_VIOLATION: 'A field in the form has a name that is not allowed.',
 };
-
-const MAX_SHOWN_NAME = 40;
-/** A field name as quoted in a message: no control characters, and short (names are the sender's to choose). */
-function shown(name: string): string {
-  const chars = [...name].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f);
-  return chars.length > MAX_SHOWN_NAME
-    ? `${chars.slice(0, MAX_SHOWN_NAME).join('')}…`
-    : chars.join('');
-}
 
 interface Received {
   fields: Partial<Record<FieldName, string>>;
@@ -225,7 +217,7 @@ async function readParts(
     }
     if (part.type === 'file') {
       if (part.fieldname !== FILE_FIELD || received.upload !== undefined) {
-        received.problem ??= `Unknown field "${shown(part.fieldname)}".`;
+        received.problem ??= `Unknown field "${shownText(part.fieldname)}".`;
         received.file = part.file;
         // `finished` also settles for a stream that has already ended (waiting for 'end' would hang).
         await finished(part.file.resume());
@@ -244,9 +236,9 @@ async function readParts(
     const value = typeof part.value === 'string' ? part.value : String(part.value);
     if (part.fieldname === FILE_FIELD && value === '') continue; // "no file chosen"
     if (value.includes('\u0000') || part.fieldname.includes('\u0000')) {
-      received.problem ??= `The field "${shown(part.fieldname)}" contains a NUL character.`;
+      received.problem ??= `The field "${shownText(part.fieldname)}" contains a NUL character.`;
     } else if (!isField(part.fieldname)) {
-      received.problem ??= `Unknown field "${shown(part.fieldname)}".`;
+      received.problem ??= `Unknown field "${shownText(part.fieldname)}".`;
     } else if (received.fields[part.fieldname] !== undefined) {
       received.problem ??= `The field "${part.fieldname}" was sent twice.`;
     } else if (part.valueTruncated || value.length > FIELDS[part.fieldname].max) {
