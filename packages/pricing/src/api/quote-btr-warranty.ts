@@ -1,6 +1,6 @@
 import { floorDiv, RATE_SCALE, scaledToNumber, toScaled } from '../core/decimal';
 import {
-  countKeys,
+  isPlainWithKeyCount,
   isWholeIn,
   readLossOfRentRecord,
   readOption,
@@ -121,7 +121,7 @@ export function quoteBtrWarranty(input: BtrWarrantyInput): BtrWarrantyQuote {
       isWholeIn(input.gdv, GDV.min, GDV.max)
     ) {
       if (lossOfRent === undefined) {
-        if (countKeys(input) === (Object.hasOwn(input, 'lossOfRent') ? 5 : 4)) {
+        if (isPlainWithKeyCount(input, Object.hasOwn(input, 'lossOfRent') ? 5 : 4)) {
           return price(stage, sumInsured, -1, 0, 0);
         }
       } else if (typeof lossOfRent === 'object' && lossOfRent !== null) {
@@ -132,9 +132,8 @@ export function quoteBtrWarranty(input: BtrWarrantyInput): BtrWarrantyQuote {
           isWholeIn(anticipatedRentalIncome, INCOME.min, INCOME.max) &&
           isWholeIn(programmeMonths, PROGRAMME.min, PROGRAMME.max) &&
           programmeMonths % PROGRAMME.step === 0 &&
-          countKeys(input) === FIELDS.length &&
-          countKeys(lossOfRent) === LOSS_OF_RENT_FIELDS.length &&
-          !Array.isArray(lossOfRent)
+          isPlainWithKeyCount(input, FIELDS.length) &&
+          isPlainWithKeyCount(lossOfRent, LOSS_OF_RENT_FIELDS.length)
         ) {
           return price(stage, sumInsured, term, anticipatedRentalIncome, programmeMonths);
         }
@@ -186,36 +185,45 @@ function price(
   };
 }
 
+/**
+ * The collecting validation. Each field is read once and the values read are what is priced: a
+ * getter or a Proxy that answers differently on a second read cannot slip a value past the checks.
+ */
 function validate(input: unknown): BtrWarrantyInput {
   const issues: Issues = [];
   const record = readRecord(issues, '', input, FIELDS);
-  if (record !== undefined) {
-    readOption(issues, 'stage', record.stage, STAGES);
-    readWhole(issues, 'units', record.units, UNITS, 'count');
-    readWhole(issues, 'sumInsured', record.sumInsured, SUM_INSURED, 'pounds');
-    readWhole(issues, 'gdv', record.gdv, GDV, 'pounds');
-    if (record.lossOfRent !== undefined) {
-      const lossOfRent = readLossOfRentRecord(issues, record.lossOfRent, LOSS_OF_RENT_FIELDS);
-      if (lossOfRent !== undefined) {
-        readWhole(
-          issues,
-          'lossOfRent.anticipatedRentalIncome',
-          lossOfRent.anticipatedRentalIncome,
-          INCOME,
-          'pounds',
-        );
-        readOption(issues, 'lossOfRent.termMonths', lossOfRent.termMonths, BTR_TERMS);
-        readWhole(
-          issues,
-          'lossOfRent.programmeMonths',
-          lossOfRent.programmeMonths,
-          PROGRAMME,
-          'count',
-          PROGRAMME.step,
-        );
-      }
-    }
-  }
+  const valid = record && {
+    stage: readOption(issues, 'stage', record.stage, STAGES),
+    units: readWhole(issues, 'units', record.units, UNITS, 'count'),
+    sumInsured: readWhole(issues, 'sumInsured', record.sumInsured, SUM_INSURED, 'pounds'),
+    gdv: readWhole(issues, 'gdv', record.gdv, GDV, 'pounds'),
+    lossOfRent: validateLossOfRent(issues, record.lossOfRent),
+  };
   throwIfAny(issues);
-  return record as unknown as BtrWarrantyInput;
+  return valid as BtrWarrantyInput;
+}
+
+/** The optional loss of rent group: undefined when left out (or, with an issue, when bad). */
+function validateLossOfRent(issues: Issues, value: unknown): LossOfRentInput | undefined {
+  if (value === undefined) return undefined;
+  const lossOfRent = readLossOfRentRecord(issues, value, LOSS_OF_RENT_FIELDS);
+  if (lossOfRent === undefined) return undefined;
+  return {
+    anticipatedRentalIncome: readWhole(
+      issues,
+      'lossOfRent.anticipatedRentalIncome',
+      lossOfRent.anticipatedRentalIncome,
+      INCOME,
+      'pounds',
+    ),
+    termMonths: readOption(issues, 'lossOfRent.termMonths', lossOfRent.termMonths, BTR_TERMS),
+    programmeMonths: readWhole(
+      issues,
+      'lossOfRent.programmeMonths',
+      lossOfRent.programmeMonths,
+      PROGRAMME,
+      'count',
+      PROGRAMME.step,
+    ),
+  } as LossOfRentInput;
 }

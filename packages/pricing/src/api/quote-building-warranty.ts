@@ -1,7 +1,7 @@
 import { bandIndex, prepareRateBands } from '../core/bands';
 import { floorDiv, RATE_SCALE, scaledToNumber, toScaled } from '../core/decimal';
 import {
-  countKeys,
+  isPlainWithKeyCount,
   isWholeIn,
   readOption,
   readRecord,
@@ -118,7 +118,7 @@ export function quoteBuildingWarranty(input: BuildingWarrantyInput): BuildingWar
       isWholeIn(units, UNITS.min, UNITS.max) &&
       isWholeIn(sumInsured, SUM_INSURED.min, SUM_INSURED.max) &&
       isWholeIn(input.gdv, GDV.min, GDV.max) &&
-      countKeys(input) === FIELDS.length
+      isPlainWithKeyCount(input, FIELDS.length)
     ) {
       return price(buildType, stage, units, sumInsured);
     }
@@ -153,16 +153,20 @@ function price(
   };
 }
 
+/**
+ * The collecting validation. Each field is read once and the values read are what is priced: a
+ * getter or a Proxy that answers differently on a second read cannot slip a value past the checks.
+ */
 function validate(input: unknown): BuildingWarrantyInput {
   const issues: Issues = [];
   const record = readRecord(issues, '', input, FIELDS);
-  if (record !== undefined) {
-    readOption(issues, 'buildType', record.buildType, BUILD_TYPES);
-    readOption(issues, 'stage', record.stage, STAGES);
-    readWhole(issues, 'units', record.units, UNITS, 'count');
-    readWhole(issues, 'sumInsured', record.sumInsured, SUM_INSURED, 'pounds');
-    readWhole(issues, 'gdv', record.gdv, GDV, 'pounds');
-  }
+  const valid = record && {
+    buildType: readOption(issues, 'buildType', record.buildType, BUILD_TYPES),
+    stage: readOption(issues, 'stage', record.stage, STAGES),
+    units: readWhole(issues, 'units', record.units, UNITS, 'count'),
+    sumInsured: readWhole(issues, 'sumInsured', record.sumInsured, SUM_INSURED, 'pounds'),
+    gdv: readWhole(issues, 'gdv', record.gdv, GDV, 'pounds'),
+  };
   throwIfAny(issues);
-  return record as unknown as BuildingWarrantyInput;
+  return valid as BuildingWarrantyInput;
 }

@@ -1,6 +1,6 @@
 import { floorDiv, RATE_SCALE, scaledToNumber, toScaled } from '../core/decimal';
 import {
-  countKeys,
+  isPlainWithKeyCount,
   isWholeIn,
   readOption,
   readRecord,
@@ -67,7 +67,11 @@ export function quoteContractorsAllRisks(
   if (typeof input === 'object' && input !== null) {
     const type = CAR_PROPERTY_TYPES.indexOf(input.propertyType);
     const value = input.contractWorksValue;
-    if (type >= 0 && isWholeIn(value, VALUE.min, VALUE.max) && countKeys(input) === FIELDS.length) {
+    if (
+      type >= 0 &&
+      isWholeIn(value, VALUE.min, VALUE.max) &&
+      isPlainWithKeyCount(input, FIELDS.length)
+    ) {
       return price(type, value);
     }
   }
@@ -86,13 +90,20 @@ function price(type: number, value: number): ContractorsAllRisksQuote {
   };
 }
 
+/** The collecting validation: each field is read once, and the values read are what is priced. */
 function validate(input: unknown): ContractorsAllRisksInput {
   const issues: Issues = [];
   const record = readRecord(issues, '', input, FIELDS);
-  if (record !== undefined) {
-    readOption(issues, 'propertyType', record.propertyType, CAR_PROPERTY_TYPES);
-    readWhole(issues, 'contractWorksValue', record.contractWorksValue, VALUE, 'pounds');
-  }
+  const valid = record && {
+    propertyType: readOption(issues, 'propertyType', record.propertyType, CAR_PROPERTY_TYPES),
+    contractWorksValue: readWhole(
+      issues,
+      'contractWorksValue',
+      record.contractWorksValue,
+      VALUE,
+      'pounds',
+    ),
+  };
   throwIfAny(issues);
-  return record as unknown as ContractorsAllRisksInput;
+  return valid as ContractorsAllRisksInput;
 }

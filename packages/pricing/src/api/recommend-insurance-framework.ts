@@ -178,20 +178,42 @@ function valueOf(
   return source.text;
 }
 
+/**
+ * The collecting validation. Each field is read once and the values read are what the rules and
+ * the rows use: a getter or a Proxy that answers differently on a second read cannot slip a value
+ * past the checks.
+ */
 function validate(input: unknown): InsuranceFrameworkInput {
   const issues: Issues = [];
   const record = readRecord(issues, '', input, FIELDS);
-  if (record !== undefined) {
-    readOption(issues, 'propertyType', record.propertyType, FRAMEWORK_PROPERTY_TYPES);
-    readWhole(issues, 'contractValue', record.contractValue, CONTRACT_VALUE, 'pounds');
-    readBoolean(issues, 'hasBasement', record.hasBasement);
-    readOption(issues, 'developmentType', record.developmentType, DEVELOPMENT_TYPES);
-    readWhole(issues, 'gdv', record.gdv, GDV, 'pounds');
-    readOption(issues, 'contractor', record.contractor, CONTRACTORS);
-    readOption(issues, 'schemeLocation', record.schemeLocation, SCHEME_LOCATIONS);
-    readWhole(issues, 'reinstatement', record.reinstatement, REINSTATEMENT, 'pounds');
-    readBoolean(issues, 'hasFlatRoof', record.hasFlatRoof);
-  }
+  const valid = record && {
+    propertyType: readOption(issues, 'propertyType', record.propertyType, FRAMEWORK_PROPERTY_TYPES),
+    contractValue: readWhole(
+      issues,
+      'contractValue',
+      record.contractValue,
+      CONTRACT_VALUE,
+      'pounds',
+    ),
+    hasBasement: readBoolean(issues, 'hasBasement', record.hasBasement),
+    developmentType: readOption(
+      issues,
+      'developmentType',
+      record.developmentType,
+      DEVELOPMENT_TYPES,
+    ),
+    gdv: readWhole(issues, 'gdv', record.gdv, GDV, 'pounds'),
+    contractor: readOption(issues, 'contractor', record.contractor, CONTRACTORS),
+    schemeLocation: readOption(issues, 'schemeLocation', record.schemeLocation, SCHEME_LOCATIONS),
+    reinstatement: readWhole(
+      issues,
+      'reinstatement',
+      record.reinstatement,
+      REINSTATEMENT,
+      'pounds',
+    ),
+    hasFlatRoof: readBoolean(issues, 'hasFlatRoof', record.hasFlatRoof),
+  };
   throwIfAny(issues);
-  return record as unknown as InsuranceFrameworkInput;
+  return valid as InsuranceFrameworkInput;
 }

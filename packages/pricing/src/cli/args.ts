@@ -45,11 +45,13 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   return { positionals, options, switches, problems };
 }
 
-const NUMBER_PATTERN = /^[+-]?\d[\d,_]*(?:\.\d+)?$/;
+/** Plain digits, or digits grouped in threes by `,` or by `_` (not both), with optional decimals. */
+const NUMBER_PATTERN = /^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+|\d{1,3}(?:_\d{3})+)(?:\.\d+)?$/;
 
 /**
- * Read a number the way people type pounds: digits with optional `,` or `_` separators. Anything
- * else is passed on as text, so the library reports it with its own message.
+ * Read a number the way people type pounds: digits, optionally grouped in threes by `,` or `_`.
+ * Anything else (`2,5`, `1,00,000`) is passed on as text, so the library reports it with its own
+ * message rather than the tool guessing what was meant.
  *
  * @example readNumber('1,000,000') // 1000000
  */

@@ -238,11 +238,26 @@ describe('firm-pricing quote', () => {
     [['price'], 'Unknown command "price"'],
     [[], 'No command given'],
     [['quote', 'car', '--units'], '--units needs a value'],
+    [['constructor'], 'error: Unknown command "constructor".'],
+    [['__proto__'], 'error: Unknown command "__proto__".'],
+    [['toString', 'car'], 'error: Unknown command "toString".'],
   ])('refuses %j with a clear message and exits 2', async (args, message) => {
     const run = await cli(...args);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toContain('native code');
   });
+
+  it.each(['2,5', '1,00,000', '10,00', '1_0', '2_000,000'])(
+    'refuses %s rather than guessing what its separators meant',
+    async (units) => {
+      const args = BUILDING_WARRANTY_ARGS.map((arg) => (arg === '3' ? units : arg));
+      const run = await cli(...args);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim()).toBe(`error: --units: Must be a number (got "${units}").`);
+    },
+  );
 
   it('prints its help with --help', async () => {
     const run = await cli('--help');
@@ -301,6 +316,15 @@ describe('firm-pricing sweep', () => {
     const rows = run.stdout.trimEnd().split('\n').slice(1);
     expect(rows).toHaveLength(685);
     expect(rows[0]).toBe('Part Complete,8000000,,,,1.16,,92800,0,92800,11136,103936');
+  });
+
+  it('refuses --loss-of-rent no beside a loss of rent option instead of printing no rows', async () => {
+    const run = await cli('sweep', 'btr', '--loss-of-rent', 'no', '--term-months', '12');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe(
+      'error: --loss-of-rent no leaves out loss of rent; do not also give --anticipated-rental-income, --term-months, --programme-months.',
+    );
   });
 
   it('refuses a bad fixed value before printing anything', async () => {

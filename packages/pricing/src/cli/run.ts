@@ -74,7 +74,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     sweep: QUOTE_PRODUCTS.join('|'),
   } as Record<string, string>;
   return usage(io, [
-    command in known
+    Object.hasOwn(known, command)
       ? `${command} needs one of ${known[command]} (got ${JSON.stringify(product ?? '')}).`
       : `Unknown command ${JSON.stringify(command)}.`,
   ]);

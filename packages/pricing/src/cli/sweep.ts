@@ -105,6 +105,12 @@ export async function sweep(
       return 2;
     }
     const lossOfRentGiven = lossOfRentFlags.some((flag) => given.has(spec(flag)));
+    if (include === false && lossOfRentGiven) {
+      io.error(
+        `error: --loss-of-rent no leaves out loss of rent; do not also give ${lossOfRentFlags.map((flag) => `--${flag}`).join(', ')}.`,
+      );
+      return 2;
+    }
     const options: (LossOfRentInput | undefined)[] = [];
     if (include !== true && !lossOfRentGiven) options.push(undefined);
     if (include !== false) {

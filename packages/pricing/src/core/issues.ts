@@ -137,7 +137,8 @@ export function readWhole(
       step: String(multipleOf),
     });
   }
-  return value;
+  // -0 is the number 0: no result may carry a -0 (it prints as "-0" in some places).
+  return value === 0 ? 0 : value;
 }
 
 /**
@@ -179,9 +180,19 @@ export function isWholeIn(value: unknown, min: number, max: number): value is nu
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
-/** Number of own enumerable keys (V8 answers this from its enum cache: cheap on the fast path). */
-export function countKeys(record: object): number {
-  return Object.keys(record).length;
+/**
+ * Is `record` a plain object (its prototype Object.prototype or null) with exactly `count` own
+ * enumerable keys? The fast path's check that no field is unknown, once it has read every field:
+ * on a plain object those fields are own keys, so `count` of them leave no room for a typo.
+ * Counting alone would let a typo through beside an inherited field (`Object.create({ gdv })` plus
+ * `{ sumInsurred }`); arrays and class instances take the collecting path instead. Cheap: no key
+ * list is built.
+ */
+export function isPlainWithKeyCount(record: object, count: number): boolean {
+  const prototype: unknown = Object.getPrototypeOf(record);
+  return (
+    (prototype === Object.prototype || prototype === null) && Object.keys(record).length === count
+  );
 }
 
 /** A short, safe rendering of a bad value for a message. */
@@ -190,6 +201,8 @@ export function describeValue(value: unknown): string {
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   }
   if (typeof value === 'bigint') return `${value}n`;
+  // A function is never turned into text: that would run its own toString (or Symbol.toPrimitive).
+  if (typeof value === 'function') return 'a function';
   if (value === null || typeof value !== 'object') return String(value);
   return Array.isArray(value) ? 'an array' : 'an object';
 }

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/deep-freeze';
 import type { DecimalString } from '../core/decimal';
 import type { CarPropertyType } from '../options';
 
@@ -19,8 +20,8 @@ export const CAR_RATES = {
   'Commercial Conversion': { low: '0.35', medium: '0.4', high: '0.45' },
 } as const satisfies Record<CarPropertyType, CarRateRow>;
 
-/** The assumptions every contractors all risks estimate is shown with (decisions.md §1). */
-export const CAR_ASSUMPTIONS = [
+/** The assumptions every contractors all risks estimate is shown with (decisions.md §1). Frozen. */
+export const CAR_ASSUMPTIONS = /* @__PURE__ */ deepFreeze([
   'A 12–18 month project.',
   'No timber frame.',
-] as const satisfies readonly string[];
+] as const satisfies readonly string[]);

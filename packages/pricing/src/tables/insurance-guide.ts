@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/deep-freeze';
 import type { GuideStage, GuideTag, InsuranceName } from '../options';
 
 /** One row of the insurance guide: who buys the insurance at each stage (null: not needed then). */
@@ -8,10 +9,10 @@ export interface InsuranceGuideRow {
 
 /**
  * The insurance guide: when in a development each of the 15 insurances is needed and who buys it
- * (decisions.md §1 "Insurance guide"; the cells are the firm's advisory practice).
+ * (decisions.md §1 "Insurance guide"; the cells are the firm's advisory practice). Frozen.
  */
 // prettier-ignore
-export const insuranceGuide = [
+export const insuranceGuide = /* @__PURE__ */ deepFreeze([
   { insurance: 'Contractors all risks (contract works)', stages: { 'Site Acquisition': null, Planning: null, Tender: 'Either or Joint Policy', Works: 'Either or Joint Policy', Completion: null } },
   { insurance: 'Existing structures (JCT option C)', stages: { 'Site Acquisition': null, Planning: null, Tender: 'Property Developer', Works: 'Property Developer', Completion: null } },
   { insurance: 'Public liability', stages: { 'Site Acquisition': null, Planning: null, Tender: 'Both needed', Works: 'Both needed', Completion: null } },
@@ -27,4 +28,4 @@ export const insuranceGuide = [
   { insurance: 'Contractors plant (owned and hired-in)', stages: { 'Site Acquisition': null, Planning: null, Tender: null, Works: 'Contractor', Completion: null } },
   { insurance: 'Performance bond', stages: { 'Site Acquisition': null, Planning: null, Tender: 'Contractor', Works: 'Contractor', Completion: null } },
   { insurance: 'Completed / unsold buildings', stages: { 'Site Acquisition': null, Planning: null, Tender: null, Works: null, Completion: 'Property Developer' } },
-] as const satisfies readonly InsuranceGuideRow[];
+] as const satisfies readonly InsuranceGuideRow[]);

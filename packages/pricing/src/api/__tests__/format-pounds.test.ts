@@ -22,6 +22,21 @@ describe('formatPounds', () => {
       expect(() => formatPounds(n)).toThrow(PricingInputError);
     },
   );
+
+  it.each([
+    [2 ** 53, '9007199254740992'],
+    [Number.MAX_SAFE_INTEGER + 2, '9007199254740992'],
+    [1e21, '1e+21'],
+    [-(2 ** 60), '-1152921504606847000'],
+  ])('refuses %d as too large to be exact, not as a fraction', (n, got) => {
+    expect(() => formatPounds(n)).toThrow(
+      `amount: Must be between -£9,007,199,254,740,991 and £9,007,199,254,740,991 (got ${got}).`,
+    );
+  });
+
+  it('formats -0 as £0', () => {
+    expect(formatPounds(-0)).toBe('£0');
+  });
 });
 
 describe('properties', () => {
