@@ -6,7 +6,7 @@ import type {
   FastifyRequest,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -209,12 +209,45 @@ function findBadText(root: unknown, where: string): string | undefined {
   return undefined;
 }
 
+/** Each connection's requests whose answers are not all out yet (pipelined requests are answered in turn). */
+const unanswered = new WeakMap<Duplex, Set<ServerResponse>>();
+/** Connections whose refusal waits for the answers to the requests before it. */
+const refusing = new WeakSet<Duplex>();
+
+/** Notes a request as being answered until its response closes (sent, or the connection gone). */
+function trackAnswer(request: IncomingMessage, response: ServerResponse): void {
+  const pending = unanswered.get(request.socket) ?? new Set<ServerResponse>();
+  unanswered.set(request.socket, pending);
+  pending.add(response);
+  response.once('close', () => pending.delete(response));
+}
+
 /**
  * Requests Node's HTTP parser refuses before any route (a malformed request line or chunk, headers or an
  * address too long, a request too slow to arrive) get the `{ error }` contract too, then the connection closes.
+ * When the refused bytes follow requests of the same connection (pipelined) that have all arrived and are still
+ * being answered, the refusal waits for their answers: written at once, it would be read as the answer to the
+ * first of them, and theirs would be lost with the connection. Should they take longer than a connection may
+ * stay silent, the connection is closed without it.
  */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ECONNRESET' || socket.destroyed || refusing.has(socket)) return;
+  const pending = [...(unanswered.get(socket) ?? [])];
+  if (pending.length > 0 && pending.every((response) => response.req.complete)) {
+    refusing.add(socket);
+    socket.pause();
+    const deadline = setTimeout(() => socket.destroy(), IDLE_TIMEOUT_MS);
+    void Promise.all(
+      pending.map((response) =>
+        response.closed ? undefined : new Promise((resolve) => response.once('close', resolve)),
+      ),
+    ).then(() => {
+      clearTimeout(deadline);
+      refusing.delete(socket);
+      answerClientError(error, socket);
+    });
+    return;
+  }
   const [status, reason, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [
@@ -259,6 +292,42 @@ function answerOnSocket(socket: Duplex, status: number, reason: string, message:
  */
 export const trustOneProxy = (_address: string, hop: number): boolean => hop === 0;
 
+/** The scheme and authority of an absolute-form request target (`GET http://host/path`). */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
+/**
+ * A request target in origin form (`/path?query`): an absolute-form target (what a client sends a proxy, and
+ * a server must accept) loses its scheme and authority. The router already matched such a target by its path,
+ * but the app reads `request.url` as a path too (no-store on API answers, 405 or 404, the portal's pages).
+ */
+export function originForm(url: string): string {
+  const authority = ABSOLUTE_FORM.exec(url)?.[0];
+  if (authority === undefined) return url;
+  const rest = url.slice(authority.length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/**
+ * Headers a request may carry only once (RFC 9112 §3.2 for Host): of several, Node keeps the first, and a
+ * proxy or cache in front may have read another (the answer then meant for another address or body).
+ */
+const SINGLE_HEADERS: Record<string, string | undefined> = {
+  host: 'Host',
+  'content-type': 'Content-Type',
+};
+
+/** The name of a header given more than once that may only be given once, or `undefined`. */
+function repeatedSingleHeader(rawHeaders: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = SINGLE_HEADERS[(rawHeaders[i] ?? '').toLowerCase()];
+    if (name === undefined) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 /** Whether a request is a person opening a page (a browser's navigation), rather than a script or a fetch. */
 function isNavigation(request: FastifyRequest): boolean {
   const dest = request.headers['sec-fetch-dest'];
@@ -279,6 +348,7 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
     connectionTimeout: IDLE_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,
     clientErrorHandler: answerClientError,
+    rewriteUrl: (request) => originForm(request.url ?? '/'),
     // Node would answer a missing Host with an empty 400; the hook below gives it the `{ error }` contract.
     http: { requireHostHeader: false },
     ajv: {
@@ -326,6 +396,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   );
 
   fastify.server.on('connect', answerConnect);
+  fastify.server.prependListener('request', trackAnswer);
 
   // Every route pattern, to tell "wrong method" (405) from "no such path" (404).
   const routes: { pattern: RegExp; methods: string[] }[] = [];
@@ -400,9 +471,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   });
 
   // HTTP/1.1 requires Host (RFC 9112 §3.2): refused here, as JSON, rather than by Node with an empty body.
+  // So is a second Host (the same section) or Content-Type, which Node would silently drop.
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       done(new HttpError(400, 'Bad request: the Host header is missing.'));
+      return;
+    }
+    const repeated = repeatedSingleHeader(request.raw.rawHeaders);
+    if (repeated !== undefined) {
+      done(new HttpError(400, `Bad request: the ${repeated} header is given more than once.`));
       return;
     }
     done();

@@ -133,6 +133,22 @@ const NOT_SHOWN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}"<>:|?*]/u;
 /** What is taken for the uploaded name's extension: a short run of letters and digits, not only digits. */
 const EXTENSION = /\.[a-z0-9]{0,15}[a-z][a-z0-9]{0,15}$/i;
 
+/** A space (what `\s` matches: every one is a single UTF-16 unit) or a dot. */
+const SPACE_OR_DOT = /^[\s.]$/;
+
+/**
+ * `text` without leading and trailing spaces and dots. A loop, not `/[\s.]+$/`: unanchored at its start, that
+ * rescans a run of spaces from each of its characters (a name of 70,000 spaces and a letter kept the server
+ * busy for seconds).
+ */
+function trimSpacesAndDots(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && SPACE_OR_DOT.test(text.charAt(start))) start += 1;
+  while (end > start && SPACE_OR_DOT.test(text.charAt(end - 1))) end -= 1;
+  return text.slice(start, end);
+}
+
 /**
  * The name a stored file is shown under, e-mailed and forwarded with: the uploaded name's last path segment
  * without control, format or separator characters, quotes or characters Windows refuses (`NOT_SHOWN`), its
@@ -144,9 +160,8 @@ export function displayFileName(name: string, ext: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const clean = [...base].filter((c) => !NOT_SHOWN.test(c)).join('');
   // Leading dots would hide the file on the staff's machines; Windows drops trailing dots and spaces.
-  const trim = (s: string) => s.replace(/^[\s.]+|[\s.]+$/g, '');
-  const stem = [...trim(trim(clean).replace(EXTENSION, ''))]
+  const stem = [...trimSpacesAndDots(trimSpacesAndDots(clean).replace(EXTENSION, ''))]
     .slice(0, MAX_DISPLAY_NAME - ext.length - 1)
     .join('');
-  return `${trim(stem) || 'attachment'}.${ext}`;
+  return `${trimSpacesAndDots(stem) || 'attachment'}.${ext}`;
 }
