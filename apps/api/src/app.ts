@@ -599,8 +599,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     const status =
       typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     const context = { method: request.method, url: request.url, status };
-    if (status >= 500) {
+    // An HttpError is a refusal the app chose, in words meant for the user, whatever its status (507 when the
+    // disk is nearly full); any other error past 500 is a fault, shown only as "Internal server error".
+    const deliberate = error instanceof HttpError;
+    if (status >= 500 && !deliberate) {
       request.log.error({ err: error, request: context }, 'Request failed');
+    } else if (status >= 500) {
+      request.log.warn({ err: error, request: context }, 'Request refused');
     } else {
       request.log.info({ err: error, request: context }, 'Request refused');
     }
@@ -612,7 +617,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .serializer(JSON.stringify)
         .send({
           error:
-            status >= 500
+            status >= 500 && !deliberate
               ? 'Internal server error'
               : (FASTIFY_MESSAGES[error.code] ?? error.message),
         })

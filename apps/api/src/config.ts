@@ -38,6 +38,10 @@ export interface Config {
   loginLimitPerAddress: number;
   loginWindowMinutes: number;
   outboxPollMs: number;
+  /** Due diligence requests one user may have stored within an hour (per instance). */
+  dueDiligencePerHour: number;
+  /** Free space (bytes) the data folder's file system keeps: submissions and files are refused below it; 0 = off. */
+  minFreeDiskBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginLimitPerAddress: integer('LOGIN_LIMIT_PER_ADDRESS', 20, 1, 100_000),
     loginWindowMinutes: integer('LOGIN_LIMIT_WINDOW_MINUTES', 15, 1, 1440),
     outboxPollMs: integer('OUTBOX_POLL_MS', 2000, 100, 3_600_000),
+    dueDiligencePerHour: integer('DUE_DILIGENCE_LIMIT_PER_HOUR', 20, 1, 1_000_000),
+    minFreeDiskBytes: integer('MIN_FREE_DISK_MB', 512, 0, 100_000_000) * 1024 * 1024,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

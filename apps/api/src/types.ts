@@ -4,6 +4,7 @@ import type { Db } from './db/connect.js';
 import type { Client } from './repositories/clients.js';
 import type { User } from './repositories/users.js';
 import type { BackgroundTasks } from './services/background.js';
+import type { DiskSpace } from './services/disk-space.js';
 import type { Mailer } from './services/mailer.js';
 import type { OutboxWorker } from './services/outbox-worker.js';
 
@@ -15,6 +16,8 @@ declare module 'fastify' {
     mailer: Mailer;
     outbox: OutboxWorker;
     background: BackgroundTasks;
+    /** The data folder's free space, checked before a submission or a file is stored. */
+    diskSpace: DiskSpace;
     /** Resolves `:client` (404 when unknown) into `request.portalClient`. */
     loadClient: (request: FastifyRequest) => Promise<void>;
     /** Like loadClient, then requires a live session of that client (401) into `request.portalUser`. */

@@ -37,6 +37,17 @@ export class RateWindow {
     return 0;
   }
 
+  /**
+   * Gives back one event of `key` counted by {@link hit} at `hitMs` (a request that was let in but came to
+   * nothing, so that only what was done counts), if the window it was counted in is still the key's.
+   */
+  release(key: string, hitMs: number): void {
+    const window = this.windows.get(key);
+    if (window === undefined || window.count === 0) return;
+    if (hitMs < window.startMs || hitMs - window.startMs >= this.windowMs) return;
+    window.count -= 1;
+  }
+
   /** How many keys are held (for tests and metrics). */
   get size(): number {
     return this.windows.size;

@@ -61,4 +61,21 @@ describe('RateWindow', () => {
     expect(() => new RateWindow(1.5, 100)).toThrow('limit');
     expect(() => new RateWindow(1, 0)).toThrow('windowMs');
   });
+  it('should give back an event only to the window it was counted in', () => {
+    const window = new RateWindow(2, 100);
+    expect(window.hit('a', 0)).toBe(0);
+    expect(window.hit('a', 10)).toBe(0);
+    expect(window.hit('a', 20)).toBeGreaterThan(0);
+    window.release('a', 10);
+    expect(window.hit('a', 30)).toBe(0);
+    expect(window.hit('a', 40)).toBeGreaterThan(0);
+    // Counted in a window that is over: the new window keeps its count.
+    expect(window.hit('a', 150)).toBe(0);
+    window.release('a', 10);
+    expect(window.hit('a', 160)).toBe(0);
+    expect(window.hit('a', 170)).toBeGreaterThan(0);
+    // Never below nothing, and an unknown key is ignored.
+    window.release('b', 0);
+    expect(window.size).toBe(1);
+  });
 });

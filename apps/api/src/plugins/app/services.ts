@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { openDatabase } from '../../db/connect.js';
 import { purgeExpired } from '../../repositories/sessions.js';
 import { BackgroundTasks } from '../../services/background.js';
+import { DiskSpace } from '../../services/disk-space.js';
 import { createMailer } from '../../services/mailer.js';
 import { OutboxWorker } from '../../services/outbox-worker.js';
 import { seedIfEmpty } from '../../services/seed.js';
@@ -41,6 +42,7 @@ export default fp<ServicesOptions>(
       pollMs: config.outboxPollMs,
     });
     app.decorate('outbox', outbox);
+    app.decorate('diskSpace', new DiskSpace(config.dataDir, config.minFreeDiskBytes));
     app.decorate(
       'background',
       new BackgroundTasks((error) => app.log.error({ err: error }, 'Background task failed')),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HOUR } from '../../clock.js';
 import { enqueue } from '../../repositories/outbox.js';
 import { insertDueDiligence } from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
@@ -14,6 +15,8 @@ import {
   storeUpload,
   type UploadResult,
 } from '../../services/uploads.js';
+import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
+import { RateWindow } from '../../services/rate-window.js';
 import { shownText } from '../../services/shown-text.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
 import { LINE_BREAK, VISIBLE_CHARACTER, clientParams, errors } from '../schemas.js';
@@ -56,6 +59,8 @@ export const DRAIN_MS = 2_000;
 export const LINGER_MS = 2_000;
 export const LINGER_BYTES = 4 * 1024 * 1024;
 const FORM_TOO_LARGE_MESSAGE = 'The form is too large.';
+export const TOO_MANY_REQUESTS =
+  'Too many due diligence requests in an hour. Please try again later, or e-mail the team.';
 
 /** The multipart library's refusals, in the portal's words (its own say "reach files limit", with a 413). */
 const LIBRARY_REFUSALS: Record<string, string> = {
@@ -254,6 +259,7 @@ async function readParts(
 /** POST /api/{client}/due-diligence: store the request and file durably, forward when configured. */
 export default function dueDiligenceRoutes(app: FastifyInstance): void {
   const uploadsDir = path.join(app.config.dataDir, 'uploads');
+  const perUser = new RateWindow(app.config.dueDiligencePerHour, HOUR);
 
   app.post<{ Params: { client: string } }>(
     '/api/:client/due-diligence',
@@ -267,7 +273,8 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           'Currency (loan amount), Email, SingleLine4 (full name) and FileUpload (optional; at most 20 MB; ' +
           'PDF, Word, Excel, PowerPoint, PNG, JPEG, GIF, WEBP, text or CSV, recognised by content). ' +
           'Stored, e-mailed to the team and forwarded to the form service (retried until accepted); ' +
-          'answers 303 to /{client}/due-diligence?success=1.',
+          'answers 303 to /{client}/due-diligence?success=1. At most DUE_DILIGENCE_LIMIT_PER_HOUR (20) stored ' +
+          'a user and hour, then 429 with Retry-After; 507 while the data folder is nearly full.',
         tags: ['submissions'],
         security: [{ session: [] }],
         params: clientParams,
@@ -277,122 +284,150 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
             description: 'Stored: redirect to /{client}/due-diligence?success=1',
             type: 'null',
           },
-          ...errors(400, 401, 403, 404, 413, 415),
+          ...errors(400, 401, 403, 404, 413, 415, 429, 507),
         },
       },
       preValidation: app.requireUser,
     },
     async (request, reply) => {
-      const client = clientOf(request);
       const user = userOf(request);
       if (!request.isMultipart()) {
         throw new HttpError(415, 'Send the form as multipart/form-data.');
       }
-      const { fields, upload, problem } = await receive(request, reply, uploadsDir);
-      const stored = upload?.status === 'stored' ? upload : undefined;
-      const discard = async () => {
-        if (stored !== undefined) await removeUpload(uploadsDir, stored.storedName);
-      };
-      if (upload?.status === 'too-large') {
-        await discard();
-        throw new HttpError(413, TOO_LARGE_MESSAGE);
+      // Refused before a byte of the body is read: past the user's limit, or with no room for the file.
+      const hitMs = app.clock().getTime();
+      const waitMs = perUser.hit(user.id, hitMs);
+      if (waitMs > 0) {
+        guardBody(request, reply).refuseEarly();
+        void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+        throw new HttpError(429, TOO_MANY_REQUESTS);
       }
-      if (problem !== undefined) {
-        await discard();
-        throw new HttpError(400, problem);
-      }
-      if (upload?.status === 'type-not-allowed') throw new HttpError(415, TYPE_NOT_ALLOWED_MESSAGE);
-      for (const [name, field] of Object.entries(FIELDS)) {
-        if (field.required && !VISIBLE.test(fields[name as FieldName] ?? '')) {
-          await discard();
-          throw new HttpError(400, `Missing required field "${name}" (${field.label}).`);
-        }
-      }
-
-      const now = app.clock();
-      const value = (name: FieldName) => fields[name] ?? '';
-      const email = value('Email') || user.email;
-      const fullName = value('SingleLine4') || `${user.first_name} ${user.last_name}`;
-      const attachment =
-        stored === undefined
-          ? undefined
-          : {
-              path: stored.storedName,
-              filename: stored.displayName,
-              contentType: stored.type.mime,
-            };
       try {
-        await app.db.write(async (trx) => {
-          const reference = await nextReference(trx, 'DD', now);
-          await insertDueDiligence(trx, {
-            reference,
-            client_id: client.id,
-            user_id: user.id,
-            project_name: value('SingleLine'),
-            project_address: value('SingleLine1'),
-            city_postcode: value('SingleLine2'),
-            project_description: value('SingleLine3'),
-            build_cost: value('Currency1'),
-            gdv: value('Currency2'),
-            loan_amount: value('Currency'),
-            email,
-            full_name: fullName,
-            attachment_path: stored?.storedName ?? null,
-            attachment_name: stored?.displayName ?? null,
-            attachment_size: stored?.size ?? null,
-            attachment_sha256: stored?.sha256 ?? null,
-            attachment_mime: stored?.type.mime ?? null,
-            created_at: now.toISOString(),
-          });
-          const lines = Object.entries(FIELDS).map(
-            ([name, field]) => `${field.label}: ${value(name as FieldName) || '—'}`,
-          );
+        // Room for the body and the copy the queued e-mail may hold, with the minimum left over.
+        if (!(await app.diskSpace.allows(2 * MAX_BODY_BYTES))) {
+          guardBody(request, reply).refuseEarly();
+          throw new HttpError(507, NO_ROOM_MESSAGE);
+        }
+        return await store(request, reply);
+      } catch (error) {
+        // Only stored requests count against the limit.
+        perUser.release(user.id, hitMs);
+        throw error;
+      }
+    },
+  );
+
+  /** Reads, checks and stores one request (the file durably first), queues its mail and forward, redirects. */
+  async function store(
+    request: FastifyRequest<{ Params: { client: string } }>,
+    reply: FastifyReply,
+  ) {
+    const client = clientOf(request);
+    const user = userOf(request);
+    const { fields, upload, problem } = await receive(request, reply, uploadsDir);
+    const stored = upload?.status === 'stored' ? upload : undefined;
+    const discard = async () => {
+      if (stored !== undefined) await removeUpload(uploadsDir, stored.storedName);
+    };
+    if (upload?.status === 'too-large') {
+      await discard();
+      throw new HttpError(413, TOO_LARGE_MESSAGE);
+    }
+    if (problem !== undefined) {
+      await discard();
+      throw new HttpError(400, problem);
+    }
+    if (upload?.status === 'type-not-allowed') throw new HttpError(415, TYPE_NOT_ALLOWED_MESSAGE);
+    for (const [name, field] of Object.entries(FIELDS)) {
+      if (field.required && !VISIBLE.test(fields[name as FieldName] ?? '')) {
+        await discard();
+        throw new HttpError(400, `Missing required field "${name}" (${field.label}).`);
+      }
+    }
+
+    const now = app.clock();
+    const value = (name: FieldName) => fields[name] ?? '';
+    const email = value('Email') || user.email;
+    const fullName = value('SingleLine4') || `${user.first_name} ${user.last_name}`;
+    const attachment =
+      stored === undefined
+        ? undefined
+        : {
+            path: stored.storedName,
+            filename: stored.displayName,
+            contentType: stored.type.mime,
+          };
+    try {
+      await app.db.write(async (trx) => {
+        const reference = await nextReference(trx, 'DD', now);
+        await insertDueDiligence(trx, {
+          reference,
+          client_id: client.id,
+          user_id: user.id,
+          project_name: value('SingleLine'),
+          project_address: value('SingleLine1'),
+          city_postcode: value('SingleLine2'),
+          project_description: value('SingleLine3'),
+          build_cost: value('Currency1'),
+          gdv: value('Currency2'),
+          loan_amount: value('Currency'),
+          email,
+          full_name: fullName,
+          attachment_path: stored?.storedName ?? null,
+          attachment_name: stored?.displayName ?? null,
+          attachment_size: stored?.size ?? null,
+          attachment_sha256: stored?.sha256 ?? null,
+          attachment_mime: stored?.type.mime ?? null,
+          created_at: now.toISOString(),
+        });
+        const lines = Object.entries(FIELDS).map(
+          ([name, field]) => `${field.label}: ${value(name as FieldName) || '—'}`,
+        );
+        await enqueue(
+          trx,
+          {
+            kind: 'mail',
+            payload: {
+              to: app.config.teamEmail,
+              subject: `Due diligence request ${reference} from ${client.name}`,
+              text:
+                `A due diligence request was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
+                `Reference: ${reference}\nSubmitted by: ${fullName} <${email}>\n\n${lines.join('\n')}\n\n` +
+                (stored === undefined
+                  ? 'No file was attached.\n'
+                  : `Attached: ${stored.displayName} (${stored.size} bytes, ${stored.type.mime}, ` +
+                    `sha256 ${stored.sha256}).\n`),
+              ...(attachment === undefined ? {} : { attachments: [attachment] }),
+            },
+          },
+          now,
+        );
+        if (app.config.formServiceUrl !== null) {
+          const formFields: Record<string, string> = {};
+          for (const name of Object.keys(FIELDS) as FieldName[]) formFields[name] = value(name);
+          formFields.Email = email;
+          formFields.SingleLine4 = fullName;
           await enqueue(
             trx,
             {
-              kind: 'mail',
+              kind: 'forward',
               payload: {
-                to: app.config.teamEmail,
-                subject: `Due diligence request ${reference} from ${client.name}`,
-                text:
-                  `A due diligence request was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
-                  `Reference: ${reference}\nSubmitted by: ${fullName} <${email}>\n\n${lines.join('\n')}\n\n` +
-                  (stored === undefined
-                    ? 'No file was attached.\n'
-                    : `Attached: ${stored.displayName} (${stored.size} bytes, ${stored.type.mime}, ` +
-                      `sha256 ${stored.sha256}).\n`),
-                ...(attachment === undefined ? {} : { attachments: [attachment] }),
+                url: app.config.formServiceUrl,
+                fields: formFields,
+                ...(attachment === undefined ? {} : { file: attachment }),
               },
             },
             now,
           );
-          if (app.config.formServiceUrl !== null) {
-            const formFields: Record<string, string> = {};
-            for (const name of Object.keys(FIELDS) as FieldName[]) formFields[name] = value(name);
-            formFields.Email = email;
-            formFields.SingleLine4 = fullName;
-            await enqueue(
-              trx,
-              {
-                kind: 'forward',
-                payload: {
-                  url: app.config.formServiceUrl,
-                  fields: formFields,
-                  ...(attachment === undefined ? {} : { file: attachment }),
-                },
-              },
-              now,
-            );
-          }
-        });
-      } catch (error) {
-        await discard();
-        throw error;
-      }
-      app.background.run(async () => {
-        await app.outbox.runOnce();
+        }
       });
-      return reply.redirect(`/${client.prefix}/due-diligence?success=1`, 303);
-    },
-  );
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+    app.background.run(async () => {
+      await app.outbox.runOnce();
+    });
+    return reply.redirect(`/${client.prefix}/due-diligence?success=1`, 303);
+  }
 }

@@ -20,6 +20,7 @@ import type { Client } from '../../repositories/clients.js';
 import { enqueue } from '../../repositories/outbox.js';
 import { insertQuote } from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
+import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
 import { LINE_BREAK, clientParams, emailField, errors, requiredText } from '../schemas.js';
 
@@ -306,6 +307,9 @@ const calculators = [
   } satisfies Calculator<CarBody>,
 ] as const;
 
+/** Room a stored quote may take at most (its row, its mail, their journal): far more than it does. */
+const QUOTE_BYTES = 64 * 1024;
+
 function priceOrExplain<B>(calculator: Calculator<B>, body: B): Priced {
   try {
     return calculator.price(body);
@@ -373,7 +377,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
               required: ['reference', 'quote'],
               additionalProperties: false,
             },
-            ...errors(400, 401, 403, 404),
+            ...errors(400, 401, 403, 404, 507),
           },
         },
         preValidation: app.requireUser,
@@ -382,6 +386,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
         const client = clientOf(request);
         const user = userOf(request);
         const priced = priceOrExplain(calculator, request.body as never);
+        if (!(await app.diskSpace.allows(QUOTE_BYTES))) throw new HttpError(507, NO_ROOM_MESSAGE);
         const reference = await app.db.write(async (trx) => {
           const now = app.clock();
           const ref = await nextReference(trx, calculator.prefix, now);

@@ -1,0 +1,50 @@
+import { statfs } from 'node:fs/promises';
+
+/** How long a reading of the free space is used before the file system is asked again. */
+const READING_MS = 1000;
+
+/**
+ * Keeps the data folder's file system from filling up: a write the portal can refuse (a submission, a file) is
+ * refused while it would leave less than `minFreeBytes` free, so that what must not fail (the database's own
+ * commits and journal, sessions, the outbox) still has room. One visitor posting files without end, or a long
+ * burst of quotes, then meets a plain refusal instead of taking the whole portal down with a full disk.
+ *
+ * The free space is read with `statfs` (what an unprivileged writer may use), at most once a second; `0` as
+ * the minimum turns the check off. Should the file system not answer, writes are let through (the check is a
+ * safeguard, not a gate).
+ */
+export class DiskSpace {
+  #readAt = Number.NEGATIVE_INFINITY;
+  #free = Number.POSITIVE_INFINITY;
+  #reading: Promise<number> | undefined;
+
+  constructor(
+    readonly dir: string,
+    readonly minFreeBytes: number,
+  ) {}
+
+  /** Bytes free on the folder's file system for an unprivileged writer, as last read (at most a second ago). */
+  async free(nowMs: number = Date.now()): Promise<number> {
+    if (nowMs - this.#readAt < READING_MS && nowMs >= this.#readAt) return this.#free;
+    this.#reading ??= statfs(this.dir)
+      .then((stats) => stats.bavail * stats.bsize)
+      .catch(() => Number.POSITIVE_INFINITY)
+      .then((free) => {
+        this.#free = free;
+        this.#readAt = nowMs;
+        this.#reading = undefined;
+        return free;
+      });
+    return this.#reading;
+  }
+
+  /** Whether `bytes` more may be written and still leave the minimum free. */
+  async allows(bytes: number, nowMs?: number): Promise<boolean> {
+    if (this.minFreeBytes === 0) return true;
+    return (await this.free(nowMs)) - bytes >= this.minFreeBytes;
+  }
+}
+
+/** The refusal (507) of a write the data folder has no room for. */
+export const NO_ROOM_MESSAGE =
+  'The portal cannot store this just now: its storage is nearly full. Please try again later.';

@@ -1,0 +1,43 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskSpace } from '../../src/services/disk-space.js';
+
+describe('DiskSpace', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'firm-disk-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('should read the free space of the folder’s file system', async () => {
+    const free = await new DiskSpace(dir, 1).free(0);
+    expect(Number.isFinite(free)).toBe(true);
+    expect(free).toBeGreaterThan(0);
+  });
+
+  it('should allow a write only while the minimum stays free after it', async () => {
+    const probe = new DiskSpace(dir, 1);
+    const free = await probe.free(0);
+    expect(await probe.allows(0, 0)).toBe(true);
+    expect(await probe.allows(free + 1, 0)).toBe(false);
+    expect(await new DiskSpace(dir, Number.MAX_SAFE_INTEGER).allows(0)).toBe(false);
+    // 0 turns the check off.
+    expect(await new DiskSpace(dir, 0).allows(Number.MAX_SAFE_INTEGER)).toBe(true);
+  });
+
+  it('should ask the file system at most once a second, and share one reading between callers', async () => {
+    const space = new DiskSpace(dir, 1);
+    const [a, b] = await Promise.all([space.free(1000), space.free(1000)]);
+    expect(a).toBe(b);
+    await rm(dir, { recursive: true, force: true });
+    // Within the second: the reading is reused (the folder is gone, a new reading would say "unknown").
+    expect(await space.free(1500)).toBe(a);
+    // After it: read again; a folder the file system cannot answer for lets writes through.
+    expect(await space.free(2000)).toBe(Number.POSITIVE_INFINITY);
+    expect(await space.allows(1e15, 2000)).toBe(true);
+  });
+});
