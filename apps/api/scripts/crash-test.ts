@@ -119,6 +119,8 @@ async function main(): Promise<number> {
     LOG_LEVEL: 'info',
     LOGIN_LIMIT_PER_EMAIL: '10000',
     LOGIN_LIMIT_PER_ADDRESS: '100000',
+    // Each client posts many due diligence requests in one session: lift the per-user hourly limit.
+    DUE_DILIGENCE_LIMIT_PER_HOUR: '1000000',
     OUTBOX_POLL_MS: '500',
   };
 
