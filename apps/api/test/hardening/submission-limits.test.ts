@@ -12,7 +12,8 @@ import { DUE_DILIGENCE_FIELDS } from './support.js';
 /**
  * One visitor must not be able to fill the disk (found by the seventh session's exhaustion probe: ten 19 MB
  * due diligence uploads in 2.3 s from one session, each kept twice with its queued e-mail). A user may store
- * DUE_DILIGENCE_LIMIT_PER_HOUR requests an hour, refused before the body is read; and no submission or file
+ * DUE_DILIGENCE_LIMIT_PER_HOUR requests an hour, an address DUE_DILIGENCE_LIMIT_PER_ADDRESS, refused before the
+ * body is read; and no submission or file
  * is stored while the data folder's file system is below MIN_FREE_DISK_MB.
  */
 describe.each(databases)('submission limits ($name)', (target) => {
@@ -75,6 +76,20 @@ describe.each(databases)('submission limits ($name)', (target) => {
     t.clock.advance(HOUR);
     expect((await postForm(t, cookie)).statusCode).toBe(303);
     expect(await stored(t, 'due_diligence')).toBe(4);
+  });
+
+  it('should also limit an address, since on an open client every login is a new user', async () => {
+    t = await buildTestApp(target, {
+      DUE_DILIGENCE_LIMIT_PER_HOUR: '1000',
+      DUE_DILIGENCE_LIMIT_PER_ADDRESS: '2',
+    });
+    for (const email of ['a@example.com', 'b@example.com']) {
+      expect((await postForm(t, await loginOpen(t.app, 'demo', { email }))).statusCode).toBe(303);
+    }
+    const third = await postForm(t, await loginOpen(t.app, 'demo', { email: 'c@example.com' }));
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toEqual({ error: TOO_MANY_REQUESTS });
+    expect(await stored(t, 'due_diligence')).toBe(2);
   });
 
   it('should refuse a request past the limit before its file is read, and the client should read the answer', async () => {

@@ -15,6 +15,7 @@ import {
   storeUpload,
   type UploadResult,
 } from '../../services/uploads.js';
+import { addressKey } from '../../services/address-key.js';
 import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
 import { RateWindow } from '../../services/rate-window.js';
 import { shownText } from '../../services/shown-text.js';
@@ -260,6 +261,7 @@ async function readParts(
 export default function dueDiligenceRoutes(app: FastifyInstance): void {
   const uploadsDir = path.join(app.config.dataDir, 'uploads');
   const perUser = new RateWindow(app.config.dueDiligencePerHour, HOUR);
+  const perAddress = new RateWindow(app.config.dueDiligencePerAddressPerHour, HOUR);
 
   app.post<{ Params: { client: string } }>(
     '/api/:client/due-diligence',
@@ -274,7 +276,8 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           'PDF, Word, Excel, PowerPoint, PNG, JPEG, GIF, WEBP, text or CSV, recognised by content). ' +
           'Stored, e-mailed to the team and forwarded to the form service (retried until accepted); ' +
           'answers 303 to /{client}/due-diligence?success=1. At most DUE_DILIGENCE_LIMIT_PER_HOUR (20) stored ' +
-          'a user and hour, then 429 with Retry-After; 507 while the data folder is nearly full.',
+          'a user and hour, and DUE_DILIGENCE_LIMIT_PER_ADDRESS (60) an address and hour, then 429 with ' +
+          'Retry-After; 507 while the data folder is nearly full.',
         tags: ['submissions'],
         security: [{ session: [] }],
         params: clientParams,
@@ -296,7 +299,13 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       }
       // Refused before a byte of the body is read: past the user's limit, or with no room for the file.
       const hitMs = app.clock().getTime();
-      const waitMs = perUser.hit(user.id, hitMs);
+      // Per user, and per address too: on an open client every login is a new user.
+      const address = addressKey(request.ip);
+      let waitMs = perUser.hit(user.id, hitMs);
+      if (waitMs === 0) {
+        waitMs = perAddress.hit(address, hitMs);
+        if (waitMs > 0) perUser.release(user.id, hitMs);
+      }
       if (waitMs > 0) {
         guardBody(request, reply).refuseEarly();
         void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
@@ -310,8 +319,9 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         }
         return await store(request, reply);
       } catch (error) {
-        // Only stored requests count against the limit.
+        // Only stored requests count against the limits.
         perUser.release(user.id, hitMs);
+        perAddress.release(address, hitMs);
         throw error;
       }
     },
