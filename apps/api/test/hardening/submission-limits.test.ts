@@ -13,8 +13,8 @@ import { DUE_DILIGENCE_FIELDS } from './support.js';
  * One visitor must not be able to fill the disk (found by the seventh session's exhaustion probe: ten 19 MB
  * due diligence uploads in 2.3 s from one session, each kept twice with its queued e-mail). A user may store
  * DUE_DILIGENCE_LIMIT_PER_HOUR requests an hour, an address DUE_DILIGENCE_LIMIT_PER_ADDRESS, refused before the
- * body is read; and no submission or file
- * is stored while the data folder's file system is below MIN_FREE_DISK_MB.
+ * body is read; and no submission or file is stored while the data folder's file system is below
+ * MIN_FREE_DISK_MB.
  */
 describe.each(databases)('submission limits ($name)', (target) => {
   let t: TestApp | undefined;
