@@ -12,6 +12,8 @@ import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+type Sqlite = SqliteDatabase.Database;
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
@@ -25,6 +27,70 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/** Why storage cannot take a write, by SQLite's or the system's error code, in plain words. */
+function storageProblem(code: string): string | undefined {
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return 'it is read-only';
+  if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EPERM') {
+    return 'it cannot be opened for writing';
+  }
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'the disk reports an I/O error';
+  return undefined;
+}
+
+const WRITABLE = 'DATA_DIR must be a writable folder with free space.';
+
+const codeOf = (error: unknown): string => String((error as { code?: unknown } | null)?.code ?? '');
+
+/** An error opening the SQLite database, as one plain line naming the file, the reason and the code, or as it was. */
+function openError(file: string, error: unknown): unknown {
+  const code = codeOf(error);
+  const problem = storageProblem(code);
+  if (problem === undefined) return error;
+  return new Error(`The database ${file} cannot be written: ${problem} (${code}). ${WRITABLE}`, {
+    cause: error,
+  });
+}
+
+/**
+ * Opens (creating it if need be) DATA_DIR/portal.sqlite in WAL mode with synchronous=FULL, and proves it takes a
+ * write: on read-only or full storage the server used to start, then answer 500 to every login and submission
+ * (a database left with its -shm file opens and reads fine). Another process holding the write lock is no
+ * reason to refuse: it will let go.
+ */
+function openSqlite(dataDir: string): Sqlite {
+  const file = path.join(dataDir, 'portal.sqlite');
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new Error(
+      `The data folder ${dataDir} cannot be created (${codeOf(error)}). ${WRITABLE}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let sqlite: Sqlite | undefined;
+  try {
+    sqlite = new SqliteDatabase(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('busy_timeout = 5000');
+    try {
+      // Writes the header's user version back unchanged: a real (if tiny) write transaction.
+      const version = Number(sqlite.pragma('user_version', { simple: true }));
+      sqlite.pragma(`user_version = ${version}`);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+    }
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    throw openError(file, error);
+  }
+}
+
 /**
  * Opens the database named by the configuration (SQLite file under DATA_DIR, or PostgreSQL) and runs the
  * migrations. SQLite runs in WAL mode with synchronous=FULL so an acknowledged write survives a crash.
@@ -36,12 +102,7 @@ export async function openDatabase(
   let kysely: Kysely<Database>;
   let dialect: Dialect;
   if (config.databaseUrl === null) {
-    mkdirSync(config.dataDir, { recursive: true });
-    const sqlite = new SqliteDatabase(path.join(config.dataDir, 'portal.sqlite'));
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('synchronous = FULL');
-    sqlite.pragma('busy_timeout = 5000');
+    const sqlite = openSqlite(config.dataDir);
     kysely = new Kysely<Database>({
       dialect: new FairSqliteDialect(withStatementCache(sqlite)),
     });

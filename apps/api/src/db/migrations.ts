@@ -245,14 +245,31 @@ const provider: MigrationProvider = {
   getMigrations: () => Promise.resolve(migrations),
 };
 
-/** Brings the schema up to date; throws with the failing migration's error. */
+/** How long a start keeps trying when another process is migrating the same SQLite database. */
+const BUSY_WAIT_MS = 10_000;
+
+const busy = (error: unknown): boolean =>
+  String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
+
+/**
+ * Brings the schema up to date; throws with the failing migration's error. On SQLite the migrations run in one
+ * transaction that reads, then writes: when another process (a second start, the staff tool) migrates the same
+ * database at that moment, SQLite refuses the upgrade at once (SQLITE_BUSY; waiting could deadlock). Nothing
+ * was written, so it is tried again shortly, by when the other process has usually applied them.
+ */
 export async function migrateToLatest(db: Kysely<unknown>, schema: string | null): Promise<void> {
   const migrator = new Migrator({
     db,
     provider,
     ...(schema === null ? {} : { migrationTableSchema: schema }),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const started = Date.now();
+  let outcome = await migrator.migrateToLatest();
+  while (busy(outcome.error) && Date.now() - started < BUSY_WAIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+    outcome = await migrator.migrateToLatest();
+  }
+  const { error, results } = outcome;
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined) {
     const cause = error instanceof Error ? error : new Error(String(error));

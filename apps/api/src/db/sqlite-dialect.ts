@@ -142,6 +142,18 @@ class FairSqliteDriver implements Driver {
 
 const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/**
+ * Kysely's SQLite adapter says SQLite has no transactional DDL, so its migrator ran each statement of a
+ * migration as its own commit: a kill (or a full disk) half-way through left some tables created and the
+ * migration unrecorded, and every later start failed on "table … already exists". SQLite does roll DDL back,
+ * so the migrations (and their record in `kysely_migration`) run in one transaction: all or nothing.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 /** Kysely's SQLite dialect on the fair driver above. */
 export class FairSqliteDialect implements Dialect {
   constructor(private readonly database: SqliteDatabase) {}
@@ -155,7 +167,7 @@ export class FairSqliteDialect implements Dialect {
   }
 
   createAdapter() {
-    return new SqliteAdapter();
+    return new TransactionalDdlSqliteAdapter();
   }
 
   createIntrospector(db: Kysely<unknown>) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import {
   copyFile,
   mkdir,
@@ -13,7 +14,7 @@ import {
 import path from 'node:path';
 import matter from 'gray-matter';
 import { JSDOM } from 'jsdom';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { marked } from 'marked';
 import { parse as parseYaml } from 'yaml';
 import type { ContentType, Database, LoginPolicy } from '../db/schema.js';
@@ -184,6 +185,57 @@ async function hashOf(file: string): Promise<string> {
     .digest('hex');
 }
 
+/**
+ * Marks the temporary files this process copies media through (`<name>.tmp-<host>-<pid>-<n>`, n counting the
+ * copies, so two imports in one process never share one), so a later import can tell one left by a killed
+ * import (on this host, its process is gone) from one still being written.
+ */
+const HOST_MARK =
+  hostname()
+    .replace(/[^A-Za-z0-9]/g, '_')
+    .slice(0, 60) || 'host';
+let copies = 0;
+const tempName = (target: string) => `${target}.tmp-${HOST_MARK}-${process.pid}-${++copies}`;
+/** The temporary names above, and `.tmp-<pid>` as earlier versions named them. */
+const TEMP_NAME = /\.tmp-(?:([A-Za-z0-9_]+)-)?(\d+)(?:-\d+)?$/;
+/** A temporary media file untouched this long is left over whatever host wrote it (the media folder may be shared). */
+const STALE_TEMP_MS = 60 * 60_000;
+
+/** Whether process `pid` of this host has ended. */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Deletes temporary files a killed import left in a media folder (a copy cut off half-way; never served, since
+ * only content-hash names are, but up to 256 MB each): those whose process on this host is gone, and any
+ * untouched for an hour. A copy in progress in another process is left alone.
+ */
+async function removeStaleTemps(dir: string, now = Date.now()): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = TEMP_NAME.exec(name);
+    if (match === null) continue;
+    const [, host, pid] = match;
+    const file = path.join(dir, name);
+    if (!(host === HOST_MARK && processGone(Number(pid)))) {
+      const info = await stat(file).catch(() => undefined);
+      if (info === undefined || now - info.mtimeMs < STALE_TEMP_MS) continue;
+    }
+    await unlink(file).catch(() => undefined);
+  }
+}
+
 /** Removes media files an import created, when the import fails after copying them. */
 async function unpublish(files: string[]): Promise<void> {
   for (const file of files) await unlink(file).catch(() => undefined);
@@ -242,28 +294,32 @@ class MediaCopier {
 
   /**
    * Copies the planned files not yet published (each through a temporary file, checked to still hold what was
-   * checked), and answers the ones it created, for `unpublish` should the import fail after all.
+   * checked), and answers the ones it created, for `unpublish` should the import fail after all. Temporary files
+   * a killed import left in the folder are deleted first, and the current one whenever a copy fails.
    */
   async copyPlanned(): Promise<string[]> {
     const targetDir = path.join(this.mediaDir, this.prefix);
+    await removeStaleTemps(targetDir);
     const created: string[] = [];
+    let tmp: string | undefined;
     try {
       for (const [name, { source, hash }] of this.planned) {
         const target = path.join(targetDir, name);
         if (existsSync(target)) continue;
         await mkdir(targetDir, { recursive: true });
-        const tmp = `${target}.tmp-${process.pid}`;
+        tmp = tempName(target);
         await copyFile(source, tmp);
         if ((await hashOf(tmp)) !== hash) {
-          await unlink(tmp);
           throw new ContentError(
             `${path.relative(this.folder.root, source)}: the file changed during the import.`,
           );
         }
         await rename(tmp, target);
+        tmp = undefined;
         created.push(target);
       }
     } catch (error) {
+      if (tmp !== undefined) await unlink(tmp).catch(() => undefined);
       await unpublish(created);
       throw error;
     }
@@ -462,18 +518,27 @@ export interface ImportSummary {
 }
 
 /**
- * Imports a content folder for a client (see docs/architecture.md for the format): Markdown with front
- * matter, raw HTML allowed and sanitised, media copied under content-hash names. Idempotent: items are
- * upserted by type and slug. Everything is checked before anything is written, and written in one
- * transaction.
+ * A content folder read and checked, ready to be written: the items, the video and the logo, and the media they
+ * need (not copied yet). Made by {@link prepareImport}; published by {@link publishImportMedia} and written by
+ * {@link writeImport}.
  */
-export async function importContent(
-  db: Kysely<Database>,
-  client: Client,
+export interface PreparedImport {
+  readonly items: readonly ContentItemInput[];
+  readonly video: Video | undefined;
+  readonly logoUrl: string | null;
+  /** The media the rows name, planned (copied by {@link publishImportMedia}). */
+  readonly media: { copyPlanned(): Promise<string[]> };
+}
+
+/**
+ * Reads and checks a content folder for a client (only its prefix and current logo are needed, so a client not
+ * created yet can be prepared for). Nothing is written: a problem throws a {@link ContentError}.
+ */
+export async function prepareImport(
+  client: Pick<Client, 'prefix'> & { branding: Pick<Branding, 'logo_url'> },
   folder: string,
   mediaDir: string,
-  now: Date,
-): Promise<ImportSummary> {
+): Promise<PreparedImport> {
   const contentFolder = await ContentFolder.open(folder);
   const root = contentFolder.root;
   const media = new MediaCopier(contentFolder, mediaDir, client.prefix);
@@ -557,39 +622,55 @@ export async function importContent(
     if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml');
   }
 
-  // Everything has passed: the media go out first (rows must never point at a file not there yet), and are
-  // taken back if the rows cannot be written.
-  const published = await media.copyPlanned();
-  try {
-    await db.transaction().execute(async (trx) => {
-      for (const item of items) await upsertContentItem(trx, client.id, item, now);
-      if (video !== undefined) await upsertVideo(trx, client.id, video, now);
-      await trx
-        .updateTable('clients')
-        .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
-        .where('id', '=', client.id)
-        .execute();
-      if (logoUrl !== client.branding.logo_url) {
-        // The branding as stored now, not as read before the import: a colour changed meanwhile by
-        // `client update` is kept.
-        const stored = await trx
-          .selectFrom('clients')
-          .select('branding')
-          .where('id', '=', client.id)
-          .executeTakeFirstOrThrow();
-        const current = JSON.parse(stored.branding) as Partial<Branding>;
-        await trx
-          .updateTable('clients')
-          .set({ branding: JSON.stringify({ ...client.branding, ...current, logo_url: logoUrl }) })
-          .where('id', '=', client.id)
-          .execute();
-      }
-    });
-  } catch (error) {
-    await unpublish(published);
-    throw error;
-  }
+  return { items, video, logoUrl, media };
+}
 
+/**
+ * Copies the media a prepared import needs into DATA_DIR/media (before any row points at them), and answers
+ * the files it created, for {@link unpublishMedia} should the rows not be written after all.
+ */
+export function publishImportMedia(prepared: PreparedImport): Promise<string[]> {
+  return prepared.media.copyPlanned();
+}
+
+/** Deletes media files {@link publishImportMedia} created, when the import they were for is not written. */
+export function unpublishMedia(files: string[]): Promise<void> {
+  return unpublish(files);
+}
+
+/**
+ * Writes a prepared import's rows for `client` in the caller's transaction, and bumps the client's content
+ * version, so an answer is made either wholly before or wholly after the import. Answers the import's summary.
+ */
+export async function writeImport(
+  trx: Transaction<Database>,
+  client: Client,
+  prepared: PreparedImport,
+  now: Date,
+): Promise<ImportSummary> {
+  const { items, video, logoUrl } = prepared;
+  for (const item of items) await upsertContentItem(trx, client.id, item, now);
+  if (video !== undefined) await upsertVideo(trx, client.id, video, now);
+  await trx
+    .updateTable('clients')
+    .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
+    .where('id', '=', client.id)
+    .execute();
+  if (logoUrl !== client.branding.logo_url) {
+    // The branding as stored now, not as read before the import: a colour changed meanwhile by
+    // `client update` is kept.
+    const stored = await trx
+      .selectFrom('clients')
+      .select('branding')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    const current = JSON.parse(stored.branding) as Partial<Branding>;
+    await trx
+      .updateTable('clients')
+      .set({ branding: JSON.stringify({ ...client.branding, ...current, logo_url: logoUrl }) })
+      .where('id', '=', client.id)
+      .execute();
+  }
   return {
     case_study: items.filter((i) => i.type === 'case_study').length,
     insight: items.filter((i) => i.type === 'insight').length,
@@ -597,4 +678,29 @@ export async function importContent(
     video: video !== undefined,
     logo_url: logoUrl,
   };
+}
+
+/**
+ * Imports a content folder for a client (see docs/architecture.md for the format): Markdown with front
+ * matter, raw HTML allowed and sanitised, media copied under content-hash names. Idempotent: items are
+ * upserted by type and slug. Everything is checked before anything is written, and written in one
+ * transaction.
+ */
+export async function importContent(
+  db: Kysely<Database>,
+  client: Client,
+  folder: string,
+  mediaDir: string,
+  now: Date,
+): Promise<ImportSummary> {
+  const prepared = await prepareImport(client, folder, mediaDir);
+  // Everything has passed: the media go out first (rows must never point at a file not there yet), and are
+  // taken back if the rows cannot be written.
+  const published = await publishImportMedia(prepared);
+  try {
+    return await db.transaction().execute((trx) => writeImport(trx, client, prepared, now));
+  } catch (error) {
+    await unpublish(published);
+    throw error;
+  }
 }

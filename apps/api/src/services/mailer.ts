@@ -1,4 +1,4 @@
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
@@ -22,9 +22,31 @@ interface MailerOptions {
   log: FastifyBaseLogger;
 }
 
+/** A message being written into the outbox folder (`.<name>.eml.tmp`, renamed to `<name>.eml` once whole). */
+const PARTIAL_MESSAGE = /^\..+\.eml\.tmp$/;
+
+/**
+ * Deletes the partial messages a killed process left in the outbox folder: cut off half-way (a due-diligence
+ * mail carries its attachment, so megabytes of a client's document), never renamed into place, and never
+ * retried under that name (the row's next attempt writes a new file). A writer in another process sharing
+ * the folder whose file goes is no loss either: its rename fails and the outbox retries the row.
+ */
+async function removePartialMessages(outboxDir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(outboxDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (PARTIAL_MESSAGE.test(name)) await unlink(path.join(outboxDir, name)).catch(() => undefined);
+  }
+}
+
 /**
  * Sends mail over SMTP (SMTP_URL), or, without SMTP, writes each message as an .eml file into
- * DATA_DIR/outbox and logs its `logLine` (the login link) so a developer can follow it.
+ * DATA_DIR/outbox and logs its `logLine` (the login link) so a developer can follow it. The folder mailer
+ * first deletes partial messages a killed process left there.
  */
 export function createMailer(options: MailerOptions): Mailer {
   // Our own Message-ID (the id also names the outbox file): nodemailer's default costs a random draw and a
@@ -58,6 +80,8 @@ export function createMailer(options: MailerOptions): Mailer {
   // thread (MailWriter); `flush` then fsyncs the folder so the renames are durable too before the rows are
   // marked sent.
   const writer = new MailWriter();
+  // What a killed process left half-written goes before this one writes anything.
+  const swept = removePartialMessages(options.outboxDir);
   let folder: Promise<void> | undefined;
   const ensureFolder = () =>
     (folder ??= mkdir(options.outboxDir, { recursive: true }).then(
@@ -70,6 +94,7 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     async send(mail) {
       const id = newId();
+      await swept;
       await ensureFolder();
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`;
       const tmp = path.join(options.outboxDir, `.${name}.tmp`);
