@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StorageError, WRITABLE_DATA_DIR } from './storage-error.js';
 
 /** The server's configuration, read once from the environment and checked before anything starts. */
 export interface Config {
@@ -203,9 +204,17 @@ export function resolveSessionSecret(config: Config): string {
     const secret = readFileSync(file, 'utf8').trim();
     if (secret.length >= 32) return secret;
   }
-  mkdirSync(config.dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code ?? 'unknown error');
+    throw new StorageError(
+      `The session secret cannot be written to ${file} (${code}). ${WRITABLE_DATA_DIR}`,
+      { cause: error },
+    );
+  }
   return secret;
 }
 

@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import Fastify from 'fastify';
 import app, { serverOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { StorageError } from './storage-error.js';
 
 let config: Config;
 try {
@@ -35,6 +36,8 @@ try {
   await server.listen({ port: config.port, host: config.host });
   server.log.info(`Portal at ${config.publicUrl.href}`);
 } catch (error) {
-  server.log.error({ err: error }, 'The server could not start');
+  // Storage the operator must fix: one plain line, as for a bad setting. Anything else: the log, with its stack.
+  if (error instanceof StorageError) console.error(`The server could not start: ${error.message}`);
+  else server.log.error({ err: error }, 'The server could not start');
   process.exit(1);
 }

@@ -1,8 +1,10 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
+import { StorageError } from '../src/storage-error.js';
 
 describe('loadConfig', () => {
   it('should apply the documented defaults', () => {
@@ -75,6 +77,50 @@ describe('loadConfig', () => {
       ).toBe('x'.repeat(40));
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+  it('should say in one line which folder cannot take the session secret, and why', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      // A file where the data folder should be: no folder can be made inside it.
+      const blocker = path.join(dir, 'not-a-folder');
+      await writeFile(blocker, '');
+      const config = loadConfig({ DATA_DIR: path.join(blocker, 'data') });
+      expect(() => resolveSessionSecret(config)).toThrow(StorageError);
+      expect(() => resolveSessionSecret(config)).toThrow(
+        `The session secret cannot be written to ${path.join(blocker, 'data', 'session-secret')} (ENOTDIR). ` +
+          'DATA_DIR must be a writable folder with free space.',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('should print a storage failure at start as one line, without a stack', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const blocker = path.join(dir, 'not-a-folder');
+      await writeFile(blocker, '');
+      const server = path.join(import.meta.dirname, '..', 'src', 'server.ts');
+      const result = spawnSync(process.execPath, ['--import', 'tsx/esm', server], {
+        cwd: path.join(import.meta.dirname, '..'),
+        env: {
+          ...process.env,
+          DATA_DIR: path.join(blocker, 'data'),
+          PORT: '7690',
+          LOG_LEVEL: 'info',
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `The server could not start: The session secret cannot be written to ${path.join(blocker, 'data', 'session-secret')} (ENOTDIR). ` +
+          'DATA_DIR must be a writable folder with free space.',
+      );
+      expect(result.stdout).not.toContain('"stack"');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -24,6 +24,7 @@ import {
 } from '../services/content-import.js';
 import { toCsv } from '../services/csv.js';
 import { shownText } from '../services/shown-text.js';
+import { StorageError } from '../storage-error.js';
 
 export const USAGE = `Usage: pnpm admin <command>
 
@@ -322,7 +323,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     if (
       error instanceof CommandError ||
       error instanceof ContentError ||
-      error instanceof ClientError
+      error instanceof ClientError ||
+      error instanceof StorageError
     ) {
       io.stderr(`${error.message}\n`);
       return 1;

@@ -9,6 +9,7 @@ import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
 import { FairSqliteDialect } from './sqlite-dialect.js';
 import { withStatementCache } from './statement-cache.js';
+import { StorageError, WRITABLE_DATA_DIR } from '../storage-error.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -38,8 +39,6 @@ function storageProblem(code: string): string | undefined {
   return undefined;
 }
 
-const WRITABLE = 'DATA_DIR must be a writable folder with free space.';
-
 const codeOf = (error: unknown): string => String((error as { code?: unknown } | null)?.code ?? '');
 
 /** An error opening the SQLite database, as one plain line naming the file, the reason and the code, or as it was. */
@@ -47,9 +46,12 @@ function openError(file: string, error: unknown): unknown {
   const code = codeOf(error);
   const problem = storageProblem(code);
   if (problem === undefined) return error;
-  return new Error(`The database ${file} cannot be written: ${problem} (${code}). ${WRITABLE}`, {
-    cause: error,
-  });
+  return new StorageError(
+    `The database ${file} cannot be written: ${problem} (${code}). ${WRITABLE_DATA_DIR}`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /**
@@ -63,8 +65,8 @@ function openSqlite(dataDir: string): Sqlite {
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
-    throw new Error(
-      `The data folder ${dataDir} cannot be created (${codeOf(error)}). ${WRITABLE}`,
+    throw new StorageError(
+      `The data folder ${dataDir} cannot be created (${codeOf(error)}). ${WRITABLE_DATA_DIR}`,
       {
         cause: error,
       },
