@@ -27,6 +27,7 @@ import loginRoutes from './routes/api/login.js';
 import submissionRoutes from './routes/api/submissions.js';
 import { encodePage, renderPortalPage, type PortalShell } from './services/portal-page.js';
 import { HttpError } from './types.js';
+import { closeAfterAnswer } from './services/close-after-answer.js';
 
 export interface AppOptions {
   config: Config;
@@ -598,6 +599,12 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     }
     const status =
       typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    // Refused before its body has all arrived (over the limit, unreadable): the connection closes after the
+    // answer, but only once the client can have read it (a client still sending would otherwise get a reset).
+    if (!request.raw.complete && !reply.sent) {
+      void reply.header('connection', 'close');
+      closeAfterAnswer(request.raw, reply.raw);
+    }
     const context = { method: request.method, url: request.url, status };
     // An HttpError is a refusal the app chose, in words meant for the user, whatever its status (507 when the
     // disk is nearly full); any other error past 500 is a fault, shown only as "Internal server error".

@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRAIN_MS, LINGER_BYTES, MAX_BODY_BYTES } from '../../src/routes/api/due-diligence.js';
+import { DRAIN_MS, MAX_BODY_BYTES } from '../../src/routes/api/due-diligence.js';
+import { LINGER_BYTES } from '../../src/services/close-after-answer.js';
 import { buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
 import { DUE_DILIGENCE_FIELDS, multipart, walk } from './support.js';
 

@@ -1,4 +1,3 @@
-import { Socket } from 'node:net';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -16,6 +15,7 @@ import {
   type UploadResult,
 } from '../../services/uploads.js';
 import { addressKey } from '../../services/address-key.js';
+import { closeAfterAnswer } from '../../services/close-after-answer.js';
 import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
 import { RateWindow } from '../../services/rate-window.js';
 import { shownText } from '../../services/shown-text.js';
@@ -56,9 +56,6 @@ export const MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 4 * 1024 * 1024;
  * a client still sending after this is answered and cut off.
  */
 export const DRAIN_MS = 2_000;
-/** After the answer to an abandoned request, how long (and how much more) the rest is read and dropped. */
-export const LINGER_MS = 2_000;
-export const LINGER_BYTES = 4 * 1024 * 1024;
 const FORM_TOO_LARGE_MESSAGE = 'The form is too large.';
 export const TOO_MANY_REQUESTS =
   'Too many due diligence requests in an hour. Please try again later, or e-mail the team.';
@@ -84,48 +81,32 @@ interface Received {
 /**
  * Counts a request's body as it arrives and abandons it past MAX_BODY_BYTES, or DRAIN_MS after `fileTooLarge`:
  * the parser is cut off and the answer goes out with `Connection: close` (when it has not gone already: a
- * refusal sent before the end of the body), then the connection is closed (see `hangUp`).
+ * refusal sent before the end of the body), then the connection is closed (see `closeAfterAnswer`).
  */
 function guardBody(request: FastifyRequest, reply: FastifyReply) {
   const raw = request.raw;
   let bytes = 0;
   let timer: NodeJS.Timeout | undefined;
   let abandoned = false;
-  let lingering: Socket | undefined;
   let onAbandon: () => void = () => undefined;
   const over = new Promise<void>((resolve) => {
     onAbandon = resolve;
   });
-  // With `Connection: close`, Node ends the socket and destroys it as soon as the answer is out; a client still
-  // sending then gets a reset, often before it has read the answer (browsers show "connection reset"). So our
-  // side is ended, and what still arrives is read and dropped, for LINGER_MS or LINGER_BYTES at most. (An
-  // injected request has no connection: it is left paused.)
-  const hangUp = () => {
-    const socket = raw.socket;
-    if (!(socket instanceof Socket)) return;
-    socket.removeListener('finish', socket.destroy); // Node's destroySoon
-    if (socket.writable) socket.end();
-    raw.resume();
-    const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
-    socket.once('close', () => clearTimeout(deadline));
-    lingering = socket;
-  };
   const abandon = () => {
     if (abandoned) return;
     abandoned = true;
     clearTimeout(timer);
-    // Nothing more is read until the answer is out (then `hangUp` drops what arrives).
+    // Nothing more is read until the answer is out (then `closeAfterAnswer` drops what arrives).
     raw.unpipe();
     raw.pause();
     if (!reply.sent) reply.header('connection', 'close');
-    if (reply.raw.writableFinished) hangUp();
-    else reply.raw.once('finish', hangUp);
+    // Once the answer is out, the rest is read and dropped for a while, so the client reads the answer.
+    closeAfterAnswer(raw, reply.raw);
     onAbandon();
   };
   const count = (chunk: Buffer) => {
     bytes += chunk.length;
     if (!abandoned && bytes > MAX_BODY_BYTES) abandon();
-    else if (lingering !== undefined && bytes > MAX_BODY_BYTES + LINGER_BYTES) lingering.destroy();
   };
   // Only counts: it is added in the same tick as the parser's pipe (readParts starts at once), so both see
   // every chunk.
