@@ -100,6 +100,8 @@ function openSqlite(dataDir: string): Sqlite {
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> &
     Partial<Pick<Config, 'databasePoolSize'>>,
+  /** Told of each PostgreSQL connection that breaks (the pool replaces it); the server logs it. */
+  onConnectionLost: (error: Error) => void = () => undefined,
 ): Promise<Db> {
   let kysely: Kysely<Database>;
   let dialect: Dialect;
@@ -117,6 +119,12 @@ export async function openDatabase(
         ? {}
         : { options: `-c search_path=${config.databaseSchema}` }),
     });
+    // A connection PostgreSQL ends (a restart, `pg_terminate_backend`, a network cut) is reported as an
+    // 'error' event: on the pool while the connection is idle, on the client while a request holds it
+    // between statements. Unheard, either event ended the whole server. The pool drops the broken
+    // connection and opens a new one for the next request; a statement that was running fails on its own.
+    pool.on('error', onConnectionLost);
+    pool.on('connect', (client) => client.on('error', onConnectionLost));
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'postgres';
   }

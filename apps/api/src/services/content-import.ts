@@ -59,6 +59,9 @@ const FOLDERS: { folder: string; type: ContentType }[] = [
   { folder: 'topics', type: 'topic' },
 ];
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+/** The range of front matter `order`: PostgreSQL's `integer` column (SQLite took any number). */
+const MIN_ORDER = -2_147_483_648;
+const MAX_ORDER = 2_147_483_647;
 const HEX = /^#[0-9a-fA-F]{6}$/;
 export const PREFIX = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const RESERVED_PREFIXES = new Set(['api', 'media', 'assets']);
@@ -89,11 +92,39 @@ const refuseCode = (): object => {
 const FRONT_MATTER = { engines: { javascript: refuseCode, js: refuseCode } };
 
 function frontMatter(source: string, where: string): matter.GrayMatterFile<string> {
+  let parsed: matter.GrayMatterFile<string>;
   try {
-    return matter(source, FRONT_MATTER);
+    parsed = matter(source, FRONT_MATTER);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new ContentError(`${where}: ${message.split('\n')[0]}`);
+  }
+  refuseUnstorableText(parsed.data, `${where}: front matter`);
+  return parsed;
+}
+
+/** A NUL character, or a UTF-16 surrogate not in a pair. */
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Refuses parsed YAML or JSON holding text no database column can take as it is: a NUL character
+ * (PostgreSQL refuses it, failing the import with its own message; SQLite stored it) or a lone surrogate
+ * (`"\ud800"`, not a character, so no UTF-8 text can hold it). Both come from escapes (`"\0"`, `"\x00"`,
+ * `"\ud800"`): the file itself is strict UTF-8. Keys and values at any depth, walked without recursion.
+ */
+function refuseUnstorableText(data: unknown, where: string): void {
+  const pending: unknown[] = [data];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (UNSTORABLE.test(value)) {
+        throw new ContentError(
+          `${where} contains a NUL character or a lone surrogate (a \\0, \\x00 or \\uD800 to \\uDFFF escape).`,
+        );
+      }
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) pending.push(key, item);
+    }
   }
 }
 
@@ -173,6 +204,7 @@ function parseClientYaml(source: string): Record<string, unknown> {
   if (typeof data !== 'object' || Array.isArray(data)) {
     throw new ContentError('client.yml: it must be a mapping of settings (prefix: …, name: …).');
   }
+  refuseUnstorableText(data, 'client.yml');
   return data as Record<string, unknown>;
 }
 
@@ -561,8 +593,16 @@ export async function prepareImport(
       const data = parsed.data as Record<string, unknown>;
       const html = await media.rewriteHtml(markdownToHtml(parsed.content, where), where);
       const order = data.order;
-      if (order !== undefined && (typeof order !== 'number' || !Number.isInteger(order))) {
-        throw new ContentError(`${where}: front matter "order" must be a whole number.`);
+      if (
+        order !== undefined &&
+        (typeof order !== 'number' ||
+          !Number.isInteger(order) ||
+          order < MIN_ORDER ||
+          order > MAX_ORDER)
+      ) {
+        throw new ContentError(
+          `${where}: front matter "order" must be a whole number from ${MIN_ORDER} to ${MAX_ORDER}.`,
+        );
       }
       const related = data.related ?? [];
       if (!Array.isArray(related) || related.some((r) => typeof r !== 'string' || !SLUG.test(r))) {

@@ -21,7 +21,9 @@ export interface ServicesOptions {
 export default fp<ServicesOptions>(
   async (app, opts) => {
     const { config } = app;
-    const db = await openDatabase(config);
+    const db = await openDatabase(config, (error) =>
+      app.log.warn({ err: error }, 'A database connection was lost; the pool opens a new one'),
+    );
     app.decorate('db', db);
 
     const uploadsDir = path.join(config.dataDir, 'uploads');
