@@ -128,5 +128,32 @@ describe('LoginForm', () => {
 
       expect(await screen.findByRole('alert')).toHaveTextContent(/^An error occurred$/);
     });
+
+    it('should move keyboard focus to the message', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockResolvedValueOnce(
+        jsonResponse(
+          { error: 'Too many login attempts. Please wait a few minutes and try again.' },
+          { status: 429 },
+        ),
+      );
+      renderForm();
+      await fillIn(user);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+      const alert = await screen.findByRole('alert');
+      await waitFor(() => expect(alert).toHaveFocus());
+      expect(screen.getByLabelText('First name')).toHaveValue('Ada');
+    });
+
+    it("should show 'An error occurred', not the browser's wording, when the server cannot be reached", async () => {
+      const user = userEvent.setup();
+      fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+      renderForm();
+      await fillIn(user);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(/^An error occurred$/);
+    });
   });
 });

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import styled from 'styled-components';
 
-import { messageOf } from '@/lib/errors';
+import { ApiError } from '@/lib/api-client';
 import type { LoginRequest, LoginResponse } from '@/types/api';
 
 import { useLogin } from '../api/login';
@@ -27,12 +27,18 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
   const [finishing, setFinishing] = useState(false);
   const sentMessage = useRef<HTMLParagraphElement>(null);
   const firstField = useRef<HTMLInputElement>(null);
+  const errorText = useRef<HTMLParagraphElement>(null);
   const [returnedToForm, setReturnedToForm] = useState(false);
 
   useEffect(() => {
     if (linkSent) sentMessage.current?.focus();
     else if (returnedToForm) firstField.current?.focus();
   }, [linkSent, returnedToForm]);
+
+  // A refusal (too many attempts, the server down…) takes keyboard focus, so it is read out at once.
+  useEffect(() => {
+    if (error) errorText.current?.focus();
+  }, [error]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -97,7 +103,11 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
       <TextField label="Last name" autoComplete="family-name" {...field('last_name')} />
       <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
       <TextField label="Phone" type="tel" autoComplete="tel" {...field('phone')} />
-      {error ? <ErrorText role="alert">{messageOf(error)}</ErrorText> : null}
+      {error ? (
+        <ErrorText ref={errorText} tabIndex={-1} role="alert">
+          {loginErrorMessage(error)}
+        </ErrorText>
+      ) : null}
       <Button type="submit" loading={isMutating || finishing} fullWidth>
         Continue
       </Button>
@@ -124,3 +134,13 @@ const ErrorText = styled.p`
   margin: 0;
   color: ${({ theme }) => theme.color.failure};
 `;
+
+/**
+ * What a failed login shows (spec §4): the API's message, or 'An error occurred' when there was no answer from the
+ * API (the browser's own wording, such as 'Failed to fetch', is never shown).
+ */
+export function loginErrorMessage(error: unknown): string {
+  return error instanceof ApiError && error.message.trim() !== ''
+    ? error.message
+    : 'An error occurred';
+}

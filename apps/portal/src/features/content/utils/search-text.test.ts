@@ -19,4 +19,9 @@ describe('searchText', () => {
     // Cut inside a run of spaces: no trailing space is searched for.
     expect(searchText(`${'a'.repeat(199)}    b`)).toBe('a'.repeat(199));
   });
+
+  it('should drop NUL characters, which the API refuses (an address with %00)', () => {
+    expect(searchText('damp\u0000 proofing')).toBe('damp proofing');
+    expect(searchText('\u0000\u0000')).toBe('');
+  });
 });

@@ -1,6 +1,6 @@
 import { formatPounds } from '@firm/pricing';
 import { Button, FileField, MoneySliderField, TextArea, TextField } from '@firm/ui';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import styled from 'styled-components';
 
@@ -41,6 +41,16 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   const [showMissing, setShowMissing] = useState(false);
   const [status, setStatus] = useState<Status>({ state: 'idle' });
   const form = useRef<HTMLFormElement>(null);
+  const failure = useRef<HTMLParagraphElement>(null);
+  /** The upload on its way: leaving the page cancels it (the draft stays), so it cannot navigate from elsewhere. */
+  const upload = useRef<AbortController | null>(null);
+
+  useEffect(() => () => upload.current?.abort(), []);
+
+  // A refusal (429, 507, no connection…) takes keyboard focus, so it is read out and the user starts from it.
+  useEffect(() => {
+    if (status.state === 'failed') failure.current?.focus();
+  }, [status]);
 
   const missing = showMissing ? missingFields(draft) : [];
   const errorFor = (field: RequiredField) =>
@@ -78,17 +88,26 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
       return;
     }
     setStatus({ state: 'sending', progress: 0 });
+    const controller = new AbortController();
+    upload.current = controller;
     try {
       await submitDueDiligence(
         prefix,
         { ...draft, file, email: user.email, fullName: user.fullName },
-        { onProgress: (progress) => setStatus({ state: 'sending', progress }) },
+        {
+          onProgress: (progress) => setStatus({ state: 'sending', progress }),
+          signal: controller.signal,
+        },
       );
+      if (controller.signal.aborted) return;
       clear();
       setFile(null);
       onSubmitted();
     } catch (error) {
+      if (controller.signal.aborted) return;
       setStatus({ state: 'failed', message: messageOf(error) });
+    } finally {
+      if (upload.current === controller) upload.current = null;
     }
   };
 
@@ -149,7 +168,9 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         <ErrorSummary role="alert">Please fill in the highlighted fields.</ErrorSummary>
       ) : null}
       {status.state === 'failed' ? (
-        <ErrorSummary role="alert">{status.message}</ErrorSummary>
+        <ErrorSummary ref={failure} tabIndex={-1} role="alert">
+          {status.message}
+        </ErrorSummary>
       ) : null}
 
       {sending ? (

@@ -1,0 +1,94 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { UserEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { ApiError } from '@/lib/api-client';
+import { renderWithClient } from '@/testing/test-utils';
+
+import { submitDueDiligence } from '../api/submit-due-diligence';
+import { useDueDiligenceDraft } from '../stores/draft-store';
+
+import { DueDiligenceForm } from './due-diligence-form';
+
+vi.mock('../api/submit-due-diligence', () => ({ submitDueDiligence: vi.fn() }));
+const submit = vi.mocked(submitDueDiligence);
+
+beforeEach(() => {
+  useDueDiligenceDraft.getState().clear();
+});
+
+afterEach(() => {
+  submit.mockReset();
+});
+
+function renderForm() {
+  const onSubmitted = vi.fn();
+  const result = renderWithClient(
+    <DueDiligenceForm
+      prefix="demo"
+      user={{ email: 'ada@example.com', fullName: 'Ada Lovelace' }}
+      onSubmitted={onSubmitted}
+    />,
+    { path: '/demo/due-diligence' },
+  );
+  return { ...result, onSubmitted };
+}
+
+async function fillAndSend(user: UserEvent) {
+  await user.type(await screen.findByLabelText('Project name'), 'Harbour Quay');
+  await user.type(screen.getByLabelText('Project address'), '1 Quay Street');
+  await user.type(screen.getByLabelText('City and postcode'), 'Bristol BS1 4XX');
+  await user.type(screen.getByLabelText('Project description'), 'Forty-two flats.');
+  await user.click(screen.getByRole('button', { name: 'Submit request' }));
+}
+
+describe('DueDiligenceForm when the request fails', () => {
+  it.each([
+    [
+      429,
+      'Too many due diligence requests in an hour. Please try again later, or e-mail the team.',
+    ],
+    [
+      507,
+      'The portal cannot store this just now: its storage is nearly full. Please try again later.',
+    ],
+  ])(
+    "should show the API's %i message, move keyboard focus to it and keep the draft",
+    async (status, text) => {
+      const user = userEvent.setup();
+      submit.mockRejectedValueOnce(new ApiError(status, text));
+      renderForm();
+      await fillAndSend(user);
+
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(text);
+      await waitFor(() => expect(alert).toHaveFocus());
+      expect(screen.getByLabelText('Project name')).toHaveValue('Harbour Quay');
+      expect(screen.getByRole('button', { name: 'Submit request' })).toBeEnabled();
+    },
+  );
+});
+
+describe('DueDiligenceForm when the page is left mid-upload', () => {
+  it('should cancel the upload and never report it as submitted from another page', async () => {
+    const user = userEvent.setup();
+    let signal: AbortSignal | undefined;
+    let finish: () => void = () => {};
+    submit.mockImplementationOnce((_prefix, _request, options) => {
+      signal = options?.signal;
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    const { onSubmitted, unmount } = renderForm();
+    await fillAndSend(user);
+    expect(submit).toHaveBeenCalledTimes(1);
+
+    unmount();
+    expect(signal?.aborted).toBe(true);
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(onSubmitted).not.toHaveBeenCalled();
+    // The draft is kept for when the user comes back.
+    expect(useDueDiligenceDraft.getState().draft.projectName).toBe('Harbour Quay');
+  });
+});
