@@ -171,3 +171,29 @@ test('a search address with %00 searches without the NUL instead of showing the 
   await expect(page.getByText('Building and structural warranties').first()).toBeVisible();
   await expect(page.getByText(/NUL character|query parameter/)).toHaveCount(0);
 });
+
+test('a busy Calculate button keeps keyboard focus, and pressing it again sends nothing more', async ({
+  hub: page,
+}) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let posts = 0;
+  await page.route(/\/api\/demo\/warranty$/, async (route) => {
+    posts += 1;
+    await held;
+    await route.continue();
+  });
+  await page.goto('/demo/calculator/building-warranty');
+  const calculate = page.getByRole('button', { name: 'Calculate' });
+  await calculate.focus();
+  await page.keyboard.press('Enter');
+  // While the quote is being sent the button is busy, yet focus stays on it (a disabled button drops it).
+  await expect(calculate).toHaveAttribute('aria-busy', 'true');
+  await expect(calculate).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Space');
+  release();
+  await expect(page.getByText(/^Your reference: BW-\d{4}-\d{6}$/)).toBeVisible();
+  await expect(calculate).toBeFocused();
+  expect(posts).toBe(1);
+});

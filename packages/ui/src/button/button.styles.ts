@@ -9,7 +9,7 @@ const variants = {
     border-color: ${({ theme }) => theme.color.primary};
     color: ${({ theme }) => theme.color.onPrimary};
 
-    &:hover:not(:disabled) {
+    &:hover:not(:disabled):not([aria-busy='true']) {
       background: ${({ theme }) => theme.color.primaryHover};
       border-color: ${({ theme }) => theme.color.primaryHover};
     }
@@ -19,7 +19,7 @@ const variants = {
     border-color: ${({ theme }) => theme.color.primary};
     color: ${({ theme }) => theme.color.primary};
 
-    &:hover:not(:disabled) {
+    &:hover:not(:disabled):not([aria-busy='true']) {
       border-color: ${({ theme }) => theme.color.primaryHover};
       color: ${({ theme }) => theme.color.primaryHover};
       box-shadow: inset 0 0 0 1px ${({ theme }) => theme.color.primaryHover};
@@ -30,7 +30,7 @@ const variants = {
     border-color: transparent;
     color: ${({ theme }) => theme.color.primary};
 
-    &:hover:not(:disabled) {
+    &:hover:not(:disabled):not([aria-busy='true']) {
       color: ${({ theme }) => theme.color.primaryHover};
       text-decoration: underline;
     }

@@ -48,12 +48,38 @@ describe('Button', () => {
   });
 
   describe('given a loading button', () => {
-    it('should show a spinner, be busy and be disabled', () => {
+    it('should show a spinner, be busy and be announced as unavailable', () => {
       const { container } = renderWithTheme(<Button loading>Continue</Button>);
       const button = screen.getByRole('button', { name: 'Continue' });
       expect(button).toHaveAttribute('aria-busy', 'true');
-      expect(button).toBeDisabled();
+      expect(button).toHaveAttribute('aria-disabled', 'true');
       expect(container.querySelector('[data-ui="spinner"]')).toBeInTheDocument();
+    });
+
+    it('should keep keyboard focus while it works (a disabled button would drop it to the page)', () => {
+      const { rerender } = renderWithTheme(<Button>Continue</Button>);
+      const button = screen.getByRole('button', { name: 'Continue' });
+      button.focus();
+      rerender(<Button loading>Continue</Button>);
+      expect(button).not.toBeDisabled();
+      expect(button).toHaveFocus();
+    });
+
+    describe('when it is pressed inside a form', () => {
+      it('should not submit the form again', async () => {
+        const onSubmit = vi.fn((event: { preventDefault: () => void }) => event.preventDefault());
+        const { user } = renderWithTheme(
+          <form onSubmit={onSubmit}>
+            <Button type="submit" loading>
+              Continue
+            </Button>
+          </form>,
+        );
+        await user.click(screen.getByRole('button', { name: 'Continue' }));
+        screen.getByRole('button', { name: 'Continue' }).focus();
+        await user.keyboard('{Enter}');
+        expect(onSubmit).not.toHaveBeenCalled();
+      });
     });
 
     describe('when it is clicked', () => {

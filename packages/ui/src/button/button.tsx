@@ -1,4 +1,4 @@
-import type { ComponentPropsWithRef } from 'react';
+import type { ComponentPropsWithRef, MouseEvent } from 'react';
 import { Spinner } from '../spinner/spinner';
 import { StyledButton, type ButtonSize, type ButtonVariant } from './button.styles';
 
@@ -9,8 +9,10 @@ export interface ButtonProps extends ComponentPropsWithRef<'button'> {
   /** Stretch to the width of the container. */
   fullWidth?: boolean;
   /**
-   * Work is in progress: shows a spinner before the label, sets `aria-busy="true"` and disables the
-   * button so it cannot be pressed twice.
+   * Work is in progress: shows a spinner before the label, sets `aria-busy="true"` and
+   * `aria-disabled="true"`, and ignores presses (no click, no form submission), so it cannot be
+   * pressed twice. It is not made natively `disabled`: that would drop keyboard focus to the page,
+   * and a keyboard user would have to find their way back to the answer.
    */
   loading?: boolean;
 }
@@ -25,15 +27,26 @@ export function Button({
   loading = false,
   disabled,
   children,
+  onClick,
   ...rest
 }: ButtonProps) {
+  const busy = loading && !disabled;
   return (
     <StyledButton
       data-ui="button"
       data-variant={variant}
       {...rest}
-      disabled={disabled || loading}
+      disabled={disabled}
+      aria-disabled={busy || rest['aria-disabled']}
       aria-busy={loading || undefined}
+      onClick={(event: MouseEvent<HTMLButtonElement>) => {
+        if (busy) {
+          // Neither the handler nor the form: the work already under way is the answer to this press.
+          event.preventDefault();
+          return;
+        }
+        onClick?.(event);
+      }}
       $variant={variant}
       $size={size}
       $fullWidth={fullWidth}
