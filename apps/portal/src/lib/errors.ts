@@ -1,5 +1,23 @@
-/** The message to show for a failure: the API's (already per spec §8), else the error's own, else the fallback. */
+import { ApiError } from './api-client';
+
+/** What a failure says when the server could not be reached (fetch's own words differ by browser). */
+export const UNREACHABLE_MESSAGE = 'The connection to our server failed.';
+
+/** What a failure says when the server took too long. */
+export const TIMEOUT_MESSAGE = 'Our server took too long to answer.';
+
+/**
+ * The message to show for a failure: the API's (already per spec §8); for no answer at all, our own words rather
+ * than the browser's ('Failed to fetch', 'Load failed', 'NetworkError when attempting to fetch resource.');
+ * a message we wrote ourselves (a plain `Error`); else the fallback. Never the text of an unexpected error.
+ */
 export function messageOf(error: unknown, fallback = 'An error occurred'): string {
-  if (error instanceof Error && error.message.trim() !== '') return error.message;
+  if (error instanceof ApiError) return error.message.trim() !== '' ? error.message : fallback;
+  if (error instanceof DOMException && error.name === 'TimeoutError') return TIMEOUT_MESSAGE;
+  // fetch rejects with a TypeError when there is no answer, in every browser.
+  if (error instanceof TypeError) return UNREACHABLE_MESSAGE;
+  if (error instanceof Error && error.constructor === Error && error.message.trim() !== '') {
+    return error.message;
+  }
   return fallback;
 }

@@ -3,6 +3,7 @@ import type { StoreApi, UseBoundStore } from 'zustand';
 
 import { recordActivity } from '@/lib/activity';
 import { ApiError } from '@/lib/api-client';
+import { TIMEOUT_MESSAGE, UNREACHABLE_MESSAGE } from '@/lib/errors';
 
 import type { QuoteSubmissionResponse } from '@/types/api';
 
@@ -10,8 +11,7 @@ import type { DraftState } from '../stores/create-draft-store';
 
 type DraftStore<I, Q, B> = UseBoundStore<StoreApi<DraftState<I, Q, B>>>;
 
-/** What the notice says when the server gave no reason. */
-export const UNREACHABLE_MESSAGE = 'The connection to our server failed.';
+export { TIMEOUT_MESSAGE, UNREACHABLE_MESSAGE };
 
 /**
  * Posts a calculator submission and records how it went in the calculator's draft store, so the
@@ -43,9 +43,6 @@ export function useQuoteSubmission<I, Q, B>(
     [store, submit, prefix, activityItem],
   );
 }
-
-/** What the notice says when the server took too long. */
-export const TIMEOUT_MESSAGE = 'Our server took too long to answer.';
 
 function failureMessage(error: unknown): string {
   if (error instanceof ApiError && error.message) return error.message;
