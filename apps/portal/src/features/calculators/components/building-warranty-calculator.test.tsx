@@ -233,6 +233,24 @@ describe('BuildingWarrantyCalculator', () => {
       expect(posts[1]![1].body).toBe(posts[0]![1].body);
     });
 
+    it('should offer to log in again, not to try again, when the session has ended', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? jsonResponse({ error: 'You are not logged in. Please log in again.' }, { status: 401 })
+          : new Response(null, { status: 204 }),
+      );
+      renderCalculator();
+      await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+
+      expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Log in again' })).toHaveAttribute(
+        'href',
+        '/demo/login',
+      );
+      expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    });
+
     it('should say so when the network itself fails', async () => {
       const user = userEvent.setup();
       fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));

@@ -1,5 +1,8 @@
 import { Button, Spinner } from '@firm/ui';
+import { useParams } from 'react-router-dom';
 import { styled } from 'styled-components';
+
+import { paths } from '@/config/paths';
 
 import type { Submission } from '../stores/create-draft-store';
 
@@ -10,6 +13,7 @@ export interface SubmissionStatusProps {
 
 /** How the posting of the estimate to the team went: on its way, its reference, or a retryable failure. */
 export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps) {
+  const { client: prefix } = useParams();
   switch (submission.status) {
     case 'idle':
       return null;
@@ -38,9 +42,14 @@ export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps)
             Your estimate is still shown above, but the team has not received it.{' '}
             {submission.message}
           </p>
-          <Button type="button" variant="secondary" onClick={onRetry}>
-            Try again
-          </Button>
+          {submission.loggedOut === true && prefix !== undefined ? (
+            // Logged out: Try again cannot work. The estimate is kept in this tab for when they are back.
+            <LoginLink href={paths.app.login(prefix)}>Log in again</LoginLink>
+          ) : (
+            <Button type="button" variant="secondary" onClick={onRetry}>
+              Try again
+            </Button>
+          )}
         </FailureNotice>
       );
   }
@@ -92,4 +101,14 @@ const FailureNotice = styled.div`
 const FailureTitle = styled.p`
   font-weight: ${({ theme }) => theme.fontWeight.bold};
   color: ${({ theme }) => theme.color.failure};
+`;
+
+/** The notice's own text colour (checked for contrast on its background), underlined, a full touch target. */
+const LoginLink = styled.a`
+  display: inline-flex;
+  align-items: center;
+  min-height: 2.75rem;
+  font-weight: ${({ theme }) => theme.fontWeight.bold};
+  color: inherit;
+  text-decoration: underline;
 `;

@@ -37,7 +37,11 @@ export function useQuoteSubmission<I, Q, B>(
         store.getState().finishSubmission(id, { reference });
         recordActivity(prefix, 'submit', activityItem);
       } catch (error) {
-        store.getState().finishSubmission(id, { message: failureMessage(error) });
+        store.getState().finishSubmission(id, {
+          message: failureMessage(error),
+          // The session has ended: trying again cannot work until the user logs in again.
+          loggedOut: error instanceof ApiError && error.status === 401,
+        });
       }
     },
     [store, submit, prefix, activityItem],

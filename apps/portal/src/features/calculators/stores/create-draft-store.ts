@@ -13,7 +13,7 @@ export type Submission<B> =
   | { status: 'idle' }
   | { status: 'sending'; id: number; body: B }
   | { status: 'sent'; id: number; body: B; reference: string }
-  | { status: 'failed'; id: number; body: B; message: string };
+  | { status: 'failed'; id: number; body: B; message: string; loggedOut?: boolean };
 
 /** The last figures shown, with the inputs they were computed from. */
 export interface Estimate<I, Q> {
@@ -37,7 +37,10 @@ export interface DraftState<I, Q, B> {
   /** Marks `body` as being sent and returns the id of this attempt. */
   startSubmission: (body: B) => number;
   /** Records the outcome of attempt `id`; ignored when a newer attempt has started since. */
-  finishSubmission: (id: number, outcome: { reference: string } | { message: string }) => void;
+  finishSubmission: (
+    id: number,
+    outcome: { reference: string } | { message: string; loggedOut?: boolean },
+  ) => void;
   reset: () => void;
 }
 
@@ -87,7 +90,13 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
             submission:
               'reference' in outcome
                 ? { status: 'sent', id, body: current.body, reference: outcome.reference }
-                : { status: 'failed', id, body: current.body, message: outcome.message },
+                : {
+                    status: 'failed',
+                    id,
+                    body: current.body,
+                    message: outcome.message,
+                    ...(outcome.loggedOut === true ? { loggedOut: true } : {}),
+                  },
           });
         },
         reset: () => set({ owner: null, ...fresh() }),
