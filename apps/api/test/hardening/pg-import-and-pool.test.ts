@@ -16,92 +16,99 @@ import { buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
  * message, "value … is out of range for type integer" or "invalid byte sequence for encoding "UTF8": 0x00",
  * while SQLite stored it).
  */
-describe.each(databases)('content import of text and numbers PostgreSQL refuses ($name)', (target) => {
-  let t: TestApp;
-  let demo: Client;
-  let folder: string;
-  const now = new Date('2026-03-02T09:00:00.000Z');
+describe.each(databases)(
+  'content import of text and numbers PostgreSQL refuses ($name)',
+  (target) => {
+    let t: TestApp;
+    let demo: Client;
+    let folder: string;
+    const now = new Date('2026-03-02T09:00:00.000Z');
 
-  beforeAll(async () => {
-    t = await buildTestApp(target);
-    const found = await findClientByPrefix(t.app.db.kysely, 'demo');
-    if (found === undefined) throw new Error('demo client missing');
-    demo = found;
-    folder = await mkdtemp(path.join(tmpdir(), 'firm-pg-import-'));
-    await mkdir(path.join(folder, 'insights'));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-    await t.close();
-  });
+    beforeAll(async () => {
+      t = await buildTestApp(target);
+      const found = await findClientByPrefix(t.app.db.kysely, 'demo');
+      if (found === undefined) throw new Error('demo client missing');
+      demo = found;
+      folder = await mkdtemp(path.join(tmpdir(), 'firm-pg-import-'));
+      await mkdir(path.join(folder, 'insights'));
+    });
+    afterAll(async () => {
+      await rm(folder, { recursive: true, force: true });
+      await t.close();
+    });
 
-  async function importInsight(markdown: string): Promise<unknown> {
-    await writeFile(path.join(folder, 'insights', 'hostile.md'), markdown);
-    return importContent(t.app.db.kysely, demo, folder, path.join(t.dataDir, 'media'), now).then(
-      () => undefined,
-      (error: unknown) => error,
+    async function importInsight(markdown: string): Promise<unknown> {
+      await writeFile(path.join(folder, 'insights', 'hostile.md'), markdown);
+      return importContent(t.app.db.kysely, demo, folder, path.join(t.dataDir, 'media'), now).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    }
+
+    it.each([3_000_000_000, -2_147_483_649, '1e300', '99999999999999999999999'])(
+      'should refuse an order of %s in plain words',
+      async (order) => {
+        const error = await importInsight(
+          `---\ntitle: A\nsummary: B\norder: ${order}\n---\nBody.\n`,
+        );
+        expect(error).toBeInstanceOf(Error);
+        expect((error as Error).message).toBe(
+          'insights/hostile.md: front matter "order" must be a whole number from -2147483648 to 2147483647.',
+        );
+      },
     );
-  }
 
-  it.each([3_000_000_000, -2_147_483_649, '1e300', '99999999999999999999999'])(
-    'should refuse an order of %s in plain words',
-    async (order) => {
-      const error = await importInsight(`---\ntitle: A\nsummary: B\norder: ${order}\n---\nBody.\n`);
+    it('should take the extremes of the order range', async () => {
+      for (const order of [2_147_483_647, -2_147_483_648]) {
+        expect(
+          await importInsight(`---\ntitle: A\nsummary: B\norder: ${order}\n---\nBody.\n`),
+        ).toBe(undefined);
+      }
+    });
+
+    it.each([
+      ['a NUL escape in a title', 'title: "A\\0B"\nsummary: B'],
+      ['a \\x00 escape in a summary', 'title: A\nsummary: "\\x00"'],
+      ['a lone surrogate in a title', 'title: "A\\ud800B"\nsummary: B'],
+      ['a lone low surrogate in an image', 'title: A\nsummary: B\nimage: "\\udc00.png"'],
+      ['a NUL in a key', 'title: A\nsummary: B\n"k\\0": 1'],
+      ['a NUL deep in a list', 'title: A\nsummary: B\nextra:\n  - [1, {x: "\\0"}]'],
+    ])('should refuse %s', async (_name, yaml) => {
+      const before = await listContent(t.app.db.kysely, demo.id, 'insight');
+      const error = await importInsight(`---\n${yaml}\n---\nBody.\n`);
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).message).toBe(
-        'insights/hostile.md: front matter "order" must be a whole number from -2147483648 to 2147483647.',
+        'insights/hostile.md: front matter contains a NUL character or a lone surrogate (a \\0, \\x00 or \\uD800 to \\uDFFF escape).',
       );
-    },
-  );
+      expect(await listContent(t.app.db.kysely, demo.id, 'insight')).toEqual(before);
+    });
 
-  it('should take the extremes of the order range', async () => {
-    for (const order of [2_147_483_647, -2_147_483_648]) {
-      expect(await importInsight(`---\ntitle: A\nsummary: B\norder: ${order}\n---\nBody.\n`)).toBe(
+    it('should refuse JSON front matter holding a NUL escape', async () => {
+      const error = await importInsight(
+        '---json\n{"title": "A\\u0000", "summary": "B"}\n---\nBody.\n',
+      );
+      expect((error as Error).message).toMatch(/front matter contains a NUL character/);
+    });
+
+    it('should take a pair of surrogates (an emoji written as escapes)', async () => {
+      expect(await importInsight('---\ntitle: "A \\ud83d\\ude00"\nsummary: B\n---\nBody.\n')).toBe(
         undefined,
       );
-    }
-  });
+    });
 
-  it.each([
-    ['a NUL escape in a title', 'title: "A\\0B"\nsummary: B'],
-    ['a \\x00 escape in a summary', 'title: A\nsummary: "\\x00"'],
-    ['a lone surrogate in a title', 'title: "A\\ud800B"\nsummary: B'],
-    ['a lone low surrogate in an image', 'title: A\nsummary: B\nimage: "\\udc00.png"'],
-    ['a NUL in a key', 'title: A\nsummary: B\n"k\\0": 1'],
-    ['a NUL deep in a list', 'title: A\nsummary: B\nextra:\n  - [1, {x: "\\0"}]'],
-  ])('should refuse %s', async (_name, yaml) => {
-    const before = await listContent(t.app.db.kysely, demo.id, 'insight');
-    const error = await importInsight(`---\n${yaml}\n---\nBody.\n`);
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toBe(
-      'insights/hostile.md: front matter contains a NUL character or a lone surrogate (a \\0, \\x00 or \\uD800 to \\uDFFF escape).',
-    );
-    expect(await listContent(t.app.db.kysely, demo.id, 'insight')).toEqual(before);
-  });
-
-  it('should refuse JSON front matter holding a NUL escape', async () => {
-    const error = await importInsight('---json\n{"title": "A\\u0000", "summary": "B"}\n---\nBody.\n');
-    expect((error as Error).message).toMatch(/front matter contains a NUL character/);
-  });
-
-  it('should take a pair of surrogates (an emoji written as escapes)', async () => {
-    expect(await importInsight('---\ntitle: "A \\ud83d\\ude00"\nsummary: B\n---\nBody.\n')).toBe(
-      undefined,
-    );
-  });
-
-  it('should refuse a NUL escape in client.yml', async () => {
-    const other = await mkdtemp(path.join(tmpdir(), 'firm-pg-client-'));
-    try {
-      await writeFile(path.join(other, 'client.yml'), 'prefix: acme\nname: "Acme\\0 Ltd"\n');
-      await expect(readClientFile(other)).rejects.toThrow(
-        'client.yml contains a NUL character or a lone surrogate (a \\0, \\x00 or \\uD800 to \\uDFFF escape).',
-      );
-    } finally {
-      await rm(other, { recursive: true, force: true });
-    }
-  });
-});
+    it('should refuse a NUL escape in client.yml', async () => {
+      const other = await mkdtemp(path.join(tmpdir(), 'firm-pg-client-'));
+      try {
+        await writeFile(path.join(other, 'client.yml'), 'prefix: acme\nname: "Acme\\0 Ltd"\n');
+        await expect(readClientFile(other)).rejects.toThrow(
+          'client.yml contains a NUL character or a lone surrogate (a \\0, \\x00 or \\uD800 to \\uDFFF escape).',
+        );
+      } finally {
+        await rm(other, { recursive: true, force: true });
+      }
+    });
+  },
+);
 
 /**
  * PostgreSQL ending the server's connections (a restart, a failover, `pg_terminate_backend`): the pool reported
@@ -141,9 +148,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
 
     it('should survive its idle connections being ended, and answer on new ones', async () => {
       // Open several connections, then let them go back to the pool idle.
-      const logins = await Promise.all(
-        Array.from({ length: 3 }, () => loginOpen(t.app, 'demo')),
-      );
+      const logins = await Promise.all(Array.from({ length: 3 }, () => loginOpen(t.app, 'demo')));
       expect(logins.every((cookie) => cookie.startsWith('sid='))).toBe(true);
       expect(await terminate()).toBeGreaterThan(0);
       await sleep(300);
