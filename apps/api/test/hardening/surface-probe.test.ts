@@ -4,6 +4,7 @@ import {
   NOT_UTF8_CHARSET_MESSAGE,
   NOT_UTF8_MESSAGE,
   inexactWholeNumber,
+  repeatedName,
 } from '../../src/plugins/external/body-parsers.js';
 import {
   PERSON,
@@ -285,6 +286,29 @@ describe.each(databases)('the HTTP surface, hostile probe ($name)', (target) => 
       });
       expect(inexactWholeNumber('[1e300]')).toEqual({ token: '1e300', value: 1e300 });
       expect(inexactWholeNumber('[1e400, -1e400]')).toBe(undefined); // Infinity: the schema's to refuse
+    });
+
+    // JSON.parse keeps the last of two equal names; a reader in front (a proxy, a log) may keep the first, so
+    // one body meant two things (seventh session: `{"units":1,"units":250}` was priced on 250).
+    it('should refuse a body that gives a field twice, whoever reads it', async () => {
+      const before = await quotesStored();
+      const body = JSON.stringify(WARRANTY).replace('"units":10', '"units":1,"units":10');
+      const response = await postRaw('warranty', body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Invalid body: the field "units" is given twice.' });
+      const escaped = await postRaw('warranty', body.replace('"units":1,', '"\\u0075nits":1,'));
+      expect(escaped.json()).toEqual({ error: 'Invalid body: the field "units" is given twice.' });
+      expect(await quotesStored()).toBe(before);
+    });
+
+    it('should find a name given twice in one object only', () => {
+      expect(repeatedName('{"a":1,"b":{"a":2},"c":[{"a":1},{"a":2}],"d":"a","e":["a","a"]}')).toBe(
+        undefined,
+      );
+      expect(repeatedName('{"a":{"x":1,"y":{"x":2},"x":3}}')).toBe('x');
+      expect(repeatedName('{"a":"\\":\\"","\\u0061":2}')).toBe('a');
+      expect(repeatedName('[{"k":1},{"k":2,"k":3}]')).toBe('k');
+      expect(repeatedName('{"__proto__":1,"__proto__":2}')).toBe('__proto__');
     });
   });
 

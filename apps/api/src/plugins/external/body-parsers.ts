@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { shownText } from '../../services/shown-text.js';
 import { MAX_UPLOAD_BYTES } from '../../services/uploads.js';
 import { HttpError } from '../../types.js';
 
@@ -68,6 +69,50 @@ export function inexactWholeNumber(text: string): { token: string; value: number
   return undefined;
 }
 
+/** JSON's strings and the punctuation that places them, in a text already known to be well-formed JSON. */
+const JSON_STRUCTURE = /"(?:[^"\\]|\\.)*"|[{}[\]:]/g;
+
+/**
+ * The first name given twice within one object of a well-formed JSON text (compared as decoded, so `"a"` and
+ * `"\u0061"` are one name), or `undefined`. JSON.parse keeps the last; a proxy, a log or another reader in front
+ * may have read the first, so such a body is refused rather than read one way here and another way there.
+ */
+export function repeatedName(text: string): string | undefined {
+  // The names seen in each open object; `null` for an open array.
+  const open: (Set<string> | null)[] = [];
+  let lastString: string | undefined;
+  for (const [token] of text.matchAll(JSON_STRUCTURE)) {
+    switch (token) {
+      case '{':
+        open.push(new Set());
+        break;
+      case '[':
+        open.push(null);
+        break;
+      case '}':
+      case ']':
+        open.pop();
+        break;
+      case ':': {
+        const names = open.at(-1);
+        if (names !== null && names !== undefined && lastString !== undefined) {
+          const name = lastString.includes('\\')
+            ? (JSON.parse(lastString) as string)
+            : lastString.slice(1, -1);
+          if (names.has(name)) return name;
+          names.add(name);
+        }
+        break;
+      }
+      default:
+        lastString = token;
+        continue;
+    }
+    lastString = undefined;
+  }
+  return undefined;
+}
+
 /**
  * urlencoded bodies (the login link's Continue form), streamed multipart (due diligence), and JSON read
  * strictly: as UTF-8 only (Fastify's own parser turned invalid bytes, or a Latin-1 body, into U+FFFD and
@@ -99,6 +144,16 @@ export default fp(
         parseJson(request, text, (error, parsed) => {
           if (error !== null) {
             done(error);
+            return;
+          }
+          const repeated = repeatedName(text);
+          if (repeated !== undefined) {
+            done(
+              new HttpError(
+                400,
+                `Invalid body: the field "${shownText(repeated)}" is given twice.`,
+              ),
+            );
             return;
           }
           const inexact = inexactWholeNumber(text);
