@@ -69,6 +69,13 @@ export async function createPgSchema(url: string): Promise<{ schema: string }> {
   return { schema };
 }
 
+/** Starts the test app listening on a free port of 127.0.0.1 (for tests that need a real connection). */
+export async function listenLocally(app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return typeof address === 'object' && address !== null ? address.port : 0;
+}
+
 /** Builds the app on an empty data folder (and a fresh PG schema), seeded from the fixture content. */
 export async function buildTestApp(
   target: DatabaseTarget,

@@ -268,8 +268,8 @@ async function removeStaleTemps(dir: string, now = Date.now()): Promise<void> {
   }
 }
 
-/** Removes media files an import created, when the import fails after copying them. */
-async function unpublish(files: string[]): Promise<void> {
+/** Removes media files an import created (by {@link publishImportMedia}), when its rows are not written. */
+export async function unpublishMedia(files: string[]): Promise<void> {
   for (const file of files) await unlink(file).catch(() => undefined);
 }
 
@@ -326,7 +326,7 @@ class MediaCopier {
 
   /**
    * Copies the planned files not yet published (each through a temporary file, checked to still hold what was
-   * checked), and answers the ones it created, for `unpublish` should the import fail after all. Temporary files
+   * checked), and answers the ones it created, for `unpublishMedia` should the import fail after all. Temporary files
    * a killed import left in the folder are deleted first, and the current one whenever a copy fails.
    */
   async copyPlanned(): Promise<string[]> {
@@ -352,7 +352,7 @@ class MediaCopier {
       }
     } catch (error) {
       if (tmp !== undefined) await unlink(tmp).catch(() => undefined);
-      await unpublish(created);
+      await unpublishMedia(created);
       throw error;
     }
     return created;
@@ -673,11 +673,6 @@ export function publishImportMedia(prepared: PreparedImport): Promise<string[]> 
   return prepared.media.copyPlanned();
 }
 
-/** Deletes media files {@link publishImportMedia} created, when the import they were for is not written. */
-export function unpublishMedia(files: string[]): Promise<void> {
-  return unpublish(files);
-}
-
 /**
  * Writes a prepared import's rows for `client` in the caller's transaction, and bumps the client's content
  * version, so an answer is made either wholly before or wholly after the import. Answers the import's summary.
@@ -740,7 +735,7 @@ export async function importContent(
   try {
     return await db.transaction().execute((trx) => writeImport(trx, client, prepared, now));
   } catch (error) {
-    await unpublish(published);
+    await unpublishMedia(published);
     throw error;
   }
 }

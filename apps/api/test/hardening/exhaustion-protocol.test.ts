@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originForm } from '../../src/app.js';
-import { buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
+import { buildTestApp, databases, listenLocally, loginOpen, type TestApp } from '../helper.js';
 
 /**
  * Sends raw bytes on one connection and gives back everything the server sends until it closes it, or until
@@ -50,9 +50,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
   let cookie: string;
   beforeAll(async () => {
     t = await buildTestApp(target);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    port = typeof address === 'object' && address !== null ? address.port : 0;
+    port = await listenLocally(t.app);
     cookie = await loginOpen(t.app);
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, serverOptions } from '../../src/app.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
-import { buildTestApp, databases, loginOpen } from '../helper.js';
+import { buildTestApp, databases, listenLocally, loginOpen } from '../helper.js';
 import { DUE_DILIGENCE_FIELDS, multipart, pdf, walk } from './support.js';
 
 /** Sends raw bytes on a new connection and gives back everything the server sends until it closes. */
@@ -28,9 +28,7 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
   beforeAll(async () => {
     // The server's own timeouts are a minute and ten; here the idle one is short enough to watch.
     t = await buildTestApp(target, {}, { connectionTimeout: IDLE_MS });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    port = typeof address === 'object' && address !== null ? address.port : 0;
+    port = await listenLocally(t.app);
   });
   afterAll(async () => {
     await t.close();

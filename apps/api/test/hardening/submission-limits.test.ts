@@ -1,12 +1,19 @@
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR } from '../../src/clock.js';
 import { TOO_MANY_REQUESTS } from '../../src/routes/api/due-diligence.js';
 import { NO_ROOM_MESSAGE } from '../../src/services/disk-space.js';
-import { buildTestApp, databases, loginOpen, multipart, pdf, type TestApp } from '../helper.js';
+import {
+  buildTestApp,
+  databases,
+  listenLocally,
+  loginOpen,
+  multipart,
+  pdf,
+  type TestApp,
+} from '../helper.js';
 import { DUE_DILIGENCE_FIELDS } from './support.js';
 
 /**
@@ -41,6 +48,13 @@ describe.each(databases)('submission limits ($name)', (target) => {
       headers: { ...form.headers, cookie },
     });
   };
+  const postQuote = (app: TestApp, cookie: string) =>
+    app.app.inject({
+      method: 'POST',
+      url: '/api/demo/warranty',
+      payload: warranty,
+      headers: { cookie },
+    });
   const warranty = {
     build_type: 'New Build',
     stageType: 'Not Started',
@@ -96,8 +110,7 @@ describe.each(databases)('submission limits ($name)', (target) => {
     t = await buildTestApp(target, { DUE_DILIGENCE_LIMIT_PER_HOUR: '1' });
     const cookie = await loginOpen(t.app);
     expect((await postForm(t, cookie)).statusCode).toBe(303);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as AddressInfo;
+    const port = await listenLocally(t.app);
     const form = multipart(DUE_DILIGENCE_FIELDS, {
       filename: 'big.pdf',
       content: pdf(8 * 1024 * 1024),
@@ -141,12 +154,7 @@ describe.each(databases)('submission limits ($name)', (target) => {
     t = await buildTestApp(target, { MIN_FREE_DISK_MB: '100000000' });
     const cookie = await loginOpen(t.app);
 
-    const quote = await t.app.inject({
-      method: 'POST',
-      url: '/api/demo/warranty',
-      payload: warranty,
-      headers: { cookie },
-    });
+    const quote = await postQuote(t, cookie);
     expect(quote.statusCode).toBe(507);
     expect(quote.json()).toEqual({ error: NO_ROOM_MESSAGE });
     expect(quote.headers['cache-control']).toBe('no-store');
@@ -166,12 +174,7 @@ describe.each(databases)('submission limits ($name)', (target) => {
   it('should store quotes and files when the minimum is off or met', async () => {
     t = await buildTestApp(target, { MIN_FREE_DISK_MB: '0' });
     const cookie = await loginOpen(t.app);
-    const quote = await t.app.inject({
-      method: 'POST',
-      url: '/api/demo/warranty',
-      payload: warranty,
-      headers: { cookie },
-    });
+    const quote = await postQuote(t, cookie);
     expect(quote.statusCode).toBe(201);
     expect((await postForm(t, cookie)).statusCode).toBe(303);
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAIN_MS, MAX_BODY_BYTES } from '../../src/routes/api/due-diligence.js';
 import { LINGER_BYTES } from '../../src/services/close-after-answer.js';
-import { buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
+import { buildTestApp, databases, listenLocally, loginOpen, type TestApp } from '../helper.js';
 import { DUE_DILIGENCE_FIELDS, multipart, walk } from './support.js';
 
 const MB = 1024 * 1024;
@@ -152,9 +152,7 @@ describe.each(databases)('due diligence: the body read is bounded ($name)', (tar
   let cookie: string;
   beforeAll(async () => {
     t = await buildTestApp(target);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    port = typeof address === 'object' && address !== null ? address.port : 0;
+    port = await listenLocally(t.app);
     cookie = await loginOpen(t.app);
   });
   afterAll(async () => {

@@ -278,7 +278,8 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       if (!request.isMultipart()) {
         throw new HttpError(415, 'Send the form as multipart/form-data.');
       }
-      // Refused before a byte of the body is read: past the user's limit, or with no room for the file.
+      // Refused before a byte of the body is read: past the user's limit, or with no room for the file (the
+      // error handler then reads and drops the rest for a while, so the client reads the answer).
       const hitMs = app.clock().getTime();
       // Per user, and per address too: on an open client every login is a new user.
       const address = addressKey(request.ip);
@@ -288,14 +289,12 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         if (waitMs > 0) perUser.release(user.id, hitMs);
       }
       if (waitMs > 0) {
-        guardBody(request, reply).refuseEarly();
         void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
         throw new HttpError(429, TOO_MANY_REQUESTS);
       }
       try {
         // Room for the body and the copy the queued e-mail may hold, with the minimum left over.
         if (!(await app.diskSpace.allows(2 * MAX_BODY_BYTES))) {
-          guardBody(request, reply).refuseEarly();
           throw new HttpError(507, NO_ROOM_MESSAGE);
         }
         return await store(request, reply);
