@@ -1,3 +1,4 @@
+import { link, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Clock } from '../clock.js';
@@ -34,8 +35,11 @@ export const USAGE = `Usage: pnpm admin <command>
   client update --prefix P [--name N] [--login open|magic-link] [--primary #hex] [--accent #hex]
                 [--phone TEXT] [--email ADDRESS]      (--phone "" / --email "" go back to the default)
   content import --client P FOLDER
-  leads export --client P        CSV of calculator quotes and due diligence requests on stdout
-  activity export --client P     CSV of page views, submits and searches on stdout
+  leads export --client P [--out FILE]
+                                 CSV of calculator quotes and due diligence requests, on stdout or
+                                 into a new FILE (UTF-8 with a byte order mark, so Excel reads £ and accents)
+  activity export --client P [--out FILE]
+                                 CSV of page views, submits and searches, likewise
 
 Configuration comes from the environment, as for the server (DATA_DIR, DATABASE_URL, …).
 `;
@@ -61,6 +65,7 @@ const OPTIONS = {
   phone: { type: 'string' },
   email: { type: 'string' },
   client: { type: 'string' },
+  out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -228,37 +233,82 @@ async function run(
           '',
         ]),
       ].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-      io.stdout(
-        toCsv(
-          [
-            'created_at',
-            'reference',
-            'kind',
-            'name',
-            'email',
-            'phone',
-            'summary',
-            'rate_table_version',
-          ],
-          rows,
-        ),
-      );
+      const header = [
+        'created_at',
+        'reference',
+        'kind',
+        'name',
+        'email',
+        'phone',
+        'summary',
+        'rate_table_version',
+      ];
+      await writeCsv(io, values.out, toCsv(header, rows), rows.length);
       return;
     }
     case 'activity export': {
       const client = await clientByPrefix(db, required(values, 'client'));
       const rows = await listActivity(db.kysely, client.id);
-      io.stdout(
-        toCsv(
-          ['at', 'action', 'item', 'email', 'first_name', 'last_name'],
-          rows.map((r) => [r.at, r.action, r.item, r.email, r.first_name, r.last_name]),
-        ),
+      const csv = toCsv(
+        ['at', 'action', 'item', 'email', 'first_name', 'last_name'],
+        rows.map((r) => [r.at, r.action, r.item, r.email, r.first_name, r.last_name]),
       );
+      await writeCsv(io, values.out, csv, rows.length);
       return;
     }
     default:
       throw new UsageError(`Unknown command "${command}".`);
   }
+}
+
+/** Marks a file as UTF-8 for Excel, which otherwise reads a CSV in the system's legacy code page (£ → Â£). */
+const UTF8_BOM = '\ufeff';
+
+/**
+ * An export: on stdout as it is (for pipes and scripts), or, with `--out`, into a new file with a byte order mark.
+ * The file is written whole under a temporary name and then linked to its name, which fails if that name exists:
+ * an export never overwrites a file, and a failed one leaves no partial file behind.
+ */
+async function writeCsv(io: AdminIo, out: string | undefined, csv: string, rows: number) {
+  if (out === undefined) {
+    io.stdout(csv);
+    return;
+  }
+  if (out.trim() === '') throw new UsageError('--out needs a file name.');
+  const target = path.resolve(io.env.INIT_CWD ?? process.cwd(), out);
+  const tmp = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`,
+  );
+  try {
+    const file = await open(tmp, 'wx', 0o600);
+    try {
+      await file.writeFile(UTF8_BOM + csv, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await link(tmp, target);
+  } catch (error) {
+    throw new CommandError(exportProblem(error, out));
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+  io.stdout(`Wrote ${rows} ${rows === 1 ? 'row' : 'rows'} to ${target}.\n`);
+}
+
+function exportProblem(error: unknown, out: string): string {
+  const shown = `"${shownText(out)}"`;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EEXIST')
+    return `${shown} already exists: choose another name, or move it away first.`;
+  if (code === 'ENOENT') return `The folder of ${shown} does not exist.`;
+  if (code === 'EISDIR') return `${shown} is a folder: give a file name.`;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return `${shown} cannot be written here (no permission, or read-only storage).`;
+  }
+  if (code === 'ENOSPC') return `${shown} could not be written: the disk is full.`;
+  return `${shown} could not be written (${code ?? (error instanceof Error ? error.message : String(error))}).`;
 }
 
 function summariseQuote(kind: string, json: string): string {
@@ -308,6 +358,9 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       ].includes(command)
     ) {
       throw new UsageError(`Unknown command "${command}".`);
+    }
+    if (parsed.values.out !== undefined && !command.endsWith(' export')) {
+      throw new UsageError('--out is only for leads export and activity export.');
     }
     if (command !== 'content import' && rest.length > 0) {
       throw new UsageError(`Unexpected argument "${rest[0] ?? ''}".`);

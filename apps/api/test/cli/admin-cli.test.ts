@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -272,5 +272,51 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         `2026-04-01T10:00:00.000Z,search,'-2+3,eve@example.com,"'=HYPERLINK(""http://evil"")","Doe, ""Jr"""\r\n`,
     );
     expect((await admin('leads', 'export')).code).toBe(2);
+  });
+
+  it('should write an export into a new file with a byte order mark, never over an existing one', async () => {
+    const outDir = path.join(dataDir, 'exports');
+    await mkdir(outDir, { recursive: true });
+    const onStdout = (await admin('leads', 'export', '--client', 'acme')).stdout;
+    // Relative to the folder pnpm was started in (INIT_CWD), as content import reads its folder.
+    env.INIT_CWD = outDir;
+    const written = await admin('leads', 'export', '--client', 'acme', '--out', 'leads.csv');
+    expect(written).toMatchObject({
+      code: 0,
+      stdout: `Wrote 1 row to ${path.join(outDir, 'leads.csv')}.\n`,
+      stderr: '',
+    });
+    const bytes = await readFile(path.join(outDir, 'leads.csv'));
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString('utf8')).toBe(onStdout);
+
+    // An existing file is never overwritten, and nothing else is left in the folder.
+    await writeFile(path.join(outDir, 'activity.csv'), 'keep me');
+    const refused = await admin('activity', 'export', '--client', 'acme', '--out', 'activity.csv');
+    expect(refused).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: '"activity.csv" already exists: choose another name, or move it away first.\n',
+    });
+    expect(await readFile(path.join(outDir, 'activity.csv'), 'utf8')).toBe('keep me');
+    expect((await readdir(outDir)).sort()).toEqual(['activity.csv', 'leads.csv']);
+
+    const noFolder = await admin('activity', 'export', '--client', 'acme', '--out', 'no/such.csv');
+    expect(noFolder).toMatchObject({
+      code: 1,
+      stderr: 'The folder of "no/such.csv" does not exist.\n',
+    });
+    if (process.getuid?.() !== 0) {
+      await chmod(outDir, 0o500);
+      const readOnly = await admin('activity', 'export', '--client', 'acme', '--out', 'a2.csv');
+      await chmod(outDir, 0o700);
+      expect(readOnly.stderr).toBe(
+        '"a2.csv" cannot be written here (no permission, or read-only storage).\n',
+      );
+    }
+    expect((await readdir(outDir)).sort()).toEqual(['activity.csv', 'leads.csv']);
+    expect(await admin('client', 'list', '--out', 'x.csv')).toMatchObject({ code: 2 });
+    expect((await admin('leads', 'export', '--client', 'acme', '--out', ' ')).code).toBe(2);
+    delete env.INIT_CWD;
   });
 });
