@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import Fastify from 'fastify';
 import app, { serverOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { loggerOptions } from './log-options.js';
 import { StorageError } from './storage-error.js';
 
 let config: Config;
@@ -17,7 +18,7 @@ try {
 
 const server = Fastify({
   ...serverOptions(config),
-  logger: { level: config.logLevel },
+  logger: loggerOptions(config.logLevel),
 });
 
 let shuttingDown = false;

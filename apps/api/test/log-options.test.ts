@@ -1,0 +1,73 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedUrl, loggerOptions } from '../src/log-options.js';
+import {
+  PERSON,
+  buildTestApp,
+  databases,
+  loginLinkToken,
+  outboxMails,
+  type TestApp,
+} from './helper.js';
+
+describe('loggedUrl', () => {
+  it.each([
+    ['/api/northbank/login/link?token=abc123', '/api/northbank/login/link?token=[redacted]'],
+    ['/x?TOKEN=abc', '/x?TOKEN=[redacted]'],
+    ['/x?%74oken=abc&search=roofs', '/x?%74oken=[redacted]&search=roofs'],
+    ['/x?search=a&token=abc&token=def', '/x?search=a&token=[redacted]&token=[redacted]'],
+    ['/x?token', '/x?token=[redacted]'],
+    ['/x?%E0%A4%A=1&token=abc', '/x?%E0%A4%A=1&token=[redacted]'],
+    ['/api/demo/content?search=token', '/api/demo/content?search=token'],
+    ['/api/demo/content', '/api/demo/content'],
+  ])('%s is logged as %s', (url, logged) => {
+    expect(loggedUrl(url)).toBe(logged);
+  });
+});
+
+describe('the server log', () => {
+  const lines: string[] = [];
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n')));
+    const sqlite = databases.find((d) => d.url === null);
+    if (sqlite === undefined) throw new Error('no SQLite target');
+    t = await buildTestApp(
+      sqlite,
+      { LOG_LEVEL: 'info' },
+      { logger: loggerOptions('info', stream) },
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should never hold a login link token in a request line', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/northbank/login',
+      payload: PERSON,
+    });
+    expect(login.statusCode).toBe(200);
+    await t.app.background.drain();
+    const token = loginLinkToken((await outboxMails(t.dataDir)).at(-1) ?? '');
+    for (const url of [
+      `/api/northbank/login/link?token=${token}`,
+      `/api/northbank/login/link?Token=${token}`,
+      `/api/northbank/login/link?%74oken=${token}&x=1`,
+    ]) {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.statusCode).toBeLessThan(500);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    const requestLines = lines.filter((line) => line.includes('"req":'));
+    expect(requestLines.length).toBeGreaterThanOrEqual(4);
+    expect(requestLines.join('\n')).toContain('login/link?token=[redacted]');
+    // Only the local outbox's developer line (no SMTP configured) names the link; no request line does.
+    expect(lines.filter((line) => line.includes(token))).toEqual([
+      expect.stringContaining('Login link for'),
+    ]);
+  });
+});
