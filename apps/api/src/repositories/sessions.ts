@@ -170,6 +170,23 @@ export async function deleteSession(db: Kysely<Database>, token: string): Promis
   await db.deleteFrom('sessions').where('id', '=', sha256(token)).execute();
 }
 
+/**
+ * Ends the session of this token if it belongs to this client, whether or not it lets anyone in right now (an
+ * open login's session while the client is magic-link would count again once it is open); whether one ended.
+ */
+export async function deleteClientSession(
+  db: Kysely<Database>,
+  clientId: string,
+  token: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('id', '=', sha256(token))
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 /** Removes sessions past their absolute or idle limit, and spent login tokens. */
 export async function purgeExpired(db: Kysely<Database>, now: Date): Promise<void> {
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_MS).toISOString();

@@ -13,11 +13,26 @@ export function isSameSite(request: FastifyRequest, publicOrigin: string): boole
   // A browser sends `Origin: null` on a same-origin form POST from a page with a strict referrer
   // policy; Sec-Fetch-Site (which no page can forge) then vouches for it.
   if (origin === 'null' && fetchSite === 'same-origin') return true;
-  if (origin !== undefined) {
-    const own = `${request.protocol}://${request.host}`;
-    if (origin !== publicOrigin && origin !== own) return false;
+  const own = `${request.protocol}://${request.host}`;
+  if (origin !== undefined) return origin === publicOrigin || origin === own;
+  // No Origin: browsers that send neither it nor Sec-Fetch-Site (older ones, on a form POST or a link
+  // followed) still name the page that made the request in Referer. One of another site (or one that names
+  // no site) is refused; no Referer at all (this site's pages send none, and other clients need not) is not.
+  const referer = request.headers.referer;
+  if (referer !== undefined) {
+    const from = refererOrigin(referer);
+    return from === publicOrigin || from === own;
   }
   return true;
+}
+
+/** The origin a Referer names (`https://site.example`), or `undefined` when it is not an absolute URL. */
+function refererOrigin(referer: string): string | undefined {
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 export const NOT_A_NAVIGATION_MESSAGE =

@@ -3,7 +3,7 @@ import { publicLink } from '../../config.js';
 import { createLoginToken, consumeLoginToken } from '../../repositories/login-tokens.js';
 import { recordLoginAttempt } from '../../repositories/login-attempts.js';
 import { enqueue } from '../../repositories/outbox.js';
-import { createSession, deleteSession } from '../../repositories/sessions.js';
+import { createSession, deleteClientSession, deleteSession } from '../../repositories/sessions.js';
 import { createOpenUser, upsertVerifiedUser, type UserDetails } from '../../repositories/users.js';
 import { addressKey } from '../../services/address-key.js';
 import { continuePage, invalidLinkPage } from '../../services/pages.js';
@@ -247,9 +247,10 @@ export default function loginRoutes(app: FastifyInstance): void {
       const client = clientOf(request);
       const token = sessionToken(request);
       // Only a session of this client is ended here; another client's session is not this route's business.
-      if (token !== undefined && request.portalUser !== null) {
-        await deleteSession(app.db.kysely, token);
-        clearSessionCookie(reply);
+      // Ended whether or not it lets anyone in right now (see deleteClientSession).
+      if (token !== undefined) {
+        const ended = await deleteClientSession(app.db.kysely, client.id, token);
+        if (ended || request.portalUser !== null) clearSessionCookie(reply);
       }
       void reply.header('cache-control', 'no-store');
       return reply.redirect(`/${client.prefix}/login`, 303);
