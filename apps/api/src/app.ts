@@ -28,6 +28,7 @@ import submissionRoutes from './routes/api/submissions.js';
 import { encodePage, renderPortalPage, type PortalShell } from './services/portal-page.js';
 import { HttpError } from './types.js';
 import { closeAfterAnswer } from './services/close-after-answer.js';
+import { continueWhenRead } from './services/expect-continue.js';
 
 export interface AppOptions {
   config: Config;
@@ -485,6 +486,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     }
     done();
   });
+  // 100 Continue only once the app reads the body: what it refuses first is refused without it.
+  continueWhenRead(fastify.server);
   // An Expect other than 100-continue cannot be met: 417 with `{ error }` (Node's own answer has no body).
   fastify.server.on('checkExpectation', (_request, response) => {
     const body = JSON.stringify({

@@ -17,6 +17,7 @@ import {
 import { addressKey } from '../../services/address-key.js';
 import { closeAfterAnswer } from '../../services/close-after-answer.js';
 import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
+import { awaitsContinue } from '../../services/expect-continue.js';
 import { RateWindow } from '../../services/rate-window.js';
 import { shownText } from '../../services/shown-text.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
@@ -68,7 +69,152 @@ const LIBRARY_REFUSALS: Record<string, string> = {
   FST_PROTO_VIOLATION: 'A field in the form has a name that is not allowed.',
 };
 
+/**
+ * The multipart parser's limits on one part's headers (body-parsers.ts: `headerPairs`; the size is busboy's own
+ * 80 KB). Past them it drops headers without a word, and a part whose Content-Disposition is dropped with
+ * them is skipped whole: the form then said "Missing required field" about a field that was sent.
+ */
+const MAX_PART_HEADER_LINES = 100;
+const MAX_PART_HEADER_BYTES = 80 * 1024;
+const CRLF_CRLF = Buffer.from('\r\n\r\n');
+
+/** A multipart boundary as RFC 2046 allows it (a quoted one may hold spaces, not at its end). */
+const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
+
+/** The boundary of a multipart Content-Type, or `undefined` when it is missing or unusual. */
+function boundaryOf(contentType: string | undefined): string | undefined {
+  for (const parameter of (contentType ?? '').split(';').slice(1)) {
+    const at = parameter.indexOf('=');
+    const name = parameter.slice(0, at).trim().toLowerCase();
+    if (name === 'boundary*') return undefined; // RFC 2231 encoded: not read the same way here
+    if (name !== 'boundary') continue;
+    const value = parameter.slice(at + 1).trim();
+    const unquoted = /^"([^"\\]*)"$/.exec(value)?.[1] ?? value;
+    return BOUNDARY.test(unquoted) ? unquoted : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Follows a multipart body as it arrives, as the parser splits it (a delimiter is CRLF, `--` and the boundary,
+ * wherever it occurs; the body is read as if it began with a CRLF), and looks at each part's header block:
+ * counts the parts, and names the first header block the parser would drop (wholly or in part) without a word.
+ */
+class PartHeaderCheck {
+  /** Parts begun after the preamble (the closing delimiter not counted). */
+  parts = 0;
+  problem: string | undefined;
+  readonly #delimiter: Buffer;
+  #carry: Buffer = Buffer.from('\r\n');
+  #state: 'outside' | 'delimited' | 'header' | 'end' = 'outside';
+  #header: Buffer[] = [];
+  #headerBytes = 0;
+
+  constructor(boundary: string) {
+    this.#delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
+  }
+
+  push(chunk: Buffer): void {
+    if (this.#state === 'end') return;
+    let data: Buffer = this.#carry.length === 0 ? chunk : Buffer.concat([this.#carry, chunk]);
+    this.#carry = Buffer.alloc(0);
+    for (;;) {
+      if (this.#state === 'outside') {
+        const at = data.indexOf(this.#delimiter);
+        if (at === -1) {
+          this.#carry = data.subarray(Math.max(0, data.length - this.#delimiter.length + 1));
+          return;
+        }
+        data = data.subarray(at + this.#delimiter.length);
+        this.#state = 'delimited';
+      } else if (this.#state === 'delimited') {
+        if (data.length < 2) {
+          this.#carry = data;
+          return;
+        }
+        if (data[0] === 0x2d && data[1] === 0x2d) {
+          this.#state = 'end'; // the closing delimiter: the parser reads nothing after it
+          return;
+        }
+        this.parts += 1;
+        this.#header = [];
+        this.#headerBytes = 0;
+        this.#state = 'header';
+      } else if (this.#state === 'header') {
+        const end = data.indexOf(CRLF_CRLF);
+        const cut = data.indexOf(this.#delimiter);
+        if (end !== -1 && (cut === -1 || end < cut)) {
+          this.#keep(data.subarray(0, end));
+          this.#checkHeader();
+          data = data.subarray(end + CRLF_CRLF.length);
+          this.#state = 'outside';
+        } else if (cut !== -1) {
+          this.problem ??=
+            'A part of the form has headers that never end (no blank line after them).';
+          data = data.subarray(cut + this.#delimiter.length);
+          this.#state = 'delimited';
+        } else {
+          const keep = Math.min(data.length, this.#delimiter.length - 1);
+          this.#keep(data.subarray(0, data.length - keep));
+          this.#carry = data.subarray(data.length - keep);
+          return;
+        }
+      } else {
+        return;
+      }
+    }
+  }
+
+  /** The problem to answer with once the parser has handed over `handed` parts, or `undefined`. */
+  problemAfter(handed: number): string | undefined {
+    if (this.problem !== undefined) return this.problem;
+    // A part skipped for a reason not named above (a name with a line break in it, say).
+    if (this.parts > handed) {
+      return 'A part of the form could not be read: its Content-Disposition header must be form-data with a name.';
+    }
+    return undefined;
+  }
+
+  #keep(bytes: Buffer): void {
+    if (this.#headerBytes <= MAX_PART_HEADER_BYTES) this.#header.push(bytes);
+    this.#headerBytes += bytes.length;
+  }
+
+  #checkHeader(): void {
+    if (this.problem !== undefined) return;
+    if (this.#headerBytes >= MAX_PART_HEADER_BYTES) {
+      this.problem = `A part of the form has headers over ${MAX_PART_HEADER_BYTES / 1024} KB.`;
+      return;
+    }
+    const lines = Buffer.concat(this.#header)
+      .toString('latin1')
+      .split('\r\n')
+      .filter((line) => line !== '');
+    let fields = 0;
+    let disposition: string | undefined;
+    for (const line of lines) {
+      if (line.startsWith(' ') || line.startsWith('\t')) continue; // folded onto the line before
+      fields += 1;
+      const colon = line.indexOf(':');
+      if (colon <= 0 || /[\r\n]/.test(line)) {
+        this.problem = 'A part of the form has a header line that is not well formed.';
+        return;
+      }
+      if (line.slice(0, colon).toLowerCase() === 'content-disposition')
+        disposition ??= line.slice(colon + 1);
+    }
+    if (fields > MAX_PART_HEADER_LINES) {
+      this.problem = `A part of the form has more than ${MAX_PART_HEADER_LINES} header lines.`;
+    } else if (disposition === undefined || !/^\s*form-data\s*(;|$)/i.test(disposition)) {
+      this.problem =
+        'A part of the form has no Content-Disposition: form-data header naming its field.';
+    }
+  }
+}
+
 interface Received {
+  /** Parts the parser handed over (fields and files). */
+  parts: number;
   fields: Partial<Record<FieldName, string>>;
   upload: UploadResult | undefined;
   problem: string | undefined;
@@ -142,6 +288,7 @@ async function receive(
   uploadsDir: string,
 ): Promise<Received> {
   const received: Received = {
+    parts: 0,
     fields: {},
     upload: undefined,
     problem: undefined,
@@ -150,6 +297,10 @@ async function receive(
     fileTooLarge: false,
   };
   const guard = guardBody(request, reply);
+  // Sees every chunk the parser sees, as the guard does (added in the same tick as the parser's pipe).
+  const boundary = boundaryOf(request.headers['content-type']);
+  const headers = boundary === undefined ? undefined : new PartHeaderCheck(boundary);
+  if (headers !== undefined) request.raw.on('data', (chunk: Buffer) => headers.push(chunk));
   const reading = readParts(request, uploadsDir, received, guard);
   let complete: boolean;
   try {
@@ -173,6 +324,9 @@ async function receive(
   }
   if (complete) {
     guard.finished();
+    // A part the parser dropped for its headers: said first, as it explains anything missing.
+    const unread = headers?.problemAfter(received.parts);
+    if (unread !== undefined) received.problem = unread;
     return received;
   }
   // Abandoned: stop storing the file (its partial copy is deleted) and delete it if it was already stored,
@@ -198,6 +352,7 @@ async function readParts(
   guard: BodyGuard,
 ): Promise<void> {
   for await (const part of request.parts()) {
+    received.parts += 1;
     if (guard.abandoned) {
       if (part.type === 'file') part.file.destroy();
       return;
@@ -277,6 +432,16 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       const user = userOf(request);
       if (!request.isMultipart()) {
         throw new HttpError(415, 'Send the form as multipart/form-data.');
+      }
+      // A client waiting for `100 Continue` (curl, for a large file) is told at once that a body it says is
+      // over the limit will not be taken: nothing of it has been sent. A body over the limit can only hold a
+      // file over 20 MB, unless it is padded on purpose. Other clients are already sending: their body is
+      // read up to the limit, so that they see the answer (below).
+      if (
+        awaitsContinue(request.raw) &&
+        Number(request.headers['content-length']) > MAX_BODY_BYTES
+      ) {
+        throw new HttpError(413, TOO_LARGE_MESSAGE);
       }
       // Refused before a byte of the body is read: past the user's limit, or with no room for the file (the
       // error handler then reads and drops the rest for a while, so the client reads the answer).

@@ -1,0 +1,58 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { closeAfterAnswer } from './close-after-answer.js';
+
+/** Requests whose client waits for `100 Continue` before it sends the body, until it is told to go on. */
+const waiting = new WeakSet<IncomingMessage>();
+
+/**
+ * Whether the client of `request` sent `Expect: 100-continue` and still waits for `100 Continue` before it
+ * sends its body: a refusal now costs it nothing, where a client already sending has its bytes read for a
+ * while so that it sees the answer (the due diligence upload refuses a declared Content-Length over its limit
+ * up front only then).
+ */
+export function awaitsContinue(request: IncomingMessage): boolean {
+  return waiting.has(request);
+}
+
+/** Whether a request says it has a body (a Content-Length other than 0, or a Transfer-Encoding). */
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return (
+    request.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length.trim() !== '0')
+  );
+}
+
+/**
+ * `Expect: 100-continue` answered when the app first reads the body, not when the headers arrive (Node's
+ * own way, which told a client to send megabytes the app then refused without reading). Everything the app
+ * refuses before it reads (no session 401, a route's limits 429, a Content-Length over the body limit 413,
+ * a wrong content type 415) goes out as the app's own answer, with no `100 Continue` before it; the
+ * connection then closes without losing that answer (`closeAfterAnswer`), since the body never came. Any
+ * request the app reads gets `100 Continue` at that moment and goes on as before; a request without a body
+ * gets it at once, as Node did.
+ */
+export function continueWhenRead(server: Server): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!hasBody(request)) {
+      response.writeContinue();
+      server.emit('request', request, response);
+      return;
+    }
+    waiting.add(request);
+    const read = request._read.bind(request);
+    request._read = (size: number) => {
+      // The first read: restored, so this runs once. Not once the answer has begun (Node reads and drops
+      // an unread body after the answer; a 100 then would be read as the answer to a next request).
+      request._read = read;
+      if (waiting.delete(request) && !response.headersSent) response.writeContinue();
+      read(size);
+    };
+    // Answered without `100 Continue`: Node closes the connection (the client may send the body after all,
+    // or not); the answer must reach it first.
+    response.once('finish', () => {
+      if (waiting.delete(request) && !request.complete) closeAfterAnswer(request, response);
+    });
+    server.emit('request', request, response);
+  });
+}
