@@ -41,9 +41,27 @@ const insertRow = precompiled<'id' | 'kind' | 'payload' | 'now'>(
     }),
 );
 
+/** The last outbox id made by this process. */
+let lastId = '';
+
+/**
+ * A time-ordered id (a batch of inserts touches the end of the primary-key index, not a page each), always after
+ * the last one made here: rows queued in one millisecond keep their order too, and the outbox folder's files,
+ * named by the row, sort in the order their mails were queued.
+ */
+function nextOutboxId(now: Date): string {
+  let id = orderedId(now.getTime());
+  if (id <= lastId) {
+    // The same millisecond (or the clock went back): one more in the last id's final, random, 48 bits.
+    const tail = (Number.parseInt(lastId.slice(-12), 16) + 1) % 2 ** 48;
+    id = `${lastId.slice(0, -12)}${tail.toString(16).padStart(12, '0')}`;
+  }
+  lastId = id;
+  return id;
+}
+
 export async function enqueue(db: Kysely<Database>, job: OutboxJob, now: Date): Promise<string> {
-  // Time-ordered: a batch of inserts touches the end of the primary-key index, not a page each.
-  const id = orderedId(now.getTime());
+  const id = nextOutboxId(now);
   await insertRow(db, {
     id,
     kind: job.kind,

@@ -26,6 +26,7 @@ import {
   type ContentItemInput,
   type Video,
 } from '../repositories/content.js';
+import { fsyncPath } from './fsync.js';
 import { sanitizeHtml } from './sanitize.js';
 import { shownText } from './shown-text.js';
 
@@ -327,11 +328,15 @@ class MediaCopier {
   /**
    * Copies the planned files not yet published (each through a temporary file, checked to still hold what was
    * checked), and answers the ones it created, for `unpublishMedia` should the import fail after all. Temporary files
-   * a killed import left in the folder are deleted first, and the current one whenever a copy fails.
+   * a killed import left in the folder are deleted first, and the current one whenever a copy fails. Each copy is
+   * fsync-ed before its rename and the folder after the renames, so once this resolves (before the rows that point
+   * at the files are committed) a power loss cannot leave a row pointing at an empty or missing file.
    */
   async copyPlanned(): Promise<string[]> {
     const targetDir = path.join(this.mediaDir, this.prefix);
     await removeStaleTemps(targetDir);
+    // A media folder made now is an entry of its parent, which must be durable too.
+    const newFolder = !existsSync(targetDir);
     const created: string[] = [];
     let tmp: string | undefined;
     try {
@@ -346,9 +351,14 @@ class MediaCopier {
             `${path.relative(this.folder.root, source)}: the file changed during the import.`,
           );
         }
+        await fsyncPath(tmp);
         await rename(tmp, target);
         tmp = undefined;
         created.push(target);
+      }
+      if (created.length > 0) {
+        await fsyncPath(targetDir);
+        if (newFolder) await fsyncPath(this.mediaDir);
       }
     } catch (error) {
       if (tmp !== undefined) await unlink(tmp).catch(() => undefined);

@@ -45,7 +45,12 @@ async function writeMessage(job) {
 parentPort.on('message', (job) => {
   writeMessage(job).then(
     () => parentPort.postMessage({ id: job.id }),
-    (error) => parentPort.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) }),
+    (error) => {
+      // The attempt's temporary file goes (each attempt writes its own; the retry starts afresh).
+      fs.unlink(job.tmp, () => {
+        parentPort.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
+      });
+    },
   );
 });
 `;

@@ -1,14 +1,24 @@
-import { mkdir, open, readdir, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { newId } from '../crypto.js';
+import { fsyncPath } from './fsync.js';
 import { MailWriter, type MailMessage } from './mail-writer.js';
 import type { MailPayload } from '../repositories/outbox.js';
 
+/** The outbox row a message is sent for: its id names the message, the same on every attempt. */
+export interface MailKey {
+  id: string;
+  /** When the row was queued (ISO 8601): the outbox file's name starts with it. */
+  createdAt: string;
+}
+
 export interface Mailer {
-  send(mail: MailPayload): Promise<void>;
+  /** Sends a message; with `key`, every attempt for that outbox row gives the same Message-ID and file. */
+  send(mail: MailPayload, key?: MailKey): Promise<void>;
   /** Makes every message sent so far durable where that is a separate step (the outbox folder). */
   flush?(): Promise<void>;
   close(): void;
@@ -22,14 +32,17 @@ interface MailerOptions {
   log: FastifyBaseLogger;
 }
 
-/** A message being written into the outbox folder (`.<name>.eml.tmp`, renamed to `<name>.eml` once whole). */
+/**
+ * A message being written into the outbox folder (`.<name>.<random>.eml.tmp`, renamed to `<name>.eml` once
+ * whole). The random part keeps two writers of one row apart (a lease run out while the first still writes).
+ */
 const PARTIAL_MESSAGE = /^\..+\.eml\.tmp$/;
 
 /**
  * Deletes the partial messages a killed process left in the outbox folder: cut off half-way (a due-diligence
- * mail carries its attachment, so megabytes of a client's document), never renamed into place, and never
- * retried under that name (the row's next attempt writes a new file). A writer in another process sharing
- * the folder whose file goes is no loss either: its rename fails and the outbox retries the row.
+ * mail carries its attachment, so megabytes of a client's document), never renamed into place (the row's next
+ * attempt writes its message again). A writer in another process sharing the folder whose file goes is no
+ * loss either: its rename fails and the outbox retries the row.
  */
 async function removePartialMessages(outboxDir: string): Promise<void> {
   let names: string[];
@@ -52,7 +65,7 @@ export function createMailer(options: MailerOptions): Mailer {
   // Our own Message-ID (the id also names the outbox file): nodemailer's default costs a random draw and a
   // hostname lookup per message, a noticeable share of the CPU a submission costs.
   const domain = /@([^\s>]+)>?\s*$/.exec(options.from)?.[1] ?? 'localhost';
-  const toMessage = (mail: MailPayload, id: string = newId()): MailMessage => ({
+  const toMessage = (mail: MailPayload, id: string): MailMessage => ({
     messageId: `<${id}@${domain}>`,
     from: options.from,
     to: mail.to,
@@ -68,8 +81,8 @@ export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl !== null) {
     const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
     return {
-      async send(mail) {
-        await transport.sendMail(toMessage(mail));
+      async send(mail, key) {
+        await transport.sendMail(toMessage(mail, key?.id ?? newId()));
       },
       close: () => transport.close(),
     };
@@ -92,12 +105,20 @@ export function createMailer(options: MailerOptions): Mailer {
       },
     ));
   return {
-    async send(mail) {
-      const id = newId();
+    async send(mail, key) {
+      // Named by the outbox row, not by the attempt: a row sent again after a kill (delivered, not yet marked
+      // sent) replaces its own file through the rename below, so the folder holds each message once.
+      const id = key?.id ?? newId();
+      const stamp = key?.createdAt ?? new Date().toISOString();
       await swept;
       await ensureFolder();
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`;
-      const tmp = path.join(options.outboxDir, `.${name}.tmp`);
+      // Only letters, digits and dashes from the row (a time such as 2026-03-02T09:00:00.000Z, a UUID).
+      const base = `${stamp}-${id}`.replace(/[^0-9A-Za-z-]/g, '-');
+      const name = `${base}.eml`;
+      const tmp = path.join(
+        options.outboxDir,
+        `.${base}.${randomBytes(6).toString('hex')}.eml.tmp`,
+      );
       try {
         await writer.write(toMessage(mail, id), tmp, path.join(options.outboxDir, name));
       } catch (error) {
@@ -109,12 +130,7 @@ export function createMailer(options: MailerOptions): Mailer {
     },
     async flush() {
       await ensureFolder();
-      const dir = await open(options.outboxDir, 'r');
-      try {
-        await dir.sync();
-      } finally {
-        await dir.close();
-      }
+      await fsyncPath(options.outboxDir);
     },
     close: () => {
       void writer.close();

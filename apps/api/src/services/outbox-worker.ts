@@ -99,7 +99,8 @@ export class OutboxWorker {
       const rows = await db.write((trx) => claimDue(trx, db.dialect, clock(), LEASE_MS, BATCH));
       if (rows.length === 0) return sent;
       // Delivered rows are marked sent together after the batch: one commit instead of one a row. A crash
-      // in between re-sends at most this batch once its lease runs out (delivery is at least once).
+      // in between re-sends at most this batch once its lease runs out (over SMTP delivery is at least once;
+      // the outbox folder names each message by its row, so a re-sent one replaces its own file).
       const delivered: string[] = [];
       const failed: { row: OutboxRow; message: string }[] = [];
       await inParallel(rows, CONCURRENCY, async (row) => {
@@ -135,7 +136,10 @@ export class OutboxWorker {
 
   async #deliver(row: OutboxRow): Promise<void> {
     if (row.kind === 'mail') {
-      await this.options.mailer.send(JSON.parse(row.payload) as MailPayload);
+      await this.options.mailer.send(JSON.parse(row.payload) as MailPayload, {
+        id: row.id,
+        createdAt: row.created_at,
+      });
       return;
     }
     const job = JSON.parse(row.payload) as ForwardPayload;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { newId } from '../crypto.js';
 import { FileSniffer, type AllowedType } from './file-type.js';
+import { fsyncPath } from './fsync.js';
 
 /** 20 MB: the largest attachment accepted. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -90,7 +91,7 @@ export async function storeUpload(
     const storedName = `${newId()}.${type.ext}`;
     stored = path.join(uploadsDir, storedName);
     await rename(tmp, stored);
-    await syncDirectory(uploadsDir);
+    await fsyncPath(uploadsDir);
     return {
       status: 'stored',
       storedName,
@@ -104,16 +105,6 @@ export async function storeUpload(
     await rm(tmp, { force: true });
     if (stored !== undefined) await rm(stored, { force: true });
     throw error;
-  }
-}
-
-/** fsync a directory so a rename in it survives a crash. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 
