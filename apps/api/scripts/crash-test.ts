@@ -4,7 +4,8 @@
  * name, with random attachments), SIGKILL at random moments, restart, repeat. Then, with the server stopped:
  *
  * - every acknowledged submission (201 / 303 received) is stored exactly once;
- * - each stored submission came with its team e-mail in the outbox, and the references of each kind run
+ * - each stored submission came with its team e-mail in the outbox (written to the outbox folder once, and
+ *   there if marked sent), and the references of each kind run
  *   1, 2, 3 … without a gap or a repeat, matching the counter (a POST is all or nothing, and POSTs committed
  *   together, then killed before their commit, give their numbers back);
  * - every stored attachment's SHA-256 matches the file on disk (acknowledged ones also match what was sent);
@@ -373,6 +374,29 @@ async function main(): Promise<number> {
       `${mails} team mails queued for ${counts.quotes + counts.dd} stored submissions (one each expected)`,
     );
   }
+  // The outbox folder holds each mail once: files are named by their row (`<queued at>-<row id>.eml`), so a row
+  // written again after a kill (delivered, not yet marked sent) replaces its own file. Every sent row has its
+  // file; every file belongs to a row; no row has two.
+  const outboxRows = db.prepare("select id, sent_at from outbox where kind = 'mail'").all() as {
+    id: string;
+    sent_at: string | null;
+  }[];
+  const outboxDir = path.join(dataDir, 'outbox');
+  const mailFiles = existsSync(outboxDir)
+    ? (await readdir(outboxDir)).filter((f) => f.endsWith('.eml'))
+    : [];
+  const filesByRow = new Map<string, number>();
+  for (const file of mailFiles) {
+    const row = outboxRows.find((r) => file.endsWith(`-${r.id}.eml`));
+    if (row === undefined) problems.push(`outbox file ${file} belongs to no outbox row`);
+    else filesByRow.set(row.id, (filesByRow.get(row.id) ?? 0) + 1);
+  }
+  const duplicateMails = [...filesByRow.values()].filter((n) => n > 1).length;
+  if (duplicateMails > 0)
+    problems.push(`${duplicateMails} mails written to the outbox folder twice`);
+  const sentWithoutFile = outboxRows.filter((r) => r.sent_at !== null && !filesByRow.has(r.id));
+  if (sentWithoutFile.length > 0)
+    problems.push(`${sentWithoutFile.length} mails marked sent with no file in the outbox folder`);
   const counters = new Map(
     (
       db.prepare('select kind, year, value from sequences').all() as {
@@ -425,6 +449,7 @@ async function main(): Promise<number> {
     storedQuotes: counts.quotes,
     storedDueDiligence: counts.dd,
     teamMailsQueued: mails,
+    mailFilesWritten: mailFiles.length,
     filesChecked: referenced.length,
     leftoverTempFiles: leftoverTemp,
     unreferencedStoredFiles: orphans,
@@ -445,7 +470,7 @@ async function main(): Promise<number> {
     return 1;
   }
   console.log(
-    `crash-test: ok — ${acknowledged.length} acknowledged submissions all stored once, each with its mail and a gapless reference, ${referenced.length} files match their SHA-256, integrity ok, in ${seconds} s`,
+    `crash-test: ok — ${acknowledged.length} acknowledged submissions all stored once, each with its mail (${mailFiles.length} written, none twice) and a gapless reference, ${referenced.length} files match their SHA-256, integrity ok, in ${seconds} s`,
   );
   return 0;
 }
