@@ -7,6 +7,7 @@ import {
   readRecord,
   readWhole,
   throwIfAny,
+  throwUnreadable,
   type Issues,
 } from '../core/issues';
 import { BTR_LIMITS } from '../limits';
@@ -112,32 +113,38 @@ const RATES: readonly (readonly BtrWarrantyRates[])[] = STAGE_SCALED.map((stage)
 export function quoteBtrWarranty(input: BtrWarrantyInput): BtrWarrantyQuote {
   // Fast path: every field valid and no extra field. Anything else takes the collecting path.
   if (typeof input === 'object' && input !== null) {
-    const stage = STAGES.indexOf(input.stage);
-    const { sumInsured, lossOfRent } = input;
-    if (
-      stage >= 0 &&
-      isWholeIn(input.units, UNITS.min, UNITS.max) &&
-      isWholeIn(sumInsured, SUM_INSURED.min, SUM_INSURED.max) &&
-      isWholeIn(input.gdv, GDV.min, GDV.max)
-    ) {
-      if (lossOfRent === undefined) {
-        if (isPlainWithKeyCount(input, Object.hasOwn(input, 'lossOfRent') ? 5 : 4)) {
-          return price(stage, sumInsured, -1, 0, 0);
-        }
-      } else if (typeof lossOfRent === 'object' && lossOfRent !== null) {
-        const term = BTR_TERMS.indexOf(lossOfRent.termMonths);
-        const { anticipatedRentalIncome, programmeMonths } = lossOfRent;
-        if (
-          term >= 0 &&
-          isWholeIn(anticipatedRentalIncome, INCOME.min, INCOME.max) &&
-          isWholeIn(programmeMonths, PROGRAMME.min, PROGRAMME.max) &&
-          programmeMonths % PROGRAMME.step === 0 &&
-          isPlainWithKeyCount(input, FIELDS.length) &&
-          isPlainWithKeyCount(lossOfRent, LOSS_OF_RENT_FIELDS.length)
-        ) {
-          return price(stage, sumInsured, term, anticipatedRentalIncome, programmeMonths);
+    // A getter or Proxy trap may throw (a revoked Proxy always does): that is bad input, reported
+    // without reading anything again. price() only does arithmetic on the checked whole numbers.
+    try {
+      const stage = STAGES.indexOf(input.stage);
+      const { sumInsured, lossOfRent } = input;
+      if (
+        stage >= 0 &&
+        isWholeIn(input.units, UNITS.min, UNITS.max) &&
+        isWholeIn(sumInsured, SUM_INSURED.min, SUM_INSURED.max) &&
+        isWholeIn(input.gdv, GDV.min, GDV.max)
+      ) {
+        if (lossOfRent === undefined) {
+          if (isPlainWithKeyCount(input, Object.hasOwn(input, 'lossOfRent') ? 5 : 4)) {
+            return price(stage, sumInsured, -1, 0, 0);
+          }
+        } else if (typeof lossOfRent === 'object' && lossOfRent !== null) {
+          const term = BTR_TERMS.indexOf(lossOfRent.termMonths);
+          const { anticipatedRentalIncome, programmeMonths } = lossOfRent;
+          if (
+            term >= 0 &&
+            isWholeIn(anticipatedRentalIncome, INCOME.min, INCOME.max) &&
+            isWholeIn(programmeMonths, PROGRAMME.min, PROGRAMME.max) &&
+            programmeMonths % PROGRAMME.step === 0 &&
+            isPlainWithKeyCount(input, FIELDS.length) &&
+            isPlainWithKeyCount(lossOfRent, LOSS_OF_RENT_FIELDS.length)
+          ) {
+            return price(stage, sumInsured, term, anticipatedRentalIncome, programmeMonths);
+          }
         }
       }
+    } catch {
+      return throwUnreadable();
     }
   }
   const valid = validate(input);

@@ -7,6 +7,7 @@ import {
   readRecord,
   readWhole,
   throwIfAny,
+  throwUnreadable,
   type Issues,
 } from '../core/issues';
 import { BUILDING_WARRANTY_LIMITS } from '../limits';
@@ -109,18 +110,24 @@ const PERCENT_DENOMINATOR = 100 * RATE_SCALE;
 export function quoteBuildingWarranty(input: BuildingWarrantyInput): BuildingWarrantyQuote {
   // Fast path: every field valid and no extra field. Anything else takes the collecting path.
   if (typeof input === 'object' && input !== null) {
-    const buildType = BUILD_TYPES.indexOf(input.buildType);
-    const stage = STAGES.indexOf(input.stage);
-    const { units, sumInsured } = input;
-    if (
-      buildType >= 0 &&
-      stage >= 0 &&
-      isWholeIn(units, UNITS.min, UNITS.max) &&
-      isWholeIn(sumInsured, SUM_INSURED.min, SUM_INSURED.max) &&
-      isWholeIn(input.gdv, GDV.min, GDV.max) &&
-      isPlainWithKeyCount(input, FIELDS.length)
-    ) {
-      return price(buildType, stage, units, sumInsured);
+    // A getter or Proxy trap may throw (a revoked Proxy always does): that is bad input, reported
+    // without reading anything again. price() only does arithmetic on the checked whole numbers.
+    try {
+      const buildType = BUILD_TYPES.indexOf(input.buildType);
+      const stage = STAGES.indexOf(input.stage);
+      const { units, sumInsured } = input;
+      if (
+        buildType >= 0 &&
+        stage >= 0 &&
+        isWholeIn(units, UNITS.min, UNITS.max) &&
+        isWholeIn(sumInsured, SUM_INSURED.min, SUM_INSURED.max) &&
+        isWholeIn(input.gdv, GDV.min, GDV.max) &&
+        isPlainWithKeyCount(input, FIELDS.length)
+      ) {
+        return price(buildType, stage, units, sumInsured);
+      }
+    } catch {
+      return throwUnreadable();
     }
   }
   const valid = validate(input);

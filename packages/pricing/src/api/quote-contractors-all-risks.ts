@@ -6,6 +6,7 @@ import {
   readRecord,
   readWhole,
   throwIfAny,
+  throwUnreadable,
   type Issues,
 } from '../core/issues';
 import { CAR_LIMITS } from '../limits';
@@ -65,14 +66,20 @@ export function quoteContractorsAllRisks(
 ): ContractorsAllRisksQuote {
   // Fast path: every field valid and no extra field. Anything else takes the collecting path.
   if (typeof input === 'object' && input !== null) {
-    const type = CAR_PROPERTY_TYPES.indexOf(input.propertyType);
-    const value = input.contractWorksValue;
-    if (
-      type >= 0 &&
-      isWholeIn(value, VALUE.min, VALUE.max) &&
-      isPlainWithKeyCount(input, FIELDS.length)
-    ) {
-      return price(type, value);
+    // A getter or Proxy trap may throw (a revoked Proxy always does): that is bad input, reported
+    // without reading anything again. price() only does arithmetic on the checked whole numbers.
+    try {
+      const type = CAR_PROPERTY_TYPES.indexOf(input.propertyType);
+      const value = input.contractWorksValue;
+      if (
+        type >= 0 &&
+        isWholeIn(value, VALUE.min, VALUE.max) &&
+        isPlainWithKeyCount(input, FIELDS.length)
+      ) {
+        return price(type, value);
+      }
+    } catch {
+      return throwUnreadable();
     }
   }
   const valid = validate(input);

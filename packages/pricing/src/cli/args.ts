@@ -1,3 +1,5 @@
+import { printable } from '../core/issues';
+
 /** A command line split into positional words and `--name value` / `--name=value` options. */
 export interface ParsedArgs {
   readonly positionals: readonly string[];
@@ -28,15 +30,16 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
       const equals = arg.indexOf('=');
       const name = equals >= 0 ? arg.slice(2, equals) : arg.slice(2);
       if (SWITCHES.has(name)) {
-        if (equals >= 0) problems.push(`--${name} takes no value.`);
+        if (equals >= 0) problems.push(`--${printable(name)} takes no value.`);
         switches.add(name);
         continue;
       }
       let value: string | undefined;
       if (equals >= 0) value = arg.slice(equals + 1);
       else if (i + 1 < args.length && !(args[i + 1] as string).startsWith('--')) value = args[++i];
-      if (value === undefined) problems.push(`--${name} needs a value.`);
-      else if (options.has(name)) problems.push(`--${name} is given twice.`);
+      // What the user typed is quoted short and printable (see printable).
+      if (value === undefined) problems.push(`--${printable(name)} needs a value.`);
+      else if (options.has(name)) problems.push(`--${printable(name)} is given twice.`);
       else options.set(name, value);
     } else {
       positionals.push(arg);
@@ -56,7 +59,11 @@ const NUMBER_PATTERN = /^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+|\d{1,3}(?:_\d{3})+)(?:\.
  * @example readNumber('1,000,000') // 1000000
  */
 export function readNumber(text: string): number | string {
-  return NUMBER_PATTERN.test(text) ? Number(text.replace(/[,_]/g, '')) : text;
+  if (!NUMBER_PATTERN.test(text)) return text;
+  const value = Number(text.replace(/[,_]/g, ''));
+  // Hundreds of digits overflow to Infinity; the user typed a finite number, too large for any
+  // field, so it reads as the largest double and the library reports it as out of range.
+  return Number.isFinite(value) ? value : Math.sign(value) * Number.MAX_VALUE;
 }
 
 /** Read yes/no/true/false; anything else is passed on as text for the library to report. */

@@ -8,6 +8,7 @@ import {
   recommendInsuranceFramework,
   type InsuranceFrameworkInput,
 } from '../api/recommend-insurance-framework';
+import { describeValue, printable } from '../core/issues';
 import { PricingInputError } from '../core/pricing-input-error';
 import { parseArgs, readBoolean, readNumber, type ParsedArgs } from './args';
 import { HELP } from './help';
@@ -50,7 +51,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   }
   if (command === undefined) return usage(io, ['No command given.']);
   if (parsed.problems.length > 0) return usage(io, parsed.problems);
-  if (extra.length > 0) return usage(io, [`Unexpected argument ${JSON.stringify(extra[0])}.`]);
+  if (extra.length > 0) {
+    return usage(io, [`Unexpected argument ${describeValue(extra[0] as string)}.`]);
+  }
   try {
     if (command === 'quote' && isOneOf(product, QUOTE_PRODUCTS)) {
       return await quote(product, parsed, io);
@@ -65,7 +68,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       return await sweep(product, options, parsed.options, io);
     }
   } catch (error) {
-    if (error instanceof PricingInputError) return inputError(product as Product, error, io);
+    if (error instanceof PricingInputError) {
+      return inputError(product as Product, parsed, error, io);
+    }
     throw error;
   }
   const known = {
@@ -75,8 +80,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   } as Record<string, string>;
   return usage(io, [
     Object.hasOwn(known, command)
-      ? `${command} needs one of ${known[command]} (got ${JSON.stringify(product ?? '')}).`
-      : `Unknown command ${JSON.stringify(command)}.`,
+      ? `${command} needs one of ${known[command]} (got ${describeValue(product ?? '')}).`
+      : `Unknown command ${describeValue(command)}.`,
   ]);
 }
 
@@ -135,16 +140,20 @@ function readOptions(
     if (spec === undefined) {
       if (extraFlags.includes(flag)) continue;
       const known = [...specs.map((candidate) => candidate.flag), ...extraFlags];
-      return `--${flag} is not an option of ${product} (expected ${known.map((f) => `--${f}`).join(', ')}).`;
+      return `--${printable(flag)} is not an option of ${product} (expected ${known.map((f) => `--${f}`).join(', ')}).`;
     }
-    values.set(
-      spec,
+    const value =
       spec.kind === 'number'
         ? readNumber(text)
         : spec.kind === 'boolean'
           ? readBoolean(text)
-          : text,
-    );
+          : text;
+    // A fraction finer than a double holds (24.000000000000001) reads as a whole number: refuse
+    // it rather than price a value that was not typed.
+    if (typeof value === 'number' && Number.isInteger(value) && /\.\d*[1-9]/.test(text)) {
+      return `--${spec.flag}: Must be a whole number (got ${printable(text)}).`;
+    }
+    values.set(spec, value);
   }
   return values;
 }
@@ -165,13 +174,36 @@ export function toInput(values: ReadonlyMap<OptionSpec, unknown>): Record<string
   return input;
 }
 
-function inputError(product: Product, error: PricingInputError, io: CliIo): number {
+function inputError(
+  product: Product,
+  parsed: ParsedArgs,
+  error: PricingInputError,
+  io: CliIo,
+): number {
   const specs: readonly OptionSpec[] = PRODUCTS[product];
   for (const issue of error.issues) {
     const spec = specs.find((candidate) => candidate.field === issue.field);
-    io.error(`error: ${spec === undefined ? issue.field : `--${spec.flag}`}: ${issue.message}`);
+    if (spec === undefined) {
+      io.error(`error: ${issue.field}: ${issue.message}`);
+      continue;
+    }
+    io.error(`error: --${spec.flag}: ${quoteTyped(issue.message, parsed.options.get(spec.flag))}`);
   }
   return EXIT_USAGE;
+}
+
+/**
+ * The library's message about a number read from `typed`, quoting what the user typed rather than
+ * the number it was read as: 400 nines read as Infinity, `1,000,000` as 1000000, `1.50` as 1.5.
+ */
+function quoteTyped(message: string, typed: string | undefined): string {
+  if (typed === undefined) return message;
+  const value = readNumber(typed);
+  if (typeof value !== 'number') return message; // passed on as text: the library quoted it
+  const got = `(got ${describeValue(value)}).`;
+  return message.endsWith(got)
+    ? `${message.slice(0, -got.length)}(got ${printable(typed)}).`
+    : message;
 }
 
 function usage(io: CliIo, problems: readonly string[]): number {

@@ -2,6 +2,7 @@ import { RATE_TABLE_VERSION } from '../api/rate-table-version';
 import { quoteBtrWarranty, type LossOfRentInput } from '../api/quote-btr-warranty';
 import { quoteBuildingWarranty } from '../api/quote-building-warranty';
 import { quoteContractorsAllRisks } from '../api/quote-contractors-all-risks';
+import { describeValue } from '../core/issues';
 import type { SliderLimit } from '../limits';
 import { readBoolean } from './args';
 import { PRODUCTS, type OptionSpec } from './products';
@@ -101,7 +102,7 @@ export async function sweep(
     const wanted = raw.get('loss-of-rent');
     const include = wanted === undefined ? undefined : readBoolean(wanted);
     if (typeof include === 'string') {
-      io.error(`error: --loss-of-rent: Must be yes or no (got ${JSON.stringify(wanted)}).`);
+      io.error(`error: --loss-of-rent: Must be yes or no (got ${describeValue(wanted)}).`);
       return 2;
     }
     const lossOfRentGiven = lossOfRentFlags.some((flag) => given.has(spec(flag)));

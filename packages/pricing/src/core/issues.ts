@@ -2,6 +2,7 @@ import type { SliderLimit } from '../limits';
 import {
   LOSS_OF_RENT_NOT_AN_OBJECT_MESSAGE,
   MISSING_MESSAGE,
+  MORE_UNKNOWN_FIELDS_MESSAGE,
   NOT_A_BOOLEAN_MESSAGE,
   NOT_A_MULTIPLE_MESSAGE,
   NOT_A_NUMBER_MESSAGE,
@@ -12,6 +13,7 @@ import {
   OUT_OF_RANGE_MESSAGE,
   UNKNOWN_FIELD_MESSAGE,
   UNKNOWN_OPTION_MESSAGE,
+  UNREADABLE_MESSAGE,
 } from './messages';
 import { groupThousands } from './group-thousands';
 import { PricingInputError, type PricingInputIssue } from './pricing-input-error';
@@ -28,6 +30,7 @@ interface MessageParams {
   readonly max?: string;
   readonly step?: string;
   readonly options?: readonly unknown[];
+  readonly count?: string;
 }
 
 /**
@@ -46,11 +49,15 @@ export function collect(
 ): void {
   issues.push({
     field,
-    message: message.replace(/\{(got|min|max|step|options)\}/g, (_, name: keyof MessageParams) => {
-      if (name === 'got') return describeValue(params.got);
-      if (name === 'options') return (params.options ?? []).map((o) => describeValue(o)).join(', ');
-      return params[name] ?? '';
-    }),
+    message: message.replace(
+      /\{(got|min|max|step|options|count)\}/g,
+      (_, name: keyof MessageParams) => {
+        if (name === 'got') return describeValue(params.got);
+        if (name === 'options')
+          return (params.options ?? []).map((o) => describeValue(o)).join(', ');
+        return params[name] ?? '';
+      },
+    ),
   });
 }
 
@@ -64,10 +71,28 @@ export function throwIfAny(issues: Issues): void {
 }
 
 /**
+ * What a field reads as when reading it threw (a getter, a Proxy trap, a revoked Proxy): the issue
+ * is already collected, so the read helpers skip it rather than reporting it again.
+ */
+export const UNREADABLE: unique symbol = Symbol('unreadable');
+
+/** Unknown fields named one by one; past that one issue counts the rest, so a message stays short. */
+const UNKNOWN_FIELDS_LISTED = 10;
+
+/**
+ * Throw the {@link PricingInputError} of an input whose reading threw (the quote functions' fast
+ * path). Nothing is read again: the caller's code is never run a second time after it threw.
+ */
+export function throwUnreadable(): never {
+  throw new PricingInputError([{ field: 'input', message: UNREADABLE_MESSAGE }]);
+}
+
+/**
  * Check that the input (`path` '' for the top level) is a plain object and that it has no field
- * outside `known` (a typo must not silently drop a field).
+ * outside `known` (a typo must not silently drop a field), then read each known field once.
  *
- * @returns The input as a record, or undefined (with an issue) when it is not an object.
+ * @returns The known fields as read (a field whose read threw is {@link UNREADABLE}, with an
+ * issue), or undefined (with an issue) when it is not an object or cannot be read.
  */
 export function readRecord(
   issues: Issues,
@@ -76,19 +101,63 @@ export function readRecord(
   known: readonly string[],
   notAnObjectMessage: string = NOT_AN_OBJECT_MESSAGE,
 ): Readonly<Record<string, unknown>> | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    collect(issues, path === '' ? 'input' : path, notAnObjectMessage, { got: value });
+  if (value === UNREADABLE) return undefined;
+  const where = path === '' ? 'input' : path;
+  let keys: string[] | undefined;
+  try {
+    // A revoked Proxy throws from Array.isArray; a Proxy's traps may throw from Object.keys.
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      indexedKind(value) === undefined
+    ) {
+      keys = Object.keys(value);
+    }
+  } catch {
+    collect(issues, where, UNREADABLE_MESSAGE);
     return undefined;
   }
-  const record = value as Readonly<Record<string, unknown>>;
-  for (const key of Object.keys(record)) {
-    if (!known.includes(key)) {
-      collect(issues, path === '' ? key : `${path}.${key}`, UNKNOWN_FIELD_MESSAGE, {
+  if (keys === undefined) {
+    collect(issues, where, notAnObjectMessage, { got: value });
+    return undefined;
+  }
+  let unknown = 0;
+  for (const key of keys) {
+    if (known.includes(key)) continue;
+    unknown += 1;
+    if (unknown <= UNKNOWN_FIELDS_LISTED) {
+      const name = printable(key);
+      collect(issues, path === '' ? name : `${path}.${name}`, UNKNOWN_FIELD_MESSAGE, {
         options: known,
       });
     }
   }
-  return record;
+  if (unknown > UNKNOWN_FIELDS_LISTED) {
+    collect(issues, where, MORE_UNKNOWN_FIELDS_MESSAGE, {
+      count: groupThousands(unknown - UNKNOWN_FIELDS_LISTED),
+    });
+  }
+  // Each known field is read exactly once, here; what was read is what is checked and priced.
+  const record = value as Readonly<Record<string, unknown>>;
+  // Keyed only by the names in `known` (never '__proto__'), so a plain object is safe and fast.
+  const read: Record<string, unknown> = {};
+  let threw = false;
+  for (const key of known) {
+    // After one read threw, nothing more is read: a Proxy's get trap that threw is not run again.
+    if (threw) {
+      read[key] = UNREADABLE;
+      continue;
+    }
+    try {
+      read[key] = record[key];
+    } catch {
+      collect(issues, path === '' ? key : `${path}.${key}`, UNREADABLE_MESSAGE);
+      read[key] = UNREADABLE;
+      threw = true;
+    }
+  }
+  return read;
 }
 
 /** {@link readRecord} for the optional `lossOfRent` group. */
@@ -113,6 +182,7 @@ export function readWhole(
   quantity: Quantity,
   multipleOf?: number,
 ): number | undefined {
+  if (value === UNREADABLE) return undefined; // already reported
   if (value === undefined) return void collect(issues, field, MISSING_MESSAGE);
   if (typeof value !== 'number')
     return void collect(issues, field, NOT_A_NUMBER_MESSAGE, { got: value });
@@ -152,6 +222,7 @@ export function readOption<const T>(
   value: unknown,
   options: readonly T[],
 ): T | undefined {
+  if (value === UNREADABLE) return undefined; // already reported
   if (value === undefined) return void collect(issues, field, MISSING_MESSAGE);
   if (!options.includes(value as T)) {
     return void collect(issues, field, UNKNOWN_OPTION_MESSAGE, { got: value, options });
@@ -165,6 +236,7 @@ export function readOption<const T>(
  * @returns The boolean, or undefined (with an issue) when it is missing or not a boolean.
  */
 export function readBoolean(issues: Issues, field: string, value: unknown): boolean | undefined {
+  if (value === UNREADABLE) return undefined; // already reported
   if (value === undefined) return void collect(issues, field, MISSING_MESSAGE);
   if (typeof value !== 'boolean') {
     return void collect(issues, field, NOT_A_BOOLEAN_MESSAGE, { got: value });
@@ -195,14 +267,86 @@ export function isPlainWithKeyCount(record: object, count: number): boolean {
   );
 }
 
-/** A short, safe rendering of a bad value for a message. */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') {
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+/** The most characters of a caller's text (a name or a value) that a message quotes. */
+const SHOWN = 60;
+
+/**
+ * Characters a reader cannot see or that change how the rest reads: controls, format characters
+ * (bidi overrides, zero-width spaces), lone surrogates, private-use and unassigned code points,
+ * line/paragraph separators, every space other than the plain one, and default-ignorables.
+ */
+const HIDDEN =
+  /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|(?! )\p{Zs}/u;
+
+/**
+ * A caller's text made short and printable for a message: hidden characters shown as `\u{…}`,
+ * `\` and `"` escaped, and cut after {@link SHOWN} characters with "…". Reads only the prefix.
+ */
+export function printable(text: string): string {
+  let shown = '';
+  for (const char of text) {
+    const piece = HIDDEN.test(char)
+      ? `\\u{${(char.codePointAt(0) as number).toString(16).toUpperCase()}}`
+      : char === '\\' || char === '"'
+        ? `\\${char}`
+        : char;
+    if (shown.length + piece.length > SHOWN) return `${shown}…`;
+    shown += piece;
   }
-  if (typeof value === 'bigint') return `${value}n`;
+  return shown;
+}
+
+/** Whole BigInts up to this size are shown; a larger one is never turned into text (slow). */
+const LARGEST_BIGINT_SHOWN = 10n ** 30n;
+
+/**
+ * A short, safe rendering of a bad value for a message. Never throws, and never turns a caller's
+ * object into text (no toString, valueOf, toJSON or Symbol.toPrimitive runs).
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `"${printable(value)}"`;
+  if (typeof value === 'bigint') {
+    return value < LARGEST_BIGINT_SHOWN && value > -LARGEST_BIGINT_SHOWN
+      ? `${value}n`
+      : 'a BigInt of more than 30 digits';
+  }
+  if (typeof value === 'symbol') return `Symbol(${printable(value.description ?? '')})`;
   // A function is never turned into text: that would run its own toString (or Symbol.toPrimitive).
   if (typeof value === 'function') return 'a function';
   if (value === null || typeof value !== 'object') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
+  if (isArray(value)) return 'an array';
+  try {
+    return indexedKind(value) ?? 'an object';
+  } catch {
+    return 'an object';
+  }
+}
+
+const objectToString = Object.prototype.toString;
+
+/**
+ * 'binary data' or 'a String object' for an object with an own key per byte or character (a
+ * Buffer, a typed array, `new String(…)`), else undefined. Listing those keys would take seconds
+ * and gigabytes for a large one, so such an object is refused unlisted. The only caller code it
+ * can run is a Symbol.toStringTag getter or Proxy trap, once; it throws what that throws.
+ */
+function indexedKind(value: object): string | undefined {
+  if (ArrayBuffer.isView(value)) return 'binary data';
+  // The cheap test first: throwing and catching on every object costs microseconds.
+  if (objectToString.call(value) !== '[object String]') return undefined;
+  try {
+    String.prototype.valueOf.call(value); // throws unless a real String object
+    return 'a String object';
+  } catch {
+    return undefined;
+  }
+}
+
+/** Array.isArray, except that a revoked Proxy (which makes it throw) is not an array. */
+function isArray(value: object): boolean {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
 }

@@ -5,6 +5,8 @@
 export const NOT_AN_OBJECT_MESSAGE = 'Must be an object of quote inputs (got {got}).';
 export const MISSING_MESSAGE = 'Is missing.';
 export const UNKNOWN_FIELD_MESSAGE = 'Is not a known field (expected {options}).';
+export const MORE_UNKNOWN_FIELDS_MESSAGE = 'Has {count} more fields that are not known.';
+export const UNREADABLE_MESSAGE = 'Could not be read: a getter or Proxy on it threw an error.';
 export const NOT_A_NUMBER_MESSAGE = 'Must be a number (got {got}).';
 export const NOT_FINITE_MESSAGE = 'Must be a finite number (got {got}).';
 export const NOT_WHOLE_POUNDS_MESSAGE = 'Must be a whole number of pounds (got {got}).';
