@@ -124,7 +124,11 @@ describe.each([
     const video = (
       await t.app.inject({ method: 'GET', url: '/api/demo/video', headers: { cookie } })
     ).json<{ captions: string }>();
-    const response = await t.app.inject({ method: 'GET', url: video.captions });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: video.captions,
+      headers: { cookie },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-security-policy']).toContain('sandbox');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');

@@ -76,8 +76,6 @@ export const PUBLIC_ROUTES = new Set([
   'HEAD /api/:client/login/link',
   'POST /api/:client/login/link',
   'GET /api/:client/logout',
-  'GET /media/:client/:file',
-  'HEAD /media/:client/:file',
 ]);
 
 export const routeKey = (route: RouteEntry) => `${route.method} ${route.url}`;

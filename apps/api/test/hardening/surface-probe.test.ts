@@ -74,17 +74,24 @@ describe.each(databases)('the HTTP surface, hostile probe ($name)', (target) => 
     // `/media/…` said `public, max-age=31536000, immutable` before it looked for the file: a media file not
     // (yet) on this instance stayed a 404 for a year in the browser and in every shared cache.
     it('should send a missing media file’s 404 with no-store, not cacheable for a year', async () => {
-      for (const url of [
-        '/media/demo/0123456789abcdef0123.svg',
-        '/media/nobody/0123456789abcdef0123.png',
-      ]) {
+      for (const [url, error] of [
+        ['/media/demo/0123456789abcdef0123.svg', 'Not found.'],
+        ['/media/nobody/0123456789abcdef0123.png', 'Unknown client.'],
+      ] as const) {
         for (const method of ['GET', 'HEAD'] as const) {
-          const response = await t.app.inject({ method, url });
+          const response = await t.app.inject({ method, url, headers: { cookie } });
           expect(response.statusCode, `${method} ${url}`).toBe(404);
           expect(response.headers['cache-control'], `${method} ${url}`).toBe('no-store');
-          if (method === 'GET') expect(response.json()).toEqual({ error: 'Not found.' });
+          if (method === 'GET') expect(response.json()).toEqual({ error });
         }
       }
+      // Without a session: 401, not cached either.
+      const anonymous = await t.app.inject({
+        method: 'GET',
+        url: '/media/demo/0123456789abcdef0123.svg',
+      });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.headers['cache-control']).toBe('no-store');
     });
 
     it('should send every error outside /api with no-store too (a 404 for a file, a 416)', async () => {

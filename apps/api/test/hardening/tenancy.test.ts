@@ -28,9 +28,15 @@ const NORTHBANK_PERSON = {
 const NORTHBANK_PROJECT = 'Zanzibar Wharf Secret Scheme';
 
 /** One request for a route: its method, the client prefix in the path, the valid body and query. */
+/** A media file (not the logo) each client really has, so `:file` names something a session would get. */
+const mediaFiles: Record<string, string> = {};
+
 function requestFor(route: RouteEntry, prefix: string, cookie: string | undefined, query?: string) {
   const key = routeKey(route);
-  let url = route.url.replace(':client', prefix).replace(':file', 'x').replace('*', 'x');
+  let url = route.url
+    .replace(':client', prefix)
+    .replace(':file', mediaFiles[prefix] ?? 'x')
+    .replace('*', 'x');
   const q = query ?? VALID_QUERIES[key] ?? VALID_QUERIES[key.replace(/^HEAD /, 'GET ')];
   if (q !== undefined) url += `?${q}`;
   const headers: Record<string, string> = cookie === undefined ? {} : { cookie };
@@ -89,6 +95,16 @@ describe.each(databases)('tenancy matrix from the route table ($name)', (target)
     });
     expect(dd.statusCode).toBe(303);
 
+    // Demo's video captions (what its own session must get; its images are the logo file, public); northbank's
+    // fixture has no media, so a well-formed name stands in (without the session rule it would be a 404, not the
+    // 401 the matrix wants).
+    const video = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo/video',
+      headers: { cookie: demo },
+    });
+    mediaFiles.demo = video.json<{ captions: string }>().captions.split('/').at(-1) ?? 'x';
+    mediaFiles.northbank = '0123456789abcdef0123.svg';
     const client = await t.app.db.kysely
       .selectFrom('clients')
       .select(['id', 'name'])
@@ -129,6 +145,7 @@ describe.each(databases)('tenancy matrix from the route table ($name)', (target)
       'POST /api/:client/btr',
       'POST /api/:client/car',
       'POST /api/:client/due-diligence',
+      'GET /media/:client/:file',
     ]) {
       expect(protectedKeys).toContain(expected);
     }
@@ -238,19 +255,17 @@ describe.each(databases)('tenancy matrix from the route table ($name)', (target)
       expect(leaks(lookup, secrets)).toEqual([]);
     }
     // The other client's media is not served under this client's prefix.
-    const rows = await t.app.db.kysely
-      .selectFrom('content_items')
-      .select('image_url')
-      .where('image_url', 'is not', null)
-      .execute();
-    const demoMedia = rows.map((r) => r.image_url ?? '').find((u) => u.startsWith('/media/demo/'));
-    if (demoMedia === undefined) throw new Error('the fixture content has no demo media');
-    expect((await t.app.inject({ method: 'GET', url: demoMedia })).statusCode).toBe(200);
-    const foreign = await t.app.inject({
-      method: 'GET',
-      url: demoMedia.replace('/media/demo/', '/media/northbank/'),
-    });
-    expect(foreign.statusCode).toBe(404);
+    const demoMedia = `/media/demo/${mediaFiles.demo ?? ''}`;
+    const media = (url: string, cookie?: string) =>
+      t.app.inject({ method: 'GET', url, headers: cookie === undefined ? {} : { cookie } });
+    expect((await media(demoMedia, demo)).statusCode).toBe(200);
+    // Without a session, or with the other client's: 401 (a client's logo alone is public).
+    expect((await media(demoMedia)).statusCode).toBe(401);
+    expect((await media(demoMedia, northbank)).statusCode).toBe(401);
+    // Under the other client's prefix, with that client's session: not there.
+    const foreign = demoMedia.replace('/media/demo/', '/media/northbank/');
+    expect((await media(foreign, northbank)).statusCode).toBe(404);
+    expect((await media(foreign, demo)).statusCode).toBe(401);
   });
 
   it("should keep the other client's session alive: another client's routes neither use nor end it", async () => {

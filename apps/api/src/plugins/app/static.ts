@@ -4,17 +4,28 @@ import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { MEDIA_EXTENSIONS } from '../../services/content-import.js';
 import { portalShellLoader } from '../../services/portal-page.js';
-import { HttpError } from '../../types.js';
+import { HttpError, clientOf } from '../../types.js';
+import { NOT_LOGGED_IN } from './session.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** A client's media other than its logo: kept by the user's browser, never by a shared cache. */
+const PRIVATE_IMMUTABLE = 'private, max-age=31536000, immutable';
 const MEDIA_FILE = new RegExp(
   `^[a-f0-9]{20}(${MEDIA_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})$`,
 );
 /** Media may be SVG: opened on its own it must not run anything. */
 const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
+/** The file name of a client's logo (`/media/{client}/{file}`), which its login page shows to anyone. */
+function logoFile(logoUrl: string | null, prefix: string): string | undefined {
+  const own = `/media/${prefix}/`;
+  return logoUrl?.startsWith(own) ? logoUrl.slice(own.length) : undefined;
+}
+
 /**
- * Imported media (/media/{client}/{file}, content-hash names, cached for ever) and, when PORTAL_DIST exists,
+ * Imported media (/media/{client}/{file}, content-hash names, cached for ever: a client's logo for anyone, as
+ * its login page shows it; everything else only with a session of that client, like the content that links
+ * it) and, when PORTAL_DIST exists,
  * the portal's built files: hashed /assets/* cached for ever, index.html revalidated, and the SPA fallback
  * for /{client}/… (see the not-found handler in app.ts).
  */
@@ -28,6 +39,9 @@ export default fp(
       {
         schema: {
           summary: 'Imported media (images, video, captions)',
+          description:
+            'The client’s logo is public (its login page shows it); any other file needs a session of ' +
+            'this client (401 otherwise, whether or not the file exists).',
           tags: ['media'],
           params: {
             type: 'object',
@@ -35,16 +49,19 @@ export default fp(
             required: ['client', 'file'],
           },
         },
+        // The client and the session, read together as for every API call (404 for an unknown client).
+        preValidation: app.loadClient,
       },
       (request, reply) => {
-        const { client, file } = request.params;
-        if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(client) || !MEDIA_FILE.test(file)) {
-          throw new HttpError(404, 'Not found.');
-        }
+        const { client: prefix, file } = request.params;
+        const client = clientOf(request);
+        const isLogo = file === logoFile(client.branding.logo_url, prefix);
+        if (!isLogo && request.portalUser === null) throw new HttpError(401, NOT_LOGGED_IN);
+        if (!MEDIA_FILE.test(file)) throw new HttpError(404, 'Not found.');
         return reply
-          .header('cache-control', IMMUTABLE)
+          .header('cache-control', isLogo ? IMMUTABLE : PRIVATE_IMMUTABLE)
           .header('content-security-policy', MEDIA_CSP)
-          .sendFile(file, path.join(mediaDir, client), { cacheControl: false });
+          .sendFile(file, path.join(mediaDir, client.prefix), { cacheControl: false });
       },
     );
 
@@ -79,5 +96,5 @@ export default fp(
     // Each page's HTML is index.html plus the page's first answers and preloads (services/portal-page.ts).
     app.decorate('portalShell', portalShellLoader(dist));
   },
-  { name: 'static', dependencies: ['config'] },
+  { name: 'static', dependencies: ['config', 'session'] },
 );

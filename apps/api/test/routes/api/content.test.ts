@@ -356,13 +356,37 @@ describe.each(databases)('content routes ($name)', (target) => {
   });
 
   describe('GET /media/{client}/{file}', () => {
-    it('should serve imported media, cacheable for ever and sandboxed', async () => {
+    it('should serve imported media to a session of the client, cacheable for ever by its browser only, and sandboxed', async () => {
       const video = (await get('/api/demo/video')).json<{ captions: string }>();
-      const response = await t.app.inject({ method: 'GET', url: video.captions });
+      const response = await get(video.captions);
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain('WEBVTT');
-      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers['cache-control']).toBe('private, max-age=31536000, immutable');
       expect(response.headers['content-security-policy']).toContain('sandbox');
+    });
+
+    it('should serve the client’s logo to anyone (the login page shows it), and nothing else without a session', async () => {
+      const logo = (await t.app.inject({ method: 'GET', url: '/api/demo' })).json<{
+        branding: { logo_url: string };
+      }>().branding.logo_url;
+      expect(logo).toMatch(/^\/media\/demo\/[0-9a-f]{20}\.svg$/);
+      const anyone = await t.app.inject({ method: 'GET', url: logo });
+      expect(anyone.statusCode).toBe(200);
+      expect(anyone.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(anyone.headers['content-security-policy']).toContain('sandbox');
+
+      // (The fixture's video poster and case study image are the logo's very bytes, so the logo's file.)
+      const video = (await get('/api/demo/video')).json<{ captions: string; src: string }>();
+      for (const url of [video.captions, video.src, '/media/demo/0000000000000000000a.svg']) {
+        expect(url).toMatch(/^\/media\/demo\//);
+        const response = await t.app.inject({ method: 'GET', url });
+        // Whether or not the file exists: a 401 tells nothing of what is there.
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ error: 'You are not logged in. Please log in again.' });
+        expect(response.body).not.toContain('WEBVTT');
+        const head = await t.app.inject({ method: 'HEAD', url });
+        expect(head.statusCode).toBe(401);
+      }
     });
 
     it('should answer 404 for names that are not imported media', async () => {
@@ -371,8 +395,9 @@ describe.each(databases)('content routes ($name)', (target) => {
         '/media/demo/logo.svg',
         '/media/demo/0000000000000000000a.svg',
       ]) {
-        expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+        expect((await get(url)).statusCode).toBe(404);
       }
+      expect((await get('/media/nosuchclient/0000000000000000000a.svg')).statusCode).toBe(404);
     });
   });
 });
