@@ -503,9 +503,21 @@ function plainText(html: string): string {
   return (div.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-async function listMarkdown(folder: string): Promise<string[]> {
+/**
+ * The Markdown files of a content folder, sorted. A file whose extension is `.md` in another case (`x.MD`, made
+ * by some editors and file systems) is refused, naming it, rather than skipped: it would silently not be
+ * published. Other files (notes, images) are left alone.
+ */
+async function listMarkdown(folder: string, where: string): Promise<string[]> {
   if (!existsSync(folder)) return [];
-  return (await readdir(folder)).filter((f) => f.endsWith('.md')).sort();
+  const names = await readdir(folder);
+  const miscased = names.find((f) => f.toLowerCase().endsWith('.md') && !f.endsWith('.md'));
+  if (miscased !== undefined) {
+    throw new ContentError(
+      `${where}/${miscased}: a Markdown file's name must end in ".md" in lower case.`,
+    );
+  }
+  return names.filter((f) => f.endsWith('.md')).sort();
 }
 
 export interface ClientFile {
@@ -587,7 +599,7 @@ export async function prepareImport(
   const items: ContentItemInput[] = [];
 
   for (const { folder: sub, type } of FOLDERS) {
-    const files = await listMarkdown(path.join(root, sub));
+    const files = await listMarkdown(path.join(root, sub), sub);
     for (const [index, file] of files.entries()) {
       const where = `${sub}/${file}`;
       const slug = file.slice(0, -3);

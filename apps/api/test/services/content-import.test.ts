@@ -241,6 +241,16 @@ describe('content import, hostile files', () => {
     });
   });
 
+  it('should refuse a Markdown file whose extension is not lower case, rather than skip it', async () => {
+    const refused = importWith('insights/new-rules.MD', '---\ntitle: New rules\n---\nText.\n');
+    await expect(refused).rejects.toThrow(ContentError);
+    await expect(refused).rejects.toThrow(
+      'insights/new-rules.MD: a Markdown file\'s name must end in ".md" in lower case.',
+    );
+    // Other files in a content folder are still left alone.
+    await expect(importWith('insights/notes.txt', 'not content')).resolves.toBeDefined();
+  });
+
   it('should refuse related items that are not slugs, or too many of them', async () => {
     const withRelated = (related: string[]) =>
       importWith(
