@@ -6,12 +6,10 @@
  * end in an exact result or a PricingInputError with a short, printable message, running no
  * caller code that threw a second time and never turning a caller's object into text.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
+import { dirname } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   formatPounds,
   PricingInputError,
@@ -20,34 +18,7 @@ import {
   quoteContractorsAllRisks,
   recommendInsuranceFramework,
 } from '../index';
-
-const BUILDING_WARRANTY = {
-  buildType: 'New Build',
-  stage: 'Not Started',
-  units: 3,
-  sumInsured: 1_000_000,
-  gdv: 2_000_000,
-};
-const LOSS_OF_RENT = { anticipatedRentalIncome: 1_500_000, termMonths: 24, programmeMonths: 12 };
-const BTR = {
-  stage: 'Part Complete',
-  units: 120,
-  sumInsured: 12_000_000,
-  gdv: 30_000_000,
-  lossOfRent: LOSS_OF_RENT,
-};
-const CAR = { propertyType: 'Commercial Conversion', contractWorksValue: 1_000_000 };
-const FRAMEWORK = {
-  propertyType: 'Residential',
-  contractValue: 6_000_000,
-  hasBasement: false,
-  developmentType: 'New Build (including exisiting structures on site)',
-  gdv: 9_000_000,
-  contractor: 'Main contractor (JCT Design and Build)',
-  schemeLocation: 'Urban',
-  reinstatement: 2_000_000,
-  hasFlatRoof: false,
-};
+import { BTR, BUILDING_WARRANTY, CAR, cli, FRAMEWORK, LOSS_OF_RENT, packageDir } from './support';
 
 /** Anything a reader cannot see or that reorders text: none may reach a message. */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u;
@@ -482,7 +453,6 @@ describe('caller text in messages', () => {
 });
 
 // The global setup built the package into <tmp>/node_modules/@firm/pricing.
-const packageDir = inject('pricingPackageDir');
 const projectDir = dirname(dirname(dirname(packageDir)));
 
 describe('the ESM and CommonJS builds in one program', () => {
@@ -534,26 +504,6 @@ console.log(JSON.stringify({
     expect(new Other([]) instanceof PricingInputError).toBe(true);
   });
 });
-
-const bin = join(
-  packageDir,
-  (
-    JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-      bin: Record<string, string>;
-    }
-  ).bin['firm-pricing'] as string,
-);
-
-/** Run `firm-pricing`, returning its exit code and stderr. */
-async function cli(...args: string[]): Promise<{ code: number; stderr: string }> {
-  try {
-    const { stderr } = await promisify(execFile)(process.execPath, [bin, ...args]);
-    return { code: 0, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stderr: string };
-    return { code: failed.code, stderr: failed.stderr };
-  }
-}
 
 describe('firm-pricing given hostile arguments', () => {
   const nines = '9'.repeat(400);

@@ -22,33 +22,7 @@ import {
   quoteContractorsAllRisks,
   recommendInsuranceFramework,
 } from '../index';
-
-const BUILDING_WARRANTY = {
-  buildType: 'New Build',
-  stage: 'Not Started',
-  units: 3,
-  sumInsured: 1_000_000,
-  gdv: 2_000_000,
-} as const;
-const BTR = {
-  stage: 'Part Complete',
-  units: 120,
-  sumInsured: 12_000_000,
-  gdv: 30_000_000,
-  lossOfRent: { anticipatedRentalIncome: 1_500_000, termMonths: 24, programmeMonths: 12 },
-} as const;
-const CAR = { propertyType: 'Commercial Conversion', contractWorksValue: 1_000_000 } as const;
-const FRAMEWORK = {
-  propertyType: 'Residential',
-  contractValue: 6_000_000,
-  hasBasement: false,
-  developmentType: 'New Build (including exisiting structures on site)',
-  gdv: 9_000_000,
-  contractor: 'Main contractor (JCT Design and Build)',
-  schemeLocation: 'Urban',
-  reinstatement: 2_000_000,
-  hasFlatRoof: false,
-} as const;
+import { BTR, BUILDING_WARRANTY, CAR, FRAMEWORK } from './support';
 
 /** `base` with `field` replaced by a getter answering `answers` in turn (the last one after that). */
 function shifting(base: object, field: string, answers: readonly unknown[]): object {

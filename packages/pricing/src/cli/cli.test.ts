@@ -1,8 +1,5 @@
-import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import {
   quoteBtrWarranty,
   quoteBuildingWarranty,
@@ -10,36 +7,7 @@ import {
   recommendInsuranceFramework,
   RATE_TABLE_VERSION,
 } from '../index';
-
-// The global setup built the package (and its bin) into a temporary folder.
-const packageDir = inject('pricingPackageDir');
-const bin = join(
-  packageDir,
-  (
-    JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-      bin: Record<string, string>;
-    }
-  ).bin['firm-pricing'] as string,
-);
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Spawn `firm-pricing` with plain Node. */
-async function cli(...args: string[]): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+import { bin, cli } from '../__tests__/support';
 
 const BUILDING_WARRANTY_ARGS = [
   'quote',
