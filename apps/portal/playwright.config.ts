@@ -20,10 +20,13 @@ const dataDir = process.env.E2E_DATA_DIR;
 /** Screenshots for CI artefacts (gitignored). */
 export const SCREENSHOT_DIR = path.join(repoRoot, 'artifacts', 'screenshots');
 
+/** Debian's Chromium, or the browser `CHROMIUM` names (scripts/ensure-chromium.sh checks it exists). */
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
 const chromium = {
   ...devices['Desktop Chrome'],
   launchOptions: {
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [
       '--headless',
       '--no-sandbox',

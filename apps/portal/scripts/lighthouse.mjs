@@ -2,7 +2,7 @@
 /**
  * Lighthouse (npm, mobile settings: Moto G Power emulation, simulated slow 4G and 4× CPU slow-down) on the built
  * portal served by the built API: login, dashboard, a calculator and the insurance framework, logged in through the
- * open demo client's session cookie. Debian's Chromium at /usr/bin/chromium, headless without a sandbox.
+ * open demo client's session cookie. Debian's Chromium at /usr/bin/chromium (or the browser `CHROMIUM` names), headless without a sandbox.
  *
  * Prints the scores and, for every category under its target, the audits Lighthouse says fall short.
  *
@@ -124,7 +124,7 @@ try {
   if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status}`);
 
   chrome = await chromeLauncher.launch({
-    chromePath: '/usr/bin/chromium',
+    chromePath: process.env.CHROMIUM || '/usr/bin/chromium',
     chromeFlags: [
       '--headless=new',
       '--no-sandbox',
