@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { newId } from '../crypto.js';
+import type { Dialect } from '../db/connect.js';
 import type { ClientsTable, Database, LoginPolicy } from '../db/schema.js';
 
 /** Client details that cannot be stored: a prefix already taken, a name or phone that is not one line of text. */
@@ -16,7 +17,13 @@ export const MAX_CLIENT_NAME = 200;
 export const MAX_CONTACT_PHONE = 100;
 
 /** Control characters (C0, DEL, C1) and the line and paragraph separators: none belongs in a one-line field. */
-const CONTROL = new RegExp(String.raw`[\0-\x1f\x7f-\x9f\u2028\u2029]`);
+/**
+ * What a one-line staff entry must not hold: control characters, line separators, and the bidi and other invisible
+ * format controls (a name holding U+202E shows reversed, with what follows it, in e-mails and on the portal).
+ */
+const CONTROL = new RegExp(
+  String.raw`[\0-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb]`,
+);
 /** What does not show: whitespace and the invisible format characters (zero-width space and joiners, BOM…). */
 const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 
@@ -28,7 +35,7 @@ function lineProblem(label: string, value: string, max: number): string | undefi
   if (value.length > max)
     return `The ${label} is ${value.length} characters long; at most ${max} are taken.`;
   if (CONTROL.test(value)) {
-    return `The ${label} must be one line of text, without line breaks, tabs or control characters.`;
+    return `The ${label} must be one line of text, without line breaks, tabs, control characters or text-direction marks.`;
   }
   if (value.replace(INVISIBLE, '') === '') return `The ${label} must not be blank.`;
   return undefined;
@@ -93,6 +100,24 @@ export async function findClientByPrefix(
     .where('prefix', '=', prefix)
     .executeTakeFirst();
   return row === undefined ? undefined : toClient(row);
+}
+
+/**
+ * The client's login policy as stored now, read inside the transaction `trx` that is about to start a session
+ * on the strength of it, so that a staff command changing the policy cannot slip in between the read and the
+ * commit. On PostgreSQL the row is locked FOR SHARE (the staff update waits, and its cleanup then sees this
+ * transaction's rows); on SQLite call it only after the transaction's first write, which took the one write
+ * lock (no other process commits until this one does, so the read is the latest). `undefined` if the client
+ * is gone.
+ */
+export async function lockedLoginPolicy(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  clientId: string,
+): Promise<LoginPolicy | undefined> {
+  const query = trx.selectFrom('clients').select('login_policy').where('id', '=', clientId);
+  const row = await (dialect === 'postgres' ? query.forShare() : query).executeTakeFirst();
+  return row?.login_policy;
 }
 
 export async function listClients(db: Kysely<Database>): Promise<Client[]> {

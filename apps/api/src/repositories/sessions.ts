@@ -1,9 +1,10 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { DAY, HOUR, MINUTE } from '../clock.js';
 import { randomToken, sha256 } from '../crypto.js';
+import type { Dialect } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
-import { toClient, type Client, type ClientRow } from './clients.js';
-import type { User } from './users.js';
+import { lockedLoginPolicy, toClient, type Client, type ClientRow } from './clients.js';
+import { createOpenUser, type User, type UserDetails } from './users.js';
 
 export const SESSION_ABSOLUTE_MS = 30 * DAY;
 export const SESSION_IDLE_MS = 12 * HOUR;
@@ -30,6 +31,36 @@ export async function createSession(
     })
     .execute();
   return token;
+}
+
+/** Thrown inside the open-login transaction to roll it back when the client is no longer open. */
+class NoLongerOpen extends Error {}
+
+/**
+ * An open login: a new user record and its session, in one transaction that reads the client's policy itself
+ * (see lockedLoginPolicy). The request read the client as open before it got here; when staff switched it to
+ * magic-link meanwhile, nothing is stored and `undefined` is returned (the caller answers as a magic-link
+ * client does). The policy used to be taken from the request's earlier read: a login racing the switch wrote
+ * its unproven session after the switch had ended the others, and was told it was logged in.
+ */
+export async function startOpenSession(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  clientId: string,
+  details: UserDetails,
+  now: Date,
+): Promise<string | undefined> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      // The write first: on SQLite it takes the write lock, so the policy read next is the latest one.
+      const user = await createOpenUser(trx, clientId, details, now);
+      if ((await lockedLoginPolicy(trx, dialect, clientId)) !== 'open') throw new NoLongerOpen();
+      return createSession(trx, clientId, user.id, now);
+    });
+  } catch (error) {
+    if (error instanceof NoLongerOpen) return undefined;
+    throw error;
+  }
 }
 
 /** A client and, when the request carried the token of a live session of that client, its user. */

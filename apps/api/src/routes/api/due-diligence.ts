@@ -21,7 +21,14 @@ import { awaitsContinue } from '../../services/expect-continue.js';
 import { RateWindow } from '../../services/rate-window.js';
 import { shownText } from '../../services/shown-text.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
-import { LINE_BREAK, VISIBLE_CHARACTER, clientParams, errors } from '../schemas.js';
+import {
+  CONTROL_CHARACTER,
+  FORMAT_CONTROL,
+  LINE_BREAK,
+  VISIBLE_CHARACTER,
+  clientParams,
+  errors,
+} from '../schemas.js';
 
 /** The form's fields (the external form service's names) and what they hold. */
 const FIELDS = {
@@ -42,6 +49,35 @@ const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name)
 
 /** Line breaks, which only the description may hold (elsewhere they would add lines to the team's e-mail). */
 const ANY_LINE_BREAK = new RegExp(`[${LINE_BREAK}]`, 'u');
+
+/** What no field holds, the description included: control characters and bidi controls (see schemas.ts). */
+const HIDDEN_CONTROL = new RegExp(`[${CONTROL_CHARACTER}${FORMAT_CONTROL}]`, 'u');
+
+/** The amounts, as the form's sliders send them: whole pounds, digits only (`12500000`), or with a £ and commas. */
+const WHOLE_POUNDS = /^£?\s?(?:\d{1,15}|\d{1,3}(?:,\d{3}){1,4})$/u;
+const AMOUNTS = ['Currency1', 'Currency2', 'Currency'] as const;
+
+/**
+ * An e-mail address as the JSON calls' `format: "email"` takes it (ajv-formats' full `email`): the request goes
+ * to the team and the form service under it, so it is one address, not a list or a sentence.
+ */
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+/** Why an optional field given is not what it names (an amount, an e-mail address), or `undefined`. */
+function formatProblem(fields: Partial<Record<FieldName, string>>): string | undefined {
+  for (const name of AMOUNTS) {
+    const value = fields[name];
+    if (value !== undefined && value !== '' && !WHOLE_POUNDS.test(value)) {
+      return `The field "${name}" (${FIELDS[name].label}) must be a whole number of pounds, like 12500000.`;
+    }
+  }
+  const email = fields.Email;
+  if (email !== undefined && email !== '' && !EMAIL.test(email)) {
+    return 'The field "Email" (E-mail) must be an e-mail address.';
+  }
+  return undefined;
+}
 
 /** A required field must show a character, as the JSON routes' required text must (zero-width ones do not). */
 const VISIBLE = new RegExp(VISIBLE_CHARACTER, 'u');
@@ -387,6 +423,8 @@ async function readParts(
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) is too long.`;
     } else if (!('multiline' in FIELDS[part.fieldname]) && ANY_LINE_BREAK.test(value.trim())) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must be one line.`;
+    } else if (HIDDEN_CONTROL.test(value)) {
+      received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must not hold control characters or invisible text-direction marks.`;
     } else {
       received.fields[part.fieldname] = value.trim();
     }
@@ -498,6 +536,11 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         await discard();
         throw new HttpError(400, `Missing required field "${name}" (${field.label}).`);
       }
+    }
+    const badFormat = formatProblem(fields);
+    if (badFormat !== undefined) {
+      await discard();
+      throw new HttpError(400, badFormat);
     }
 
     const now = app.clock();

@@ -3,8 +3,13 @@ import { publicLink } from '../../config.js';
 import { createLoginToken, consumeLoginToken } from '../../repositories/login-tokens.js';
 import { recordLoginAttempt } from '../../repositories/login-attempts.js';
 import { enqueue } from '../../repositories/outbox.js';
-import { createSession, deleteClientSession, deleteSession } from '../../repositories/sessions.js';
-import { createOpenUser, upsertVerifiedUser, type UserDetails } from '../../repositories/users.js';
+import {
+  createSession,
+  deleteClientSession,
+  deleteSession,
+  startOpenSession,
+} from '../../repositories/sessions.js';
+import { upsertVerifiedUser, type UserDetails } from '../../repositories/users.js';
 import { addressKey } from '../../services/address-key.js';
 import { continuePage, invalidLinkPage } from '../../services/pages.js';
 import { HttpError, clientOf } from '../../types.js';
@@ -87,14 +92,21 @@ export default function loginRoutes(app: FastifyInstance): void {
       }
 
       if (client.loginPolicy === 'open') {
-        const token = await app.db.kysely.transaction().execute(async (trx) => {
-          const user = await createOpenUser(trx, client.id, details, clock());
-          return createSession(trx, client.id, user.id, clock());
-        });
-        const previous = sessionToken(request);
-        if (previous !== undefined) await deleteSession(app.db.kysely, previous);
-        setSessionCookie(reply, token);
-        return { redirect: `/${client.prefix}/dashboard` };
+        // The policy is read again where the session is written: staff may have switched the client to
+        // magic-link since it was loaded, and then this request is one of magic-link (below).
+        const token = await startOpenSession(
+          app.db.kysely,
+          app.db.dialect,
+          client.id,
+          details,
+          clock(),
+        );
+        if (token !== undefined) {
+          const previous = sessionToken(request);
+          if (previous !== undefined) await deleteSession(app.db.kysely, previous);
+          setSessionCookie(reply, token);
+          return { redirect: `/${client.prefix}/dashboard` };
+        }
       }
 
       // Magic link: the same answer whatever the e-mail; the token and the mail are made afterwards.

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PERSON,
+  buildTestApp,
+  databases,
+  loginOpen,
+  multipart,
+  sessionCookie,
+  type TestApp,
+} from '../helper.js';
+import { VALID_BODIES } from './support.js';
+
+/** Every Unicode bidi control ("Trojan Source"): marks, embeddings, overrides, isolates. */
+const BIDI_CONTROLS = [
+  '\u061C',
+  '\u200E',
+  '\u200F',
+  '\u202A',
+  '\u202B',
+  '\u202C',
+  '\u202D',
+  '\u202E',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+];
+/** Other characters that show nothing in a line of text: C0 and C1 controls (ESC, CSI), DEL, format controls. */
+const OTHER_CONTROLS = ['\u0001', '\u001b[31m', '\u007f', '\u009b', '\u206E', '\uFFF9'];
+
+/** Legitimate names: right-to-left scripts, emoji with joiners, Persian with ZWNJ, a flag tag sequence. */
+const LEGITIMATE = [
+  'مريم العلي',
+  'דוד כהן',
+  'Zoë 👩‍👩‍👧‍👦',
+  'می‌خواهم',
+  '🏴󠁧󠁢󠁥󠁮󠁧󠁿 Ada',
+  'O’Brien-Smith',
+  'Ada\tLovelace',
+];
+
+const CALCULATORS: [string, string[]][] = [
+  ['warranty', ['name', 'telephone']],
+  ['btr', ['name', 'contact_number']],
+  ['car', ['name', 'telephone']],
+];
+
+const malformed = (field: string) => ({
+  error: `Invalid field "${field}": it must not be blank and must be well formed.`,
+});
+
+describe.each(databases)('invisible controls in what users type ($name)', (target) => {
+  let t: TestApp;
+  let cookie: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp(target);
+    cookie = await loginOpen(t.app, 'demo', { email: 'controls@example.com' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should refuse bidi and other invisible controls in every login field, naming the field', async () => {
+    for (const control of [...BIDI_CONTROLS, ...OTHER_CONTROLS]) {
+      for (const field of ['first_name', 'last_name', 'phone', 'email']) {
+        const value = field === 'email' ? `ada${control}@example.com` : `${control}evil 1`;
+        for (const prefix of ['demo', 'northbank']) {
+          const response = await t.app.inject({
+            method: 'POST',
+            url: `/api/${prefix}/login`,
+            payload: { ...PERSON, [field]: value },
+          });
+          expect(response.statusCode, `${field} ${JSON.stringify(control)}`).toBe(400);
+          expect(response.json<{ error: string }>().error).toContain(`"${field}"`);
+          expect(response.cookies.filter((c) => c.value !== '')).toEqual([]);
+        }
+      }
+    }
+    // Nothing of them was stored: no user holds a control character.
+    const users = await t.app.db.kysely
+      .selectFrom('users')
+      .select(['first_name', 'last_name'])
+      .execute();
+    for (const user of users) {
+      expect(`${user.first_name} ${user.last_name}`).not.toMatch(
+        new RegExp(
+          String.raw`[\0-\x08\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb]`,
+          'u',
+        ),
+      );
+    }
+  });
+
+  it('should refuse them in the three calculators’ names and phones, and in the activity item', async () => {
+    for (const control of [...BIDI_CONTROLS, ...OTHER_CONTROLS]) {
+      for (const [calculator, fields] of CALCULATORS) {
+        for (const field of fields) {
+          const response = await t.app.inject({
+            method: 'POST',
+            url: `/api/demo/${calculator}`,
+            headers: { cookie },
+            payload: {
+              ...VALID_BODIES[`POST /api/:client/${calculator}`],
+              [field]: `Ada ${control}gnp.exe`,
+            },
+          });
+          expect(response.statusCode, `${calculator} ${field} ${JSON.stringify(control)}`).toBe(
+            400,
+          );
+          expect(response.json()).toEqual(malformed(field));
+        }
+      }
+      const activity = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/activity',
+        headers: { cookie },
+        payload: { action: 'search', item: `flats${control}` },
+      });
+      expect(activity.statusCode).toBe(400);
+      expect(activity.json()).toEqual(malformed('item'));
+    }
+  });
+
+  it('should refuse them in every due-diligence field, the description included', async () => {
+    const fields = {
+      SingleLine: 'Harbour Quay',
+      SingleLine1: '1 Quay Street',
+      SingleLine2: 'Portsmouth PO1 1AA',
+      SingleLine3: 'Sixty-four apartments.\r\nA basement car park.',
+      Email: 'ada@example.com',
+      SingleLine4: 'Ada Lovelace',
+    };
+    for (const control of ['\u202E', '\u2067', '\u200F', '\u001b', '\u009b']) {
+      for (const [name, value] of Object.entries(fields)) {
+        const form = multipart({ ...fields, [name]: `${value}${control}fdp.exe` });
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/due-diligence',
+          headers: { ...form.headers, cookie },
+          payload: form.payload,
+        });
+        expect(response.statusCode, `${name} ${JSON.stringify(control)}`).toBe(400);
+        expect(response.json<{ error: string }>().error).toMatch(
+          new RegExp(
+            `^The field "${name}" \\(.+\\) must not hold control characters or invisible text-direction marks\\.$`,
+          ),
+        );
+      }
+    }
+    const fine = multipart({ ...fields, SingleLine4: 'מרים כהן', SingleLine: 'برج الميناء' });
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      headers: { ...fine.headers, cookie },
+      payload: fine.payload,
+    });
+    expect(accepted.statusCode, accepted.body).toBe(303);
+  });
+
+  it('should keep right-to-left names, emoji with joiners and Persian text working', async () => {
+    for (const [i, name] of LEGITIMATE.entries()) {
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, first_name: name, last_name: name, email: `rtl${i}@example.com` },
+      });
+      expect(login.statusCode, JSON.stringify(name)).toBe(200);
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo',
+        headers: { cookie: sessionCookie(login) },
+      });
+      expect(me.json<{ first_name: string }>().first_name).toBe(name);
+      const warranty = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/warranty',
+        headers: { cookie },
+        payload: { ...VALID_BODIES['POST /api/:client/warranty'], name },
+      });
+      expect(warranty.statusCode, JSON.stringify(name)).toBe(201);
+    }
+  });
+});
