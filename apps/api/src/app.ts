@@ -18,7 +18,7 @@ import staticFiles from './plugins/app/static.js';
 import bodyParsers from './plugins/external/body-parsers.js';
 import cookie from './plugins/external/cookie.js';
 import openapi from './plugins/external/openapi.js';
-import security, { CONTENT_SECURITY_POLICY } from './plugins/external/security.js';
+import security, { CONTENT_SECURITY_POLICY, securityHeaders } from './plugins/external/security.js';
 import activityRoutes from './routes/api/activity.js';
 import clientRoutes from './routes/api/client.js';
 import contentRoutes from './routes/api/content.js';
@@ -121,7 +121,13 @@ function jsonOnly(
 }
 
 /** The query string of a call that takes no parameters: any parameter is unknown (400). */
-const NO_QUERY = { type: 'object', additionalProperties: false } as const;
+const NO_QUERY = {
+  type: 'object',
+  // Stated although empty: without `properties` the OpenAPI generator reads the schema's own keywords as
+  // parameters (a query parameter "type" and one "additionalProperties" on every such call).
+  properties: {},
+  additionalProperties: false,
+} as const;
 
 /** No request of this API nests deeper than a few levels; a body nested deeper than this is refused. */
 export const MAX_NESTING = 32;
@@ -339,6 +345,10 @@ function isNavigation(request: FastifyRequest): boolean {
 
 /** Fastify's own options for this app (the server and the tests use the same). */
 export function serverOptions(config: Config): FastifyHttpOptions<Server> {
+  const refusalHeaders = {
+    ...securityHeaders(config.publicUrl.protocol === 'https:'),
+    'cache-control': 'no-store',
+  };
   return {
     // Trusting every hop (Fastify's `true`) would take the leftmost X-Forwarded-For entry, which the client
     // writes itself: each login attempt could name a new address and pass the per-address limit.
@@ -372,7 +382,10 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
           ? error.statusCode
           : 400;
       request.log.info({ err: error }, 'Request refused by the router');
+      // Answered before any hook runs (no onRequest, no onSend): the headers every answer carries, and the
+      // no-store every error carries, are set here or not at all.
       void reply
+        .headers(refusalHeaders)
         .code(status)
         .type('application/json; charset=utf-8')
         .send({
@@ -397,6 +410,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     ),
   );
 
+  /** The security headers of every answer (plugins/external/security.ts), for answers made before its hook. */
+  const everyAnswer = securityHeaders(opts.config.publicUrl.protocol === 'https:');
   fastify.server.on('connect', answerConnect);
   fastify.server.prependListener('request', trackAnswer);
 
@@ -430,14 +445,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     routes.push({ pattern, methods });
   });
 
-  /** A request no route takes: 405 (with Allow) on a known /api path whatever the method, else 404. */
+  /** A request no route takes: 405 (with Allow) on a known /api or /media path whatever the method, else 404. */
   const answerNoRoute = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const url = request.url.split('?')[0] ?? '/';
     const allowed =
-      url === '/api' || url.startsWith('/api/')
+      url === '/api' || url.startsWith('/api/') || url.startsWith('/media/')
         ? [...new Set(routes.filter((r) => r.pattern.test(url)).flatMap((r) => r.methods))]
         : [];
-    if (allowed.length > 0) {
+    // A route that takes the method and found nothing (a media file not there calls this) is a 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       return reply
         .code(405)
         .header('allow', allowed.join(', '))
@@ -494,9 +510,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       error: 'The Expect header cannot be met (only 100-continue is).',
     });
     response.writeHead(417, {
+      ...everyAnswer,
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
-      'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
       connection: 'close',
     });
@@ -608,6 +624,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       void reply.header('connection', 'close');
       closeAfterAnswer(request.raw, reply.raw);
     }
+    // Refused by a hook that runs before the security headers' own (a second Host header): set them here.
+    if (!reply.hasHeader('x-frame-options')) void reply.headers(everyAnswer);
     const context = { method: request.method, url: request.url, status };
     // An HttpError is a refusal the app chose, in words meant for the user, whatever its status (507 when the
     // disk is nearly full); any other error past 500 is a fault, shown only as "Internal server error".
@@ -646,7 +664,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url === '/api' || url.startsWith('/api/');
-    if (isApi) {
+    // A media file's address is a route too: a POST to it is a 405 naming GET and HEAD, as on /api.
+    if (isApi || url.startsWith('/media/')) {
       void answerNoRoute(request, reply);
       return;
     }

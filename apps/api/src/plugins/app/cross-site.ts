@@ -44,7 +44,14 @@ export const NOT_A_NAVIGATION_MESSAGE =
  * `<img src="/api/demo/logout">`). Browsers without those headers (and other clients) are let through.
  */
 export function isTopLevelNavigation(request: FastifyRequest): boolean {
-  const { 'sec-fetch-mode': mode, 'sec-fetch-dest': dest } = request.headers;
+  const {
+    'sec-fetch-mode': mode,
+    'sec-fetch-dest': dest,
+    'sec-fetch-site': site,
+  } = request.headers;
+  // A browser sends the three Fetch Metadata headers together. Sec-Fetch-Mode alone is no browser: Node's
+  // fetch (undici) sends `Sec-Fetch-Mode: cors` on every request, and a script's logout must work.
+  if (site === undefined && dest === undefined) return true;
   return (mode === undefined || mode === 'navigate') && (dest === undefined || dest === 'document');
 }
 
