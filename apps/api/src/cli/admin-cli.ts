@@ -34,7 +34,9 @@ export const USAGE = `Usage: pnpm admin <command>
   client list
   client update --prefix P [--name N] [--login open|magic-link] [--primary #hex] [--accent #hex]
                 [--phone TEXT] [--email ADDRESS]      (--phone "" / --email "" go back to the default)
-  content import --client P FOLDER
+  content import --client P FOLDER [--allow-empty]
+                                 Makes the client's content match FOLDER: items whose file is gone are
+                                 removed. A FOLDER with no items at all is refused unless --allow-empty
   leads export --client P [--out FILE]
                                  CSV of calculator quotes and due diligence requests, on stdout or
                                  into a new FILE (UTF-8 with a byte order mark, so Excel reads £ and accents)
@@ -66,6 +68,7 @@ const OPTIONS = {
   email: { type: 'string' },
   client: { type: 'string' },
   out: { type: 'string' },
+  'allow-empty': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -199,11 +202,22 @@ async function run(
         path.resolve(base, folder),
         path.join(dataDir, 'media'),
         now,
+        { allowEmpty: values['allow-empty'] === true },
       );
+      const { removed } = summary;
       io.stdout(
         `Imported into ${client.prefix}: ${summary.case_study} case studies, ${summary.insight} insights, ` +
-          `${summary.topic} topics${summary.video ? ', a video' : ''}.\n`,
+          `${summary.topic} topics${summary.video ? ', a video' : ''}.\n` +
+          `Removed (no longer in the folder): ${removed.case_study} case studies, ${removed.insight} insights, ` +
+          `${removed.topic} topics${removed.video ? ', the video' : ''}; ` +
+          `${summary.media_removed.length} unused media files.\n`,
       );
+      if (summary.media_problem !== null) {
+        io.stderr(
+          `The content was imported, but its media could not be checked afterwards (${summary.media_problem}). ` +
+            `Running the import again does it.\n`,
+        );
+      }
       return;
     }
     case 'leads export': {
@@ -361,6 +375,9 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     }
     if (parsed.values.out !== undefined && !command.endsWith(' export')) {
       throw new UsageError('--out is only for leads export and activity export.');
+    }
+    if (parsed.values['allow-empty'] === true && command !== 'content import') {
+      throw new UsageError('--allow-empty is only for content import.');
     }
     if (command !== 'content import' && rest.length > 0) {
       throw new UsageError(`Unexpected argument "${rest[0] ?? ''}".`);

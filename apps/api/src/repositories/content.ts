@@ -55,6 +55,40 @@ export async function upsertContentItem(
     .execute();
 }
 
+/** The items a client has, by id, type and slug (what an import compares its folder with). */
+export async function listContentKeys(
+  db: Kysely<Database>,
+  clientId: string,
+): Promise<Pick<ContentItemRow, 'id' | 'type' | 'slug'>[]> {
+  return db
+    .selectFrom('content_items')
+    .select(['id', 'type', 'slug'])
+    .where('client_id', '=', clientId)
+    .execute();
+}
+
+/** Ids deleted per statement: well under any database's limit on bound values. */
+const DELETE_BATCH = 500;
+
+/**
+ * Deletes a client's items by id. Nothing else holds an item's id: related lists name slugs and are looked up
+ * when an article is read (a slug no longer there is left out), search reads the item's own `search_text`, and
+ * activity rows are the visitor's own words (a page or a search), kept as history.
+ */
+export async function deleteContentItems(
+  db: Kysely<Database>,
+  clientId: string,
+  ids: readonly string[],
+): Promise<void> {
+  for (let i = 0; i < ids.length; i += DELETE_BATCH) {
+    await db
+      .deleteFrom('content_items')
+      .where('client_id', '=', clientId)
+      .where('id', 'in', ids.slice(i, i + DELETE_BATCH))
+      .execute();
+  }
+}
+
 /** The search folded as the stored text is, with LIKE wildcards escaped ("50%" means the characters). */
 function likePattern(text: string): string {
   return `%${searchFold(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -195,4 +229,38 @@ export async function findVideo(
     .select(['title', 'src', 'poster', 'captions', 'description'])
     .where('client_id', '=', clientId)
     .executeTakeFirst();
+}
+
+/** Deletes a client's video; answers whether there was one. */
+export async function deleteVideo(db: Kysely<Database>, clientId: string): Promise<boolean> {
+  const result = await db.deleteFrom('videos').where('client_id', '=', clientId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Every stored text of a client that may name its media (`/media/<prefix>/<file>`): items' images, bodies and
+ * pro tips, the video and the branding (the logo).
+ */
+export async function mediaReferenceTexts(
+  db: Kysely<Database>,
+  clientId: string,
+): Promise<string[]> {
+  const texts: string[] = [];
+  const items = await db
+    .selectFrom('content_items')
+    .select(['image_url', 'html', 'pro_tip'])
+    .where('client_id', '=', clientId)
+    .execute();
+  for (const item of items) texts.push(item.image_url ?? '', item.html, item.pro_tip ?? '');
+  const video = await findVideo(db, clientId);
+  if (video !== undefined) {
+    texts.push(video.src, video.poster ?? '', video.captions ?? '', video.description);
+  }
+  const client = await db
+    .selectFrom('clients')
+    .select('branding')
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+  if (client !== undefined) texts.push(client.branding);
+  return texts;
 }

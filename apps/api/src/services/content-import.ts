@@ -10,6 +10,8 @@ import {
   rename,
   stat,
   unlink,
+  utimes,
+  writeFile,
 } from 'node:fs/promises';
 import path from 'node:path';
 import matter from 'gray-matter';
@@ -20,7 +22,11 @@ import { parse as parseYaml } from 'yaml';
 import type { ContentType, Database, LoginPolicy } from '../db/schema.js';
 import type { Branding, Client, NewClient } from '../repositories/clients.js';
 import {
+  deleteContentItems,
+  deleteVideo,
+  listContentKeys,
   MAX_RELATED,
+  mediaReferenceTexts,
   upsertContentItem,
   upsertVideo,
   type ContentItemInput,
@@ -53,6 +59,10 @@ const MEDIA_TYPES: Record<string, string> = {
 export const MEDIA_EXTENSIONS = Object.keys(MEDIA_TYPES);
 export const mediaContentType = (file: string): string | undefined =>
   MEDIA_TYPES[path.extname(file).toLowerCase()];
+/** A published media file's name: a content hash and an allowed extension. */
+const MEDIA_FILE = new RegExp(
+  `^[a-f0-9]{20}(${MEDIA_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})$`,
+);
 
 const FOLDERS: { folder: string; type: ContentType }[] = [
   { folder: 'case-studies', type: 'case_study' },
@@ -342,7 +352,15 @@ class MediaCopier {
     try {
       for (const [name, { source, hash }] of this.planned) {
         const target = path.join(targetDir, name);
-        if (existsSync(target)) continue;
+        if (existsSync(target)) {
+          // Already there: touched, so a sweep of unused media (another import of this client finishing now)
+          // sees it as just written and leaves it. Copied again only if it went meanwhile.
+          const touched = await utimes(target, new Date(), new Date()).then(
+            () => true,
+            (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+          );
+          if (touched) continue;
+        }
         await mkdir(targetDir, { recursive: true });
         tmp = tempName(target);
         await copyFile(source, tmp);
@@ -569,6 +587,24 @@ export interface ImportSummary {
   topic: number;
   video: boolean;
   logo_url: string | null;
+  /** What the client had and the folder no longer has, removed by the import. */
+  removed: { case_study: number; insight: number; topic: number; video: boolean };
+}
+
+export interface ImportOptions {
+  /**
+   * Let a folder with no case studies, insights or topics remove all the client's items (the staff tool's
+   * `--allow-empty`). Without it such an import is refused: the usual cause is a wrong or emptied folder.
+   */
+  allowEmpty?: boolean;
+}
+
+/** What {@link importContent} answers: the summary, and the sweep of unused media after it. */
+export interface ImportResult extends ImportSummary {
+  /** Media files of the client deleted after the import because nothing names them (see sweepUnusedMedia). */
+  media_removed: string[];
+  /** Set when the import was committed but its media could not be checked afterwards. */
+  media_problem: string | null;
 }
 
 /**
@@ -696,23 +732,46 @@ export function publishImportMedia(prepared: PreparedImport): Promise<string[]> 
 }
 
 /**
- * Writes a prepared import's rows for `client` in the caller's transaction, and bumps the client's content
- * version, so an answer is made either wholly before or wholly after the import. Answers the import's summary.
+ * Writes a prepared import's rows for `client` in the caller's transaction, so the client's published content
+ * matches the folder: items are upserted by type and slug, and items (and the video) the folder no longer has
+ * are removed. Bumps the client's content version, so an answer is made either wholly before or wholly after the
+ * import. A folder with no items at all while the client has some is refused unless `allowEmpty`. Answers the
+ * import's summary.
  */
 export async function writeImport(
   trx: Transaction<Database>,
   client: Client,
   prepared: PreparedImport,
   now: Date,
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const { items, video, logoUrl } = prepared;
-  for (const item of items) await upsertContentItem(trx, client.id, item, now);
-  if (video !== undefined) await upsertVideo(trx, client.id, video, now);
+  // First, so two imports of one client take turns (the row stays locked until commit on PostgreSQL; SQLite takes
+  // its write lock): what one removes is judged against the rows as the other committed them, never a mix.
   await trx
     .updateTable('clients')
     .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
     .where('id', '=', client.id)
     .execute();
+  const existing = await listContentKeys(trx, client.id);
+  if (items.length === 0 && existing.length > 0 && options.allowEmpty !== true) {
+    throw new ContentError(
+      `The folder has no case studies, insights or topics, so importing it would remove all ` +
+        `${existing.length} published item${existing.length === 1 ? '' : 's'} of ${client.prefix}. ` +
+        `Nothing was changed. Check the folder; ` +
+        `to remove them all, import it again with --allow-empty.`,
+    );
+  }
+  for (const item of items) await upsertContentItem(trx, client.id, item, now);
+  const kept = new Set(items.map((i) => `${i.type}/${i.slug}`));
+  const gone = existing.filter((row) => !kept.has(`${row.type}/${row.slug}`));
+  await deleteContentItems(
+    trx,
+    client.id,
+    gone.map((row) => row.id),
+  );
+  const videoRemoved = video === undefined ? await deleteVideo(trx, client.id) : false;
+  if (video !== undefined) await upsertVideo(trx, client.id, video, now);
   if (logoUrl !== client.branding.logo_url) {
     // The branding as stored now, not as read before the import: a colour changed meanwhile by
     // `client update` is kept.
@@ -728,20 +787,112 @@ export async function writeImport(
       .where('id', '=', client.id)
       .execute();
   }
+  const count = (list: readonly { type: ContentType }[], type: ContentType) =>
+    list.filter((i) => i.type === type).length;
   return {
-    case_study: items.filter((i) => i.type === 'case_study').length,
-    insight: items.filter((i) => i.type === 'insight').length,
-    topic: items.filter((i) => i.type === 'topic').length,
+    case_study: count(items, 'case_study'),
+    insight: count(items, 'insight'),
+    topic: count(items, 'topic'),
     video: video !== undefined,
     logo_url: logoUrl,
+    removed: {
+      case_study: count(gone, 'case_study'),
+      insight: count(gone, 'insight'),
+      topic: count(gone, 'topic'),
+      video: videoRemoved,
+    },
   };
 }
 
 /**
+ * How long a media file is kept after an import last wrote or reused it, and again after a sweep first found
+ * nothing naming it.
+ */
+export const MEDIA_GRACE_MS = 60 * 60_000;
+/** The mark a sweep leaves beside a file it found unused (`.unused-<file>`; never served: not a media name). */
+const UNUSED_MARK = '.unused-';
+
+/**
+ * Deletes media files of one client (DATA_DIR/media/<prefix>/, never another client's folder) that nothing
+ * names any more: no item, the video or the branding (logo). Those of removed or changed items, and those an
+ * import killed between copying its media and committing left behind.
+ *
+ * The rule keeps every file someone may still use. A file is deleted only when (1) no row names it, (2) it was
+ * last written or reused (touched) by an import over an hour ago, so an import of this client running now, on
+ * any instance sharing the folder, never loses a file it is about to name, and (3) an earlier sweep already found
+ * it unused over an hour ago and it has not been touched since (the `.unused-<file>` mark is newer than the
+ * file), so a page that an instance sent before the import, still naming the file, keeps loading it for at
+ * least an hour. Answers the names deleted.
+ */
+export async function sweepUnusedMedia(
+  db: Kysely<Database>,
+  client: Pick<Client, 'id' | 'prefix'>,
+  mediaDir: string,
+  nowMs = Date.now(),
+): Promise<string[]> {
+  // The prefix is checked when a client is made; checked again as it names a folder to delete in.
+  if (prefixProblem(client.prefix) !== undefined) return [];
+  const dir = path.join(mediaDir, client.prefix);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const present = new Set(names);
+  const used = new Set<string>();
+  const named = new RegExp(`/media/${client.prefix}/([a-f0-9]{20}\\.[a-z0-9]+)`, 'g');
+  for (const text of await mediaReferenceTexts(db, client.id)) {
+    for (const [, name] of text.matchAll(named)) if (name !== undefined) used.add(name);
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (name.startsWith(UNUSED_MARK)) {
+      if (!present.has(name.slice(UNUSED_MARK.length))) {
+        await unlink(path.join(dir, name)).catch(() => undefined);
+      }
+      continue;
+    }
+    // Temporary copies are removeStaleTemps's; anything else in the folder is not the import's to delete.
+    if (!MEDIA_FILE.test(name)) continue;
+    const file = path.join(dir, name);
+    const mark = path.join(dir, UNUSED_MARK + name);
+    if (used.has(name)) {
+      if (present.has(UNUSED_MARK + name)) await unlink(mark).catch(() => undefined);
+      continue;
+    }
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile() !== true || nowMs - info.mtimeMs < MEDIA_GRACE_MS) continue;
+    const marked = await stat(mark).catch(() => undefined);
+    if (marked === undefined || marked.mtimeMs <= info.mtimeMs) {
+      // First found unused (or reused since it last was): noted now, deleted an hour later at the earliest.
+      await writeFile(mark, '').catch(() => undefined);
+      continue;
+    }
+    if (nowMs - marked.mtimeMs < MEDIA_GRACE_MS) continue;
+    // Looked at again just before: an import may have reused (touched) it meanwhile.
+    const again = await stat(file).catch(() => undefined);
+    if (again === undefined || again.mtimeMs !== info.mtimeMs) continue;
+    if (
+      !(await unlink(file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
+    await unlink(mark).catch(() => undefined);
+    removed.push(name);
+  }
+  return removed;
+}
+
+/**
  * Imports a content folder for a client (see docs/architecture.md for the format): Markdown with front
- * matter, raw HTML allowed and sanitised, media copied under content-hash names. Idempotent: items are
- * upserted by type and slug. Everything is checked before anything is written, and written in one
- * transaction.
+ * matter, raw HTML allowed and sanitised, media copied under content-hash names. The client's items then match
+ * the folder: upserted by type and slug, and those whose file is gone removed. Idempotent: a second run changes
+ * and removes nothing. Everything is checked before anything is written, and written in one transaction. After
+ * the commit, the client's media nothing names any more are swept (see {@link sweepUnusedMedia}).
  */
 export async function importContent(
   db: Kysely<Database>,
@@ -749,15 +900,29 @@ export async function importContent(
   folder: string,
   mediaDir: string,
   now: Date,
-): Promise<ImportSummary> {
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const prepared = await prepareImport(client, folder, mediaDir);
   // Everything has passed: the media go out first (rows must never point at a file not there yet), and are
   // taken back if the rows cannot be written.
   const published = await publishImportMedia(prepared);
+  let summary: ImportSummary;
   try {
-    return await db.transaction().execute((trx) => writeImport(trx, client, prepared, now));
+    summary = await db
+      .transaction()
+      .execute((trx) => writeImport(trx, client, prepared, now, options));
   } catch (error) {
     await unpublishMedia(published);
     throw error;
+  }
+  try {
+    // The files the rows now name, copied again should one have gone meanwhile (another import of this
+    // client failing and taking back a file it had copied, or sweeping in the instant this one touched it).
+    await publishImportMedia(prepared);
+    const removed = await sweepUnusedMedia(db, client, mediaDir);
+    return { ...summary, media_removed: removed, media_problem: null };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ...summary, media_removed: [], media_problem: message };
   }
 }

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,12 +125,21 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     const longAdd = await admin('client', 'add', '--prefix', 'y'.repeat(1000), '--name', 'Y');
     expect(longAdd.code).toBe(2);
     expect(longAdd.stderr).toContain(`The prefix "${'y'.repeat(40)}…" must be`);
+    const oneLine =
+      'The client name must be one line of text, without line breaks, tabs, control characters or text-direction marks.\n';
     expect(await admin('client', 'update', '--prefix', 'acme', '--name', 'Two\nlines')).toEqual({
       code: 1,
       stdout: '',
-      stderr:
-        'The client name must be one line of text, without line breaks, tabs or control characters.\n',
+      stderr: oneLine,
     });
+    // A right-to-left override would show the name (and what follows it in a mail) reversed.
+    for (const name of ['\u202EAcme', 'Acme\u2066 Ltd', 'Acme\u200F']) {
+      expect(await admin('client', 'update', '--prefix', 'acme', '--name', name)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: oneLine,
+      });
+    }
     expect((await admin('client', 'update', '--prefix', 'acme', '--accent', 'red')).code).toBe(2);
     expect((await admin('client', 'frobnicate')).code).toBe(2);
     expect((await admin('client', 'list', '--colour', 'x')).code).toBe(2);
@@ -180,7 +189,9 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     );
     expect(first).toMatchObject({
       code: 0,
-      stdout: 'Imported into acme: 2 case studies, 2 insights, 2 topics, a video.\n',
+      stdout:
+        'Imported into acme: 2 case studies, 2 insights, 2 topics, a video.\n' +
+        'Removed (no longer in the folder): 0 case studies, 0 insights, 0 topics; 0 unused media files.\n',
     });
     const second = await admin(
       'content',
@@ -189,7 +200,7 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       'acme',
       path.join(FIXTURE_CONTENT, 'demo'),
     );
-    expect(second.code).toBe(0);
+    expect(second).toMatchObject({ code: 0, stdout: first.stdout });
     const db = await openDatabase({
       databaseUrl: env.DATABASE_URL ?? null,
       databaseSchema: env.DATABASE_SCHEMA ?? null,
@@ -213,6 +224,50 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       code: 1,
       stderr: 'The content folder /no/such/folder does not exist.\n',
     });
+  });
+
+  it('should remove what the folder no longer has, and refuse an empty folder without --allow-empty', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'firm-admin-content-'));
+    try {
+      await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
+      expect((await admin('content', 'import', '--client', 'acme', folder)).code).toBe(0);
+      await rm(path.join(folder, 'insights', 'pi-levels.md'));
+      await rm(path.join(folder, 'video.md'));
+      // Before: the deleted files' items stayed published, and the summary said nothing about them.
+      expect(await admin('content', 'import', '--client', 'acme', folder)).toMatchObject({
+        code: 0,
+        stdout:
+          'Imported into acme: 2 case studies, 1 insights, 2 topics.\n' +
+          'Removed (no longer in the folder): 0 case studies, 1 insights, 0 topics, the video; 0 unused media files.\n',
+      });
+      for (const sub of ['case-studies', 'insights', 'topics']) {
+        await rm(path.join(folder, sub), { recursive: true });
+      }
+      expect(await admin('content', 'import', '--client', 'acme', folder)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'The folder has no case studies, insights or topics, so importing it would remove all 5 published ' +
+          'items of acme. Nothing was changed. Check the folder; to remove them all, import it again with ' +
+          '--allow-empty.\n',
+      });
+      expect(
+        await admin('content', 'import', '--client', 'acme', '--allow-empty', folder),
+      ).toMatchObject({
+        code: 0,
+        stdout:
+          'Imported into acme: 0 case studies, 0 insights, 0 topics.\n' +
+          'Removed (no longer in the folder): 2 case studies, 1 insights, 2 topics; 0 unused media files.\n',
+      });
+      expect(await admin('client', 'list', '--allow-empty')).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('--allow-empty is only for content import.') as string,
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+      // Back as the other tests expect it.
+      await admin('content', 'import', '--client', 'acme', path.join(FIXTURE_CONTENT, 'demo'));
+    }
   });
 
   it('should export leads and activity as CSV with formula injection neutralised', async () => {
