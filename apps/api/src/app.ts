@@ -682,11 +682,23 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .then((loaded) =>
           renderPortalPage(fastify, loaded, { url: request.url, cookie: request.headers.cookie }),
         )
-        .then((html) => encodePage(html, request.headers['accept-encoding']))
-        .then(({ body, encoding }) => {
+        .then(async ({ html, found }) => {
+          // An unknown client or page is a 404: a person opening it gets the page (the portal shows its 404
+          // page), a script or a fetch the `{ error }` every other 404 is.
+          if (!found && !isNavigation(request)) return undefined;
+          return { found, ...(await encodePage(html, request.headers['accept-encoding'])) };
+        })
+        .then((page) => {
+          if (page === undefined) {
+            return reply
+              .code(404)
+              .header('cache-control', 'no-store')
+              .send({ error: 'Not found.' });
+          }
+          const { body, encoding, found } = page;
           if (encoding !== undefined) void reply.header('content-encoding', encoding);
           return reply
-            .code(200)
+            .code(found ? 200 : 404)
             .header('cache-control', 'no-store')
             .header('vary', 'Accept-Encoding')
             .type('text/html; charset=utf-8')

@@ -6,6 +6,9 @@ import path from 'node:path';
 import { encodePage, jsonForScript, portalShellLoader } from '../src/services/portal-page.js';
 import { buildTestApp, databases, loginMagic, loginOpen, type TestApp } from './helper.js';
 
+/** What a browser sends when a person opens a page. */
+const NAVIGATION = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
 /** The answers written into a page, or undefined when the page has none. */
 function bootOf(html: string): Record<string, unknown> | undefined {
   const match = /<script type="application\/json" id="portal-boot">(.*?)<\/script>/s.exec(html);
@@ -230,11 +233,65 @@ describe.each(databases)('portal pages ($name)', (target) => {
     expect(Object.keys(bootOf(missing.body) ?? {})).toEqual(['/api/demo']);
   });
 
-  it('should serve an unknown client the plain page (the portal shows its 404 page)', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/no-such-client/login' });
-    expect(response.statusCode).toBe(200);
+  it('should serve an unknown client the plain page with a 404 (the portal shows its 404 page)', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/no-such-client/login',
+      headers: { accept: NAVIGATION },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
     expect(bootOf(response.body)).toBeUndefined();
     expect(preloads(response.body)).toEqual([]);
+  });
+
+  it('should answer 404 for a path the router has no page for, and 200 for every page it has', async () => {
+    const cookie = await loginOpen(t.app);
+    const pages = [
+      '/demo',
+      '/demo/',
+      '/demo/login',
+      '/demo/dashboard',
+      '/demo/Dashboard/',
+      '/demo/info',
+      '/demo/search-results?search=x',
+      '/demo/article?id=x&type=insight',
+      '/demo/sample-report',
+      '/demo/due-diligence',
+      '/demo/insurance-framework',
+      '/demo/insurance-guide',
+      '/demo/calculator/building-warranty',
+      '/demo/calculator%2Fbtr-warranty',
+      '/demo/calculator/contractors-all-risks',
+    ];
+    for (const url of pages) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(response.statusCode, url).toBe(200);
+    }
+    for (const url of [
+      '/demo/no-such-page',
+      '/demo/calculator',
+      '/demo/building-warranty',
+      '/demo/dashboard/x',
+      '/demo/login/link',
+      '/demo/%64ashboard%2Fx',
+    ]) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie, accept: NAVIGATION },
+      });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      // The client is known: its own answer is written, so the 404 page shows the client's branding.
+      expect(Object.keys(bootOf(response.body) ?? {}), url).toEqual(['/api/demo']);
+      // A script or a fetch (not opening a page) gets the `{ error }` every other 404 is.
+      const fetched = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(fetched.statusCode, url).toBe(404);
+      expect(fetched.json(), url).toEqual({ error: 'Not found.' });
+      expect(fetched.headers['cache-control'], url).toBe('no-store');
+    }
   });
 
   it('should take page names as data, never as object properties', async () => {
@@ -243,17 +300,21 @@ describe.each(databases)('portal pages ($name)', (target) => {
       const response = await t.app.inject({
         method: 'GET',
         url: `/demo/${page}`,
-        headers: { cookie },
+        headers: { cookie, accept: NAVIGATION },
       });
-      expect(response.statusCode, page).toBe(200);
+      expect(response.statusCode, page).toBe(404);
       expect(Object.keys(bootOf(response.body) ?? {}), page).toEqual(['/api/demo']);
       expect(preloads(response.body), page).toEqual([]);
     }
   });
 
   it('should preload only asset files named in the build map', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/demo/evil' });
-    expect(response.statusCode).toBe(200);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/demo/evil',
+      headers: { accept: NAVIGATION },
+    });
+    expect(response.statusCode).toBe(404);
     expect(preloads(response.body)).toEqual(['/assets/app-root-ddd444.js']);
     expect(response.body).not.toContain('alert(1)');
   });

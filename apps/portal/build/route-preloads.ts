@@ -2,6 +2,8 @@ import path from 'node:path';
 
 import type { Plugin } from 'vite';
 
+import { routes } from '../src/config/paths.ts';
+
 /** Where the map is written, inside the build's private dot folder (the server never serves it). */
 export const ROUTE_PRELOADS_FILE = '.vite/route-preloads.json';
 const HUB_LAYOUT = 'app-root';
@@ -20,6 +22,25 @@ export interface RoutePreloads {
   pages: Record<string, string[]>;
   /** The hub layout's files (every page but the login page sits inside it). */
   hub: string[];
+  /**
+   * Every page's path under `/{client}/` as the router knows it (`login`, `dashboard`,
+   * `calculator/building-warranty`…): the server answers any other address with a 404 status (the portal still
+   * shows its own 404 page in it).
+   */
+  paths: string[];
+}
+
+/** The router's page paths (src/config/paths.ts `routes`, less the client parameter itself). */
+export function pagePaths(tree: Record<string, unknown> = routes): string[] {
+  return Object.entries(tree)
+    .flatMap(([key, value]) =>
+      typeof value === 'string'
+        ? key === 'client'
+          ? []
+          : [value]
+        : pagePaths(value as Record<string, unknown>),
+    )
+    .sort();
 }
 
 /** The files a chunk loads before it runs: itself and its static imports, recursively. */
@@ -70,7 +91,7 @@ export function routePreloads(chunks: Chunk[]): RoutePreloads {
     if (name === HUB_LAYOUT) hub = files;
     else pages[name] = files;
   }
-  return { pages, hub };
+  return { pages, hub, paths: pagePaths() };
 }
 
 /**

@@ -128,7 +128,9 @@ test('odd paths: the browser normalises or the server answers 404 with the CSP; 
     '/demo/no-such-page',
     '/demo/login/link?token=x',
   ]) {
-    await page.goto(path);
+    const response = await page.goto(path);
+    // The status says so too (the spec: an unmatched URL gives 404 Not Found), not only the page.
+    expect(response?.status(), path).toBe(404);
     await expect(page.getByRole('heading', { level: 1 }), path).toHaveText('404 Not Found');
   }
   expect(found.calls).toEqual([]);

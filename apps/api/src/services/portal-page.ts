@@ -41,7 +41,8 @@ export function jsonForScript(value: unknown): string {
 /** The built portal's page: index.html and the chunks each lazy page loads (the portal's route-preloads.json). */
 export interface PortalShell {
   html: string;
-  preloads: { pages: Record<string, string[]>; hub: string[] };
+  /** `paths`: the router's page paths under `/{client}/` (absent from a build before it: every page then found). */
+  preloads: { pages: Record<string, string[]>; hub: string[]; paths?: string[] };
 }
 
 /**
@@ -118,20 +119,49 @@ export interface PortalPageRequest {
   cookie: string | undefined;
 }
 
+/** A page of the portal: its HTML, and whether the router has such a page for such a client (else a 404). */
+export interface PortalPage {
+  html: string;
+  found: boolean;
+}
+
+/**
+ * Whether the router has a page at this path after the client's prefix (`''` is the client's own address, which
+ * leads to its dashboard). The router compares paths without regard to case, decoded, and a trailing slash
+ * makes no difference; so does this. Without the build's list of paths every page counts as found.
+ */
+function isPagePath(shell: PortalShell, segments: string[]): boolean {
+  const known = shell.preloads.paths;
+  if (known === undefined || segments.length === 0) return true;
+  let rest: string;
+  try {
+    rest = segments.map((segment) => decodeURIComponent(segment)).join('/');
+  } catch {
+    return false;
+  }
+  return known.includes(rest.toLowerCase());
+}
+
 /**
  * The portal's index.html for a page under `/{client}/…`, with the answers of the GET calls the page opens with
  * (see PAGE_CALLS), each made through the app itself (`inject`), so tenancy, sessions and validation are exactly
- * those of the API. Only 200 answers are written; anything else the portal asks for itself.
+ * those of the API. Only 200 answers are written; anything else the portal asks for itself. An unknown client or
+ * a path the router has no page for is not `found` (the spec's "an unmatched URL gives 404 Not Found": the status
+ * says so, and the portal shows its 404 page).
  */
 export async function renderPortalPage(
   app: FastifyInstance,
   shell: PortalShell,
   request: PortalPageRequest,
-): Promise<string> {
+): Promise<PortalPage> {
   const url = new URL(request.url, 'http://portal.invalid');
-  const [prefix = '', page = ''] = url.pathname.split('/').filter(Boolean);
+  const segments = url.pathname.split('/').filter(Boolean);
+  const [prefix = '', page = ''] = segments;
   const base = `/api/${encodeURIComponent(prefix)}`;
-  const calls = [base, ...(PAGE_CALLS.get(page)?.(url.searchParams) ?? []).map((p) => base + p)];
+  const isPage = isPagePath(shell, segments.slice(1));
+  // The page's own calls only for a page the router has (`/demo/dashboard/x` is no dashboard).
+  const pageCalls = isPage ? (PAGE_CALLS.get(page)?.(url.searchParams) ?? []) : [];
+  const calls = [base, ...pageCalls.map((p) => base + p)];
   const answers: Record<string, unknown> = {};
   const responses = await Promise.all(
     calls.map((path) =>
@@ -142,6 +172,7 @@ export async function renderPortalPage(
       }),
     ),
   );
+  const found = isPage && responses[0]?.statusCode !== 404;
   responses.forEach((response, i) => {
     const path = calls[i];
     if (path === undefined || response.statusCode !== 200) return;
@@ -152,15 +183,16 @@ export async function renderPortalPage(
     }
   });
   // Without the client's own answer (unknown client) the portal finds out for itself and shows its 404 page.
-  if (answers[base] === undefined) return shell.html;
+  if (answers[base] === undefined) return { html: shell.html, found };
   const modules = pageModules(shell, url.pathname);
   const boot = `<script type="application/json" id="${BOOT_ELEMENT_ID}">${jsonForScript({ answers, modules })}</script>`;
   const links = imagePreloads(answers, base);
   // Replacer functions: a replacement string would read `$\``, `$'` and `$$` in the data as patterns (a
   // name holding `$\`` pasted the page's own HTML into its data).
-  return shell.html
+  const html = shell.html
     .replace('</head>', () => `${links.map((link) => `    ${link}\n`).join('')}  </head>`)
     .replace('</body>', () => `  ${boot}\n  </body>`);
+  return { html, found };
 }
 
 /**
