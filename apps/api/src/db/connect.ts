@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { watchChanges } from './committed-reads.js';
 import { GroupCommit, type Work } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
@@ -107,10 +108,16 @@ export async function openDatabase(
   let dialect: Dialect;
   if (config.databaseUrl === null) {
     const sqlite = openSqlite(config.dataDir);
-    kysely = new Kysely<Database>({
-      dialect: new FairSqliteDialect(withStatementCache(sqlite)),
-    });
+    const sqliteDialect = new FairSqliteDialect(withStatementCache(sqlite));
+    kysely = new Kysely<Database>({ dialect: sqliteDialect });
     dialect = 'sqlite';
+    // Reads that may be kept until the next write by anyone (committed-reads.ts): this process's writes are
+    // counted by the dialect, other connections' commits move the data version.
+    const dataVersion = sqlite.prepare('pragma data_version').pluck();
+    watchChanges(kysely as Kysely<unknown>, {
+      dataVersion: () => dataVersion.get() as number,
+      localWrites: () => sqliteDialect.writes.count,
+    });
   } else {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,

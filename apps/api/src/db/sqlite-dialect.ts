@@ -53,8 +53,16 @@ export class FifoLock {
   }
 }
 
+/** Statements other than reads run on a connection (see committed-reads.ts: a cached read is stale after one). */
+export interface WriteCount {
+  count: number;
+}
+
 class SqliteConnection implements DatabaseConnection {
-  constructor(private readonly db: SqliteDatabase) {}
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly writes: WriteCount,
+  ) {}
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const { sql, parameters } = compiledQuery;
@@ -62,6 +70,8 @@ class SqliteConnection implements DatabaseConnection {
     if (statement.reader) {
       return Promise.resolve({ rows: statement.all(parameters) as R[] });
     }
+    // Counted before it runs: whether it then succeeds, fails or is rolled back, reads kept before it are stale.
+    this.writes.count += 1;
     const { changes, lastInsertRowid } = statement.run(parameters);
     return Promise.resolve({
       numAffectedRows: BigInt(changes),
@@ -94,8 +104,11 @@ class FairSqliteDriver implements Driver {
   readonly #lock = new FifoLock();
   readonly #connection: SqliteConnection;
 
-  constructor(private readonly db: SqliteDatabase) {
-    this.#connection = new SqliteConnection(db);
+  constructor(
+    private readonly db: SqliteDatabase,
+    writes: WriteCount,
+  ) {
+    this.#connection = new SqliteConnection(db, writes);
   }
 
   async init(): Promise<void> {
@@ -156,10 +169,14 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 
 /** Kysely's SQLite dialect on the fair driver above. */
 export class FairSqliteDialect implements Dialect {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(
+    private readonly database: SqliteDatabase,
+    /** Counts the statements other than reads run through it. */
+    readonly writes: WriteCount = { count: 0 },
+  ) {}
 
   createDriver(): Driver {
-    return new FairSqliteDriver(this.database);
+    return new FairSqliteDriver(this.database, this.writes);
   }
 
   createQueryCompiler(): QueryCompiler {

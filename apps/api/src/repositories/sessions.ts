@@ -2,6 +2,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import { DAY, HOUR, MINUTE } from '../clock.js';
 import { randomToken, sha256 } from '../crypto.js';
 import type { Dialect } from '../db/connect.js';
+import { committedReadsOf } from '../db/committed-reads.js';
 import type { Database } from '../db/schema.js';
 import { lockedLoginPolicy, toClient, type Client, type ClientRow } from './clients.js';
 import { createOpenUser, type User, type UserDetails } from './users.js';
@@ -134,8 +135,9 @@ function joined<T>(value: T | null, column: keyof User): T {
 /**
  * The client with this prefix (`undefined` when there is none) and, when `sessionId` (the SHA-256 of the
  * cookie's token) is given, the user of a live session of that client: one indexed query (client by prefix,
- * session by id, user by id), built and compiled once, read on every request so that a logout, an expiry or
- * a content import by any instance counts at once. A session of another client, an unknown one, one past
+ * session by id, user by id), built and compiled once, as the database holds them now, so that a logout, an
+ * expiry or a content import by any instance counts at once (on SQLite the answer is reused until anything is
+ * written by anyone: committed-reads.ts). A session of another client, an unknown one, one past
  * its absolute or idle limit, or an open login's (e-mail not proven) on a client that is no longer open has
  * no user; an expired one is deleted, and a live one's last_seen_at is moved
  * on at most once a minute.
@@ -151,13 +153,22 @@ export async function findClientSession(
     lookup = compileLookup(db);
     lookups.set(db, lookup);
   }
-  const parameters: unknown[] = [];
   const id = sessionId ?? null;
-  parameters[lookup.prefixAt] = prefix;
-  parameters[lookup.sessionAt] = id;
-  const { rows } = await db.executeQuery<LookupRow>({ ...lookup.compiled, parameters });
-  const row = rows[0];
-  if (row === undefined) return undefined;
+  // On SQLite the row is kept until anything is written to the database by anyone (committed-reads.ts), so a
+  // run of reads costs one data-version check each instead of this query, and still sees every change at once.
+  const cache = committedReadsOf<LookupRow | null>(db as Kysely<unknown>, 'client-session');
+  const key = `${prefix}\u0000${id ?? ''}`;
+  let row = cache?.get(key);
+  if (row === undefined) {
+    const mark = cache?.mark();
+    const parameters: unknown[] = [];
+    parameters[lookup.prefixAt] = prefix;
+    parameters[lookup.sessionAt] = id;
+    const { rows } = await db.executeQuery<LookupRow>({ ...lookup.compiled, parameters });
+    row = rows[0] ?? null;
+    cache?.set(key, row, mark);
+  }
+  if (row === null) return undefined;
   const client = toClient(row);
   if (id === null || row.user_id === null || row.session_last_seen_at === null) {
     return { client, user: undefined };

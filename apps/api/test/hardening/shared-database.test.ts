@@ -24,7 +24,7 @@ import {
  * Two instances of the API on one database (behind a load balancer), plus the staff tool's own connection:
  * whatever one of them does to a session or to content counts on the other at the very next request, in
  * every form the content is sent in (the client row and the session are read for every request; nothing
- * about them is kept in-process).
+ * about them is kept in-process beyond the next write to the database by anyone: db/committed-reads.ts).
  */
 describe.each(databases)('two instances sharing a database ($name)', (target) => {
   let t: TestApp;

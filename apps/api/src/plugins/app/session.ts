@@ -37,8 +37,8 @@ export function clearSessionCookie(reply: FastifyReply): void {
 }
 
 /**
- * Tenancy: `:client` is resolved once per request, together with the session (one query: nothing about a
- * client or a session is kept in-process, only which cookie values carry a valid signature), and a session
+ * Tenancy: `:client` is resolved once per request, together with the session (one query, whose answer SQLite
+ * lets us reuse only until anything is written to the database by anyone: committed-reads.ts), and a session
  * only counts for the client it was created for (another client's session is simply not logged in there:
  * 401).
  */

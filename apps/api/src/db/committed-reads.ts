@@ -1,0 +1,124 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * How a SQLite database tells that something was written to it since a moment: this process's own writes
+ * (every statement that is not a read, counted by the dialect: see sqlite-dialect.ts) and the commits of every
+ * other connection to the file (another instance, the staff tool), which SQLite reports as a new
+ * `PRAGMA data_version` on this connection.
+ */
+export interface ChangeSource {
+  /** `PRAGMA data_version` of this process's connection: moves when another connection commits. */
+  dataVersion(): number;
+  /** Statements other than reads this process has run (BEGIN, COMMIT and ROLLBACK included). */
+  localWrites(): number;
+}
+
+/** Where a read began: the state of the database it read, as far as a ChangeSource can tell. */
+export interface Mark {
+  readonly dataVersion: number;
+  readonly localWrites: number;
+}
+
+const sources = new WeakMap<object, ChangeSource>();
+
+/** Says how `db` (a SQLite database, not one of its transactions) reports changes; connect.ts calls it. */
+export function watchChanges(db: Kysely<unknown>, source: ChangeSource): void {
+  sources.set(db, source);
+}
+
+/**
+ * Answers of reads kept in memory for exactly as long as nothing has been written to the database since they
+ * were read, by anyone: the first write of this process or commit of any other connection empties it. So an
+ * answer served from it is the answer the database would give now: a logout, an expired session or a policy
+ * changed by another instance or by the staff tool counts at the very next request, as without it.
+ *
+ * Only for reads outside a transaction (they run when no transaction holds the one connection, so they see
+ * committed data only), and only on SQLite: `committedReadsOf` answers `undefined` for PostgreSQL and for
+ * transactions. Checking costs one `PRAGMA data_version` (a few microseconds) instead of the read itself.
+ */
+export class CommittedReads<V> {
+  readonly #source: ChangeSource;
+  readonly #max: number;
+  readonly #entries = new Map<string, V>();
+  #dataVersion = Number.NaN;
+  #localWrites = Number.NaN;
+
+  constructor(source: ChangeSource, max = 10_000) {
+    this.#source = source;
+    this.#max = max;
+  }
+
+  /** Takes note of the database's state before a read whose answer may then be kept with `set`. */
+  mark(): Mark | undefined {
+    try {
+      return { dataVersion: this.#source.dataVersion(), localWrites: this.#source.localWrites() };
+    } catch {
+      // The connection cannot answer now (busy): nothing is kept.
+      return undefined;
+    }
+  }
+
+  /** The answer kept under `key`, if nothing has been written since it was read. */
+  get(key: string): V | undefined {
+    return this.#sync() ? this.#entries.get(key) : undefined;
+  }
+
+  /** Keeps `value` (read after `mark`) unless something was written since the mark. */
+  set(key: string, value: V, mark: Mark | undefined): void {
+    if (mark === undefined || !this.#sync()) return;
+    if (mark.dataVersion !== this.#dataVersion || mark.localWrites !== this.#localWrites) return;
+    // Bounded: past `max` answers (random prefixes, say) it starts afresh.
+    if (this.#entries.size >= this.#max) this.#entries.clear();
+    this.#entries.set(key, value);
+  }
+
+  /** How many answers are kept (for tests). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Empties the answers if anything was written since they were read; false if the state cannot be read. */
+  #sync(): boolean {
+    let dataVersion: number;
+    let localWrites: number;
+    try {
+      dataVersion = this.#source.dataVersion();
+      localWrites = this.#source.localWrites();
+    } catch {
+      this.#entries.clear();
+      this.#dataVersion = Number.NaN;
+      return false;
+    }
+    if (dataVersion !== this.#dataVersion || localWrites !== this.#localWrites) {
+      this.#entries.clear();
+      this.#dataVersion = dataVersion;
+      this.#localWrites = localWrites;
+    }
+    return true;
+  }
+}
+
+const caches = new WeakMap<object, Map<string, CommittedReads<unknown>>>();
+
+/**
+ * The cache named `name` of committed reads for `db`, or `undefined` when `db` is not a watched SQLite database
+ * (PostgreSQL, where several instances each hold a pool, or a transaction).
+ */
+export function committedReadsOf<V>(
+  db: Kysely<unknown>,
+  name: string,
+): CommittedReads<V> | undefined {
+  const source = sources.get(db);
+  if (source === undefined) return undefined;
+  let named = caches.get(db);
+  if (named === undefined) {
+    named = new Map();
+    caches.set(db, named);
+  }
+  let cache = named.get(name);
+  if (cache === undefined) {
+    cache = new CommittedReads<unknown>(source);
+    named.set(name, cache);
+  }
+  return cache as CommittedReads<V>;
+}

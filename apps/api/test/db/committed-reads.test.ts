@@ -1,0 +1,186 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CommittedReads,
+  committedReadsOf,
+  type ChangeSource,
+} from '../../src/db/committed-reads.js';
+import { openDatabase, type Db } from '../../src/db/connect.js';
+import { buildTestApp, loginOpen, type TestApp } from '../helper.js';
+
+describe('CommittedReads on a SQLite file', () => {
+  let dataDir: string;
+  let db: Db;
+  /** Another connection to the same file: another instance, or the staff tool. */
+  let other: SqliteDatabase.Database;
+  let cache: CommittedReads<number>;
+  let year = 2000;
+  const writeHere = () =>
+    db.kysely
+      .insertInto('sequences')
+      .values({ kind: 'T', year: (year += 1), value: 1 })
+      .execute();
+  const writeElsewhere = () =>
+    other
+      .prepare('insert into sequences (kind, year, value) values (?, ?, 1)')
+      .run('O', (year += 1));
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'firm-committed-reads-'));
+    db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir });
+    other = new SqliteDatabase(path.join(dataDir, 'portal.sqlite'));
+    other.pragma('busy_timeout = 5000');
+    const found = committedReadsOf<number>(db.kysely as Kysely<unknown>, 'test');
+    if (found === undefined) throw new Error('a SQLite database has committed reads');
+    cache = found;
+  });
+  afterAll(async () => {
+    other.close();
+    await db.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Keeps `value` under `key` as a read taken now would. */
+  const keep = (key: string, value: number) => cache.set(key, value, cache.mark());
+
+  it('should answer what was kept for as long as nothing is written', async () => {
+    keep('a', 1);
+    expect(cache.get('a')).toBe(1);
+    // Reads, here or on the other connection, change nothing.
+    await db.kysely.selectFrom('sequences').selectAll().execute();
+    other.prepare('select count(*) from sequences').get();
+    expect(cache.get('a')).toBe(1);
+    expect(committedReadsOf(db.kysely as Kysely<unknown>, 'test')).toBe(cache);
+  });
+
+  it('should forget everything at the first write of this process', async () => {
+    keep('a', 1);
+    keep('b', 2);
+    await writeHere();
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('should forget everything when another connection commits', () => {
+    keep('a', 1);
+    writeElsewhere();
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('should not keep a read when something was written between its mark and its answer', async () => {
+    const here = cache.mark();
+    await writeHere();
+    cache.set('a', 1, here);
+    expect(cache.get('a')).toBeUndefined();
+    const elsewhere = cache.mark();
+    writeElsewhere();
+    cache.set('a', 1, elsewhere);
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('a', 1, undefined);
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('should answer nothing while a transaction of this process is open, nor keep anything read then', async () => {
+    keep('a', 1);
+    let during: number | undefined = -1;
+    await db.kysely.transaction().execute(async (trx) => {
+      await trx.selectFrom('sequences').selectAll().execute();
+      during = cache.get('a');
+      // A transaction is not the database itself: it has no committed reads of its own.
+      expect(committedReadsOf(trx as unknown as Kysely<unknown>, 'test')).toBeUndefined();
+    });
+    expect(during).toBeUndefined();
+    // A write rolled back counts too: what was read before it may have been read inside it.
+    keep('a', 1);
+    await expect(
+      db.kysely.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('sequences')
+          .values({ kind: 'R', year: (year += 1), value: 1 })
+          .execute();
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('should hold at most its bound, starting afresh past it', () => {
+    let dataVersion = 1;
+    const source: ChangeSource = { dataVersion: () => dataVersion, localWrites: () => 0 };
+    const small = new CommittedReads<number>(source, 3);
+    for (let i = 0; i < 10; i += 1) {
+      small.set(String(i), i, small.mark());
+      expect(small.size).toBeLessThanOrEqual(3);
+    }
+    expect(small.get('9')).toBe(9);
+    dataVersion = 2;
+    expect(small.get('9')).toBeUndefined();
+  });
+
+  it('should keep nothing when the connection cannot say its state', () => {
+    const source: ChangeSource = {
+      dataVersion: () => {
+        throw new TypeError('This database connection is busy executing a query');
+      },
+      localWrites: () => 0,
+    };
+    const broken = new CommittedReads<number>(source);
+    broken.set('a', 1, broken.mark());
+    expect(broken.get('a')).toBeUndefined();
+  });
+});
+
+describe('the client and session lookup kept between writes (SQLite)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should refuse a session at the very next request once another connection has ended it', async () => {
+    const cookie = await loginOpen(t.app);
+    const get = () =>
+      t.app.inject({ method: 'GET', url: '/api/demo/content', headers: { cookie } });
+    // Twice: the second answer comes from the kept lookup.
+    expect((await get()).statusCode).toBe(200);
+    expect((await get()).statusCode).toBe(200);
+    // The staff tool (its own connection) ends every session of the client.
+    const staff = new SqliteDatabase(path.join(t.dataDir, 'portal.sqlite'));
+    try {
+      staff.pragma('busy_timeout = 5000');
+      expect(staff.prepare('delete from sessions').run().changes).toBeGreaterThan(0);
+    } finally {
+      staff.close();
+    }
+    expect((await get()).statusCode).toBe(401);
+  });
+
+  it('should refuse a logged-out cookie at once, and follow a change of the client made elsewhere', async () => {
+    const cookie = await loginOpen(t.app);
+    const client = () =>
+      t.app.inject({ method: 'GET', url: '/api/demo', headers: { cookie } }).then((r) => r.json());
+    expect(await client()).toMatchObject({ logged_in: true, name: 'Demo Developments' });
+    const staff = new SqliteDatabase(path.join(t.dataDir, 'portal.sqlite'));
+    try {
+      staff.pragma('busy_timeout = 5000');
+      staff.prepare("update clients set name = 'Renamed Ltd' where prefix = 'demo'").run();
+    } finally {
+      staff.close();
+    }
+    expect(await client()).toMatchObject({ logged_in: true, name: 'Renamed Ltd' });
+    const logout = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo/logout',
+      headers: { cookie },
+    });
+    expect(logout.statusCode).toBeLessThan(400);
+    expect(await client()).toMatchObject({ logged_in: false });
+  });
+});
