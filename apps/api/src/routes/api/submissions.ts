@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   BTR_LIMITS,
   BTR_TERMS,
+  BUILDING_WARRANTY_LIMITS,
   BUILD_TYPES,
   CAR_PROPERTY_TYPES,
   PricingInputError,
@@ -139,6 +140,10 @@ interface BtrBody {
 interface CarBody {
   propertyType: CarPropertyType;
   contractWorksValue: number;
+  stageType?: Stage;
+  units?: number;
+  build_value?: number;
+  GDV?: number;
   name: string;
   telephone: string;
   email: string;
@@ -286,8 +291,33 @@ const calculators = [
     title: 'Contractors all risks',
     noun: 'contractors all risks',
     body: carBody,
-    fields: { propertyType: 'propertyType', contractWorksValue: 'contractWorksValue' },
+    fields: {
+      propertyType: 'propertyType',
+      contractWorksValue: 'contractWorksValue',
+      stage: 'stageType',
+      units: 'units',
+      sumInsured: 'build_value',
+      gdv: 'GDV',
+    },
     price: (b: CarBody): Priced => {
+      if (
+        b.stageType !== undefined ||
+        b.units !== undefined ||
+        b.build_value !== undefined ||
+        b.GDV !== undefined
+      ) {
+        // Not priced, but stored with the submission (the spec's CAR submission carries them): each must be
+        // one the building warranty's sliders offer (400 naming it otherwise), never recorded unchecked
+        // (units -5, a build value of £1.50).
+        const limits = BUILDING_WARRANTY_LIMITS;
+        quoteBuildingWarranty({
+          buildType: BUILD_TYPES[0],
+          stage: b.stageType ?? STAGES[0],
+          units: b.units ?? limits.units.default,
+          sumInsured: b.build_value ?? limits.sumInsured.default,
+          gdv: b.GDV ?? limits.gdv.default,
+        });
+      }
       const quote = quoteContractorsAllRisks({
         propertyType: b.propertyType,
         contractWorksValue: b.contractWorksValue,

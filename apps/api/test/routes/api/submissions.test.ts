@@ -164,6 +164,33 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
     expect(btr.json<{ error: string }>().error).toContain('anticipatedRentalIncome: ');
   });
 
+  it('should take the CAR fields it only records within the building warranty sliders, naming one outside', async () => {
+    for (const [field, value, message] of [
+      ['units', -5, 'units: '],
+      ['units', 251, 'units: '],
+      ['build_value', 1.5, 'build_value: '],
+      [
+        'build_value',
+        499_999,
+        'build_value: Must be between £500,000 and £50,000,000 (got 499999).',
+      ],
+      ['GDV', -1, 'GDV: '],
+      ['GDV', 100_000_001, 'GDV: '],
+    ] as const) {
+      const response = await post('car', { ...CAR, [field]: value });
+      expect(response.statusCode, `${field} ${value}`).toBe(400);
+      expect(response.json<{ error: string }>().error, `${field} ${value}`).toContain(message);
+    }
+    const stored = await post('car', {
+      ...CAR,
+      stageType: 'Part Complete',
+      units: 12,
+      build_value: 2_500_000,
+      GDV: 6_000_000,
+    });
+    expect(stored.statusCode).toBe(201);
+  });
+
   it('should answer 400 for extra fields, wrong types and unknown options', async () => {
     expect((await post('car', { ...CAR, discount: 50 })).json()).toEqual({
       error: 'Unknown field "discount".',
