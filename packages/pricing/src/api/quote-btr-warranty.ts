@@ -1,6 +1,6 @@
 import { floorDiv, RATE_SCALE, scaledToNumber, toScaled } from '../core/decimal';
 import {
-  isPlainWithKeyCount,
+  isPlainWithOnly,
   isWholeIn,
   readLossOfRentRecord,
   readOption,
@@ -125,7 +125,7 @@ export function quoteBtrWarranty(input: BtrWarrantyInput): BtrWarrantyQuote {
         isWholeIn(input.gdv, GDV.min, GDV.max)
       ) {
         if (lossOfRent === undefined) {
-          if (isPlainWithKeyCount(input, Object.hasOwn(input, 'lossOfRent') ? 5 : 4)) {
+          if (isPlainWithOnly(input, FIELDS)) {
             return price(stage, sumInsured, -1, 0, 0);
           }
         } else if (typeof lossOfRent === 'object' && lossOfRent !== null) {
@@ -136,8 +136,8 @@ export function quoteBtrWarranty(input: BtrWarrantyInput): BtrWarrantyQuote {
             isWholeIn(anticipatedRentalIncome, INCOME.min, INCOME.max) &&
             isWholeIn(programmeMonths, PROGRAMME.min, PROGRAMME.max) &&
             programmeMonths % PROGRAMME.step === 0 &&
-            isPlainWithKeyCount(input, FIELDS.length) &&
-            isPlainWithKeyCount(lossOfRent, LOSS_OF_RENT_FIELDS.length)
+            isPlainWithOnly(input, FIELDS) &&
+            isPlainWithOnly(lossOfRent, LOSS_OF_RENT_FIELDS)
           ) {
             return price(stage, sumInsured, term, anticipatedRentalIncome, programmeMonths);
           }

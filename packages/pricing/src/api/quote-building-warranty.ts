@@ -1,7 +1,7 @@
 import { bandIndex, prepareRateBands } from '../core/bands';
 import { floorDiv, RATE_SCALE, scaledToNumber, toScaled } from '../core/decimal';
 import {
-  isPlainWithKeyCount,
+  isPlainWithOnly,
   isWholeIn,
   readOption,
   readRecord,
@@ -122,7 +122,7 @@ export function quoteBuildingWarranty(input: BuildingWarrantyInput): BuildingWar
         isWholeIn(units, UNITS.min, UNITS.max) &&
         isWholeIn(sumInsured, SUM_INSURED.min, SUM_INSURED.max) &&
         isWholeIn(input.gdv, GDV.min, GDV.max) &&
-        isPlainWithKeyCount(input, FIELDS.length)
+        isPlainWithOnly(input, FIELDS)
       ) {
         return price(buildType, stage, units, sumInsured);
       }

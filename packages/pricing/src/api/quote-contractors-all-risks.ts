@@ -1,6 +1,6 @@
 import { floorDiv, RATE_SCALE, scaledToNumber, toScaled } from '../core/decimal';
 import {
-  isPlainWithKeyCount,
+  isPlainWithOnly,
   isWholeIn,
   readOption,
   readRecord,
@@ -71,11 +71,7 @@ export function quoteContractorsAllRisks(
     try {
       const type = CAR_PROPERTY_TYPES.indexOf(input.propertyType);
       const value = input.contractWorksValue;
-      if (
-        type >= 0 &&
-        isWholeIn(value, VALUE.min, VALUE.max) &&
-        isPlainWithKeyCount(input, FIELDS.length)
-      ) {
+      if (type >= 0 && isWholeIn(value, VALUE.min, VALUE.max) && isPlainWithOnly(input, FIELDS)) {
         return price(type, value);
       }
     } catch {

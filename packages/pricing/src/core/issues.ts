@@ -253,18 +253,20 @@ export function isWholeIn(value: unknown, min: number, max: number): value is nu
 }
 
 /**
- * Is `record` a plain object (its prototype Object.prototype or null) with exactly `count` own
- * enumerable keys? The fast path's check that no field is unknown, once it has read every field:
- * on a plain object those fields are own keys, so `count` of them leave no room for a typo.
- * Counting alone would let a typo through beside an inherited field (`Object.create({ gdv })` plus
- * `{ sumInsurred }`); arrays and class instances take the collecting path instead. Cheap: no key
- * list is built.
+ * Is `record` a plain object (its prototype Object.prototype or null) whose own enumerable keys are
+ * all in `known`? The fast path's check that no field is unknown, once it has read every field: the
+ * same rule as {@link readRecord}'s. Counting the keys instead is not enough: a known field that is
+ * not an enumerable own key (non-enumerable, or served by a Proxy that does not list it) leaves room
+ * in the count for a typo, which would then be dropped. Arrays and class instances take the
+ * collecting path instead.
  */
-export function isPlainWithKeyCount(record: object, count: number): boolean {
+export function isPlainWithOnly(record: object, known: readonly string[]): boolean {
   const prototype: unknown = Object.getPrototypeOf(record);
-  return (
-    (prototype === Object.prototype || prototype === null) && Object.keys(record).length === count
-  );
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const key of Object.keys(record)) {
+    if (!known.includes(key)) return false;
+  }
+  return true;
 }
 
 /** The most characters of a caller's text (a name or a value) that a message quotes. */
