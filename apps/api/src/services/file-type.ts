@@ -54,6 +54,11 @@ export class FileSniffer {
   #head = Buffer.alloc(0);
   #decoder = new TextDecoder('utf-8', { fatal: true });
   #text = true;
+  /**
+   * Whether the text opens with a tag, once its first character that is not white space has arrived: judged on
+   * the decoded text, not on the first bytes kept (64 spaces before `<html>` hid the tag from those).
+   */
+  #opening: 'unknown' | 'markup' | 'plain' = 'unknown';
   #size = 0;
 
   update(chunk: Buffer): void {
@@ -66,12 +71,18 @@ export class FileSniffer {
         this.#text = false;
       } else {
         try {
-          this.#decoder.decode(chunk, { stream: true });
+          this.#judgeOpening(this.#decoder.decode(chunk, { stream: true }));
         } catch {
           this.#text = false;
         }
       }
     }
+  }
+
+  #judgeOpening(text: string): void {
+    if (this.#opening !== 'unknown') return;
+    const first = FIRST_SHOWN.exec(text)?.[0];
+    if (first !== undefined) this.#opening = first === '<' ? 'markup' : 'plain';
   }
 
   /**
@@ -109,11 +120,11 @@ export class FileSniffer {
     }
     if (this.#text && this.#size > 0) {
       try {
-        this.#decoder.decode();
+        this.#judgeOpening(this.#decoder.decode());
       } catch {
         return undefined;
       }
-      return textType(this.#head, fileName);
+      return textType(this.#opening === 'markup', fileName);
     }
     return undefined;
   }
@@ -121,8 +132,11 @@ export class FileSniffer {
 
 const TEXT: AllowedType = { mime: 'text/plain', ext: 'txt' };
 const CSV: AllowedType = { mime: 'text/csv', ext: 'csv' };
-/** Markup: text whose first character (after a byte order mark and white space) opens a tag. */
-const MARKUP = /^\uFEFF?\s*</;
+/**
+ * The first character that is not white space (`\s` takes in byte order marks too): markup is text whose
+ * first such character opens a tag, however much white space comes before it.
+ */
+const FIRST_SHOWN = /\S/u;
 /** The uploaded name's extension, lower-case, or '' when it has none. */
 const extensionOf = (fileName: string): string =>
   /\.([^./\\]*)$/.exec(fileName.trim())?.[1]?.toLowerCase() ?? '';
@@ -132,9 +146,8 @@ const extensionOf = (fileName: string): string =>
  * (HTML, SVG, XML: it opens with a tag) is not plain text whatever its name, and text named as another type
  * (`invoice.pdf`, `page.html`) does not match its name. A name with no extension is plain text.
  */
-function textType(head: Buffer, fileName: string): AllowedType | undefined {
-  // The first bytes may end inside a character: only what decodes is looked at.
-  if (MARKUP.test(head.toString('utf8'))) return undefined;
+function textType(markup: boolean, fileName: string): AllowedType | undefined {
+  if (markup) return undefined;
   const ext = extensionOf(fileName);
   if (ext === 'csv') return CSV;
   return ext === 'txt' || ext === '' ? TEXT : undefined;

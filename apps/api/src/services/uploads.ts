@@ -124,6 +124,17 @@ const NOT_SHOWN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}"<>:|?*]/u;
 /** What is taken for the uploaded name's extension: a short run of letters and digits, not only digits. */
 const EXTENSION = /\.[a-z0-9]{0,15}[a-z][a-z0-9]{0,15}$/i;
 
+/**
+ * The most bytes a shown name takes in UTF-8: what ext4 and XFS allow (NTFS allows 255 UTF-16 units, never
+ * fewer than the UTF-8 bytes). 200 characters of `é` or of emoji made a name no staff machine could save.
+ */
+const MAX_DISPLAY_BYTES = 255;
+/**
+ * A name Windows keeps for a device, with or without extensions (`CON.pdf`, `nul.tar.pdf`): a file of that
+ * name cannot be saved there.
+ */
+const DEVICE_NAME = /^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$)(?=\s*(?:\.|$))/i;
+
 /** A space (what `\s` matches: every one is a single UTF-16 unit) or a dot. */
 const SPACE_OR_DOT = /^[\s.]$/;
 
@@ -145,14 +156,18 @@ function trimSpacesAndDots(text: string): string {
  * without control, format or separator characters, quotes or characters Windows refuses (`NOT_SHOWN`), its
  * extension replaced with that of the type its content was recognised as (`ext`), so a text file named
  * `invoice.html` goes to staff as `invoice.txt` and no browser or mail client renders it as a page; cut to 200
- * characters with that extension kept.
+ * characters and 255 bytes with that extension kept; a Windows device name gets a `_` (`CON.pdf` → `CON_.pdf`).
  */
 export function displayFileName(name: string, ext: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const clean = [...base].filter((c) => !NOT_SHOWN.test(c)).join('');
   // Leading dots would hide the file on the staff's machines; Windows drops trailing dots and spaces.
-  const stem = [...trimSpacesAndDots(trimSpacesAndDots(clean).replace(EXTENSION, ''))]
-    .slice(0, MAX_DISPLAY_NAME - ext.length - 1)
-    .join('');
-  return `${trimSpacesAndDots(stem) || 'attachment'}.${ext}`;
+  const stem = [...trimSpacesAndDots(trimSpacesAndDots(clean).replace(EXTENSION, ''))].slice(
+    0,
+    MAX_DISPLAY_NAME - ext.length - 1,
+  );
+  let bytes = Buffer.byteLength(`${stem.join('')}.${ext}`);
+  while (bytes > MAX_DISPLAY_BYTES && stem.length > 0) bytes -= Buffer.byteLength(stem.pop() ?? '');
+  const shown = trimSpacesAndDots(stem.join('')) || 'attachment';
+  return `${shown.replace(DEVICE_NAME, '$1_')}.${ext}`;
 }

@@ -50,6 +50,15 @@ const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name)
 /** Line breaks, which only the description may hold (elsewhere they would add lines to the team's e-mail). */
 const ANY_LINE_BREAK = new RegExp(`[${LINE_BREAK}]`, 'u');
 
+/** A line break as the description may hold it (CRLF counted once), to indent its later lines in the mail. */
+const MAIL_LINE_BREAK = new RegExp(`\\r\\n|[${LINE_BREAK}]`, 'gu');
+/**
+ * A field as the team's e-mail shows it: the description's later lines indented, so that none of them reads as
+ * a line of the mail itself (a description holding `Build cost: 5000000` put a second, forged build cost above
+ * the real one).
+ */
+const mailText = (value: string): string => value.replace(MAIL_LINE_BREAK, '\n    ');
+
 /** What no field holds, the description included: control characters and bidi controls (see schemas.ts). */
 const HIDDEN_CONTROL = new RegExp(`[${CONTROL_CHARACTER}${FORMAT_CONTROL}]`, 'u');
 
@@ -579,7 +588,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           created_at: now.toISOString(),
         });
         const lines = Object.entries(FIELDS).map(
-          ([name, field]) => `${field.label}: ${value(name as FieldName) || '—'}`,
+          ([name, field]) => `${field.label}: ${mailText(value(name as FieldName)) || '—'}`,
         );
         await enqueue(
           trx,
@@ -590,7 +599,10 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
               subject: `Due diligence request ${reference} from ${client.name}`,
               text:
                 `A due diligence request was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
-                `Reference: ${reference}\nSubmitted by: ${fullName} <${email}>\n\n${lines.join('\n')}\n\n` +
+                // Who sent it is the session's account: the form's Email and Full name are contact details
+                // the browser sends, and a request naming them as its sender passed for anyone's.
+                `Reference: ${reference}\nSubmitted by: ${user.first_name} ${user.last_name} ` +
+                `<${user.email}> (the logged-in account)\n\n${lines.join('\n')}\n\n` +
                 (stored === undefined
                   ? 'No file was attached.\n'
                   : `Attached: ${stored.displayName} (${stored.size} bytes, ${stored.type.mime}, ` +
