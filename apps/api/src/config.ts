@@ -197,6 +197,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /**
  * Returns SESSION_SECRET, or the secret kept in `dataDir/session-secret`, generating it (mode 0600) on first run.
  */
+/**
+ * A data folder the server creates is its owner's alone: it holds the database (names, e-mails, phones), the
+ * uploads and the outbox's mails, which the default umask would leave readable by every local user.
+ */
+export const DATA_DIR_MODE = 0o700;
+
 export function resolveSessionSecret(config: Config): string {
   if (config.sessionSecret !== null) return config.sessionSecret;
   const file = path.join(config.dataDir, 'session-secret');
@@ -206,7 +212,7 @@ export function resolveSessionSecret(config: Config): string {
   }
   const secret = randomBytes(48).toString('base64url');
   try {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
     writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   } catch (error) {
     const code = String((error as { code?: unknown }).code ?? 'unknown error');

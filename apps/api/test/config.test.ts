@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
+import { openDatabase } from '../src/db/connect.js';
 import { StorageError } from '../src/storage-error.js';
 
 describe('loadConfig', () => {
@@ -60,6 +61,28 @@ describe('loadConfig', () => {
       'TRUST_PROXY must be true or false (got "maybe").',
       'TEAM_EMAIL must be an e-mail address (got "nobody").',
     ]);
+  });
+
+  it('should create the data folder readable by its owner only, and leave an existing one as it is', async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const secretDir = path.join(parent, 'a', 'data');
+      resolveSessionSecret(loadConfig({ DATA_DIR: secretDir }));
+      expect((await stat(secretDir)).mode & 0o777).toBe(0o700);
+      const dbDir = path.join(parent, 'b', 'data');
+      const db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir: dbDir });
+      await db.close();
+      expect((await stat(dbDir)).mode & 0o777).toBe(0o700);
+      // A folder the operator made keeps its mode.
+      const own = path.join(parent, 'own');
+      await mkdir(own, { mode: 0o750 });
+      await chmod(own, 0o750);
+      const again = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir: own });
+      await again.close();
+      expect((await stat(own)).mode & 0o777).toBe(0o750);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
   });
 
   it('should generate the session secret once, readable only by its owner', async () => {

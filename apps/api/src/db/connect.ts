@@ -3,7 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Config } from '../config.js';
+import { DATA_DIR_MODE, type Config } from '../config.js';
 import { watchChanges } from './committed-reads.js';
 import { GroupCommit, type Work } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
@@ -64,7 +64,8 @@ function openError(file: string, error: unknown): unknown {
 function openSqlite(dataDir: string): Sqlite {
   const file = path.join(dataDir, 'portal.sqlite');
   try {
-    mkdirSync(dataDir, { recursive: true });
+    // Only a folder created here gets the mode; one the operator made keeps theirs.
+    mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
   } catch (error) {
     throw new StorageError(
       `The data folder ${dataDir} cannot be created (${codeOf(error)}). ${WRITABLE_DATA_DIR}`,
