@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultTheme } from '@firm/ui';
 import { ThemeProvider } from 'styled-components';
 
-import { demoteHeadings, SafeHtml } from './safe-html';
+import { demoteHeadings, prepareHtml, SafeHtml } from './safe-html';
 
 describe('demoteHeadings', () => {
   it('should move the highest heading to the given level and the others with it', () => {
@@ -31,5 +31,78 @@ describe('SafeHtml', () => {
       </ThemeProvider>,
     );
     expect(container.querySelector('strong')).toHaveTextContent('there');
+  });
+});
+
+describe('prepareHtml', () => {
+  // What the API's sanitiser lets through that would fail WCAG on the page (axe's rule in brackets).
+  it.each([
+    // An image whose address the sanitiser refused: its words stay, the broken nameless image goes (image-alt).
+    ['<p>a <img> b <img alt="Site plan"></p>', '<p>a  b Site plan</p>'],
+    [
+      '<img src="/media/c/0123456789abcdef0123.svg">',
+      '<img src="/media/c/0123456789abcdef0123.svg" alt="">',
+    ],
+    // Focus order, roles and relations are the portal's (tabindex, aria-hidden-focus, aria-dialog-name).
+    [
+      '<p tabindex="0"><a href="/c/info" tabindex="1" accesskey="s">x</a></p>',
+      '<p><a href="/c/info">x</a></p>',
+    ],
+    [
+      '<p aria-hidden="true" role="dialog"><a href="/c/info" aria-labelledby="search">x</a></p>',
+      '<p><a href="/c/info">x</a></p>',
+    ],
+    // A second main, a label for the portal's own field, motion, colours (landmark-no-duplicate-main, marquee,
+    // blink, color-contrast).
+    ['<main><label for="search">L</label><marquee>m</marquee><blink>b</blink></main>', 'Lmb'],
+    ['<p><font color="#ffffff">white</font></p>', '<p>white</p>'],
+    [
+      '<table bgcolor="#000"><tbody><tr><td headers="x">c</td></tr></tbody></table>',
+      '<table><tbody><tr><td>c</td></tr></tbody></table>',
+    ],
+    // Languages a screen reader can switch to (valid-lang).
+    [
+      '<p lang="xx-not-a-language">a</p><p lang="zz">b</p><p lang="fr">c</p>',
+      '<p>a</p><p>b</p><p lang="fr">c</p>',
+    ],
+    // Nothing to announce (link-name, empty-heading, empty-table-header, summary-name, area-alt).
+    [
+      '<a href="/c/info"></a><a href="/c/info"><img src="/media/c/0123456789abcdef0123.svg"></a>',
+      '<img src="/media/c/0123456789abcdef0123.svg" alt="">',
+    ],
+    [
+      '<h2> </h2><table><tbody><tr><th></th></tr></tbody></table>',
+      ' <table><tbody><tr><td></td></tr></tbody></table>',
+    ],
+    ['<details><summary></summary>x</details>', '<details><summary>Details</summary>x</details>'],
+    ['<map name="m"><area href="/c/info"></map>', ''],
+    // Lists hold items, items sit in lists (list, listitem, definition-list, dlitem).
+    ['<ul><li>a</li><p>b</p>c</ul>', '<ul><li>a</li><li><p>b</p></li><li>c</li></ul>'],
+    ['<li>x</li>', '<ul><li>x</li></ul>'],
+    ['<dl><p>x</p></dl><dd>y</dd>', '<div><p>x</p></div><div>y</div>'],
+  ])('should repair %s', (input, output) => {
+    expect(prepareHtml(input)).toBe(output);
+    // Repaired HTML needs no further repair.
+    expect(prepareHtml(output)).toBe(output);
+  });
+
+  it('should keep ordinary article markup as it is', () => {
+    const html =
+      '<h2 id="user-content-a">Cover</h2><p>Text <a href="https://example.com/x">link</a> <abbr title="t">x</abbr></p>' +
+      '<ul><li>one</li></ul><dl><dt>t</dt><dd>d</dd></dl><img src="/media/c/0123456789abcdef0123.svg" alt="A">' +
+      '<table><thead><tr><th>h</th></tr></thead><tbody><tr><td>c</td></tr></tbody></table><aside><p>n</p></aside>' +
+      '<details><summary>More</summary><p>m</p></details><blockquote lang="cy">Croeso</blockquote>';
+    expect(prepareHtml(html)).toBe(html);
+  });
+
+  it('should demote headings after repairing', () => {
+    expect(prepareHtml('<h1>A</h1><h2></h2><h3>B</h3>', 3)).toBe('<h3>A</h3><h4>B</h4>');
+  });
+
+  it('should close gaps in the heading levels below the given level (heading-order)', () => {
+    expect(prepareHtml('<h2>A</h2><h5>B</h5><h6>C</h6><h3>D</h3>', 2)).toBe(
+      '<h2>A</h2><h3>B</h3><h4>C</h4><h3>D</h3>',
+    );
+    expect(prepareHtml('<h4>A</h4>', 2)).toBe('<h2>A</h2>');
   });
 });

@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
 import styled from 'styled-components';
 
+import { repairContent } from './repair-content';
+
 type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
 
 interface SafeHtmlProps {
@@ -8,7 +10,7 @@ interface SafeHtmlProps {
   html: string;
   /**
    * The level the body's highest heading should have, so that the page's outline stays right (a topic body under
-   * an h2 accordion heading starts at h3). Headings are only ever moved down, never up.
+   * an h2 accordion heading starts at h3). Headings above it move down; below it, none skips a level.
    */
   headingsFrom?: HeadingLevel;
   className?: string;
@@ -19,11 +21,45 @@ interface SafeHtmlProps {
  * a browser; nothing else in the portal may use `dangerouslySetInnerHTML`.
  */
 export function SafeHtml({ html, headingsFrom, className }: SafeHtmlProps) {
-  const content = useMemo(
-    () => (headingsFrom ? demoteHeadings(html, headingsFrom) : html),
-    [html, headingsFrom],
-  );
+  const content = useMemo(() => prepareHtml(html, headingsFrom), [html, headingsFrom]);
   return <Prose className={className} dangerouslySetInnerHTML={{ __html: content }} />;
+}
+
+/**
+ * The HTML as the page shows it: repaired for screen readers and keyboards ({@link repairContent}) and, with
+ * `headingsFrom`, its headings moved down. Parsed in an inert `<template>`, so nothing in the HTML runs.
+ */
+export function prepareHtml(html: string, headingsFrom?: HeadingLevel): string {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  repairContent(template.content);
+  if (headingsFrom) {
+    demoteIn(template.content, headingsFrom);
+    closeGaps(template.content, headingsFrom);
+  }
+  return template.innerHTML;
+}
+
+/**
+ * Moves up any heading that is more than one level below the heading before it (h2 then h5 becomes h2 then h3):
+ * screen reader users move by heading level, and a skipped level reads as missing content.
+ */
+function closeGaps(root: DocumentFragment, top: HeadingLevel) {
+  let previous = top - 1;
+  for (const heading of root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+    const level = Number(heading.tagName.slice(1));
+    if (level > previous + 1) {
+      previous += 1;
+      const replacement = document.createElement(`h${previous}`);
+      for (const attribute of heading.attributes) {
+        replacement.setAttribute(attribute.name, attribute.value);
+      }
+      replacement.append(...heading.childNodes);
+      heading.replaceWith(replacement);
+    } else {
+      previous = level;
+    }
+  }
 }
 
 /**
@@ -35,11 +71,16 @@ export function SafeHtml({ html, headingsFrom, className }: SafeHtmlProps) {
 export function demoteHeadings(html: string, top: HeadingLevel): string {
   const template = document.createElement('template');
   template.innerHTML = html;
-  const headings = [...template.content.querySelectorAll('h1, h2, h3, h4, h5, h6')];
-  if (headings.length === 0) return html;
+  return demoteIn(template.content, top) ? template.innerHTML : html;
+}
+
+/** Moves the headings of `root` down (see {@link demoteHeadings}); whether anything moved. */
+function demoteIn(root: DocumentFragment, top: HeadingLevel): boolean {
+  const headings = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6')];
+  if (headings.length === 0) return false;
   const levelOf = (heading: Element) => Number(heading.tagName.slice(1));
   const shift = top - Math.min(...headings.map(levelOf));
-  if (shift <= 0) return html;
+  if (shift <= 0) return false;
   for (const heading of headings) {
     const replacement = document.createElement(`h${Math.min(6, levelOf(heading) + shift)}`);
     for (const attribute of heading.attributes) {
@@ -48,7 +89,7 @@ export function demoteHeadings(html: string, top: HeadingLevel): string {
     replacement.append(...heading.childNodes);
     heading.replaceWith(replacement);
   }
-  return template.innerHTML;
+  return true;
 }
 
 const Prose = styled.div`

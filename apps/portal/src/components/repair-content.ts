@@ -1,0 +1,152 @@
+/**
+ * Accessibility repairs for content HTML, applied where the portal renders it (SafeHtml). The API's sanitiser keeps
+ * content safe; it does not keep it readable: an image whose address it refused stays as a nameless broken `<img>`,
+ * and markup staff (or a pasted page) bring along can steal keyboard focus (`tabindex="1"`), hide a link from
+ * screen readers while it stays focusable (`aria-hidden`), relabel the portal's own fields (`<label for>`,
+ * `aria-labelledby`), add a second `main`, or write white on white (`<font color>`). Each of these fails WCAG on the
+ * page that shows it, so the portal takes them out, keeping the text.
+ */
+
+/** Elements replaced by their children: landmarks and widgets of the page's own, motion, and colour. */
+const UNWRAP = new Set(['main', 'dialog', 'label', 'marquee', 'blink', 'font', 'map']);
+/** Elements with nothing to keep once repaired (an image map's areas lose their map). */
+const REMOVE = new Set(['area']);
+/**
+ * Attributes that change focus order, roles, relations to the portal's own elements (ids in content are prefixed,
+ * so a reference can only ever reach the portal's), playback, or colours. `aria-*` goes too.
+ */
+const DROP_ATTRIBUTES = new Set([
+  'tabindex',
+  'accesskey',
+  'role',
+  'for',
+  'headers',
+  'usemap',
+  'autoplay',
+  'color',
+  'bgcolor',
+  'text',
+  'link',
+  'vlink',
+  'alink',
+]);
+/** What a list may hold directly besides its items (elements that draw nothing). */
+const LIST_EXTRAS = new Set(['script', 'template']);
+
+let languageNames: Intl.DisplayNames | null | undefined;
+
+/** Whether `tag` is a language tag whose language is known, as screen readers need (`fr`, `en-GB`; not `xx`). */
+function knownLanguage(tag: string): boolean {
+  if (tag === '') return false;
+  languageNames ??=
+    typeof Intl.DisplayNames === 'function'
+      ? new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' })
+      : null;
+  try {
+    const [canonical] = Intl.getCanonicalLocales(tag);
+    if (canonical === undefined) return false;
+    return languageNames === null || languageNames.of(canonical.split('-')[0] ?? '') !== undefined;
+  } catch {
+    // Not a well-formed language tag.
+    return false;
+  }
+}
+
+/** Whether an element has something a screen reader can announce: text, or an image with a text alternative. */
+function hasName(element: Element): boolean {
+  if ((element.textContent ?? '').trim() !== '') return true;
+  return [...element.querySelectorAll('img[alt]')].some(
+    (image) => (image.getAttribute('alt') ?? '').trim() !== '',
+  );
+}
+
+/** Replaces `element` by a new `<tag>` holding its attributes and children. */
+function rename(element: Element, tag: string): Element {
+  const replacement = element.ownerDocument.createElement(tag);
+  for (const attribute of element.attributes) {
+    replacement.setAttribute(attribute.name, attribute.value);
+  }
+  replacement.append(...element.childNodes);
+  element.replaceWith(replacement);
+  return replacement;
+}
+
+/** Wraps `node` in a new `<tag>` in place. */
+function wrap(node: Node, tag: string) {
+  const document = node.ownerDocument ?? (node as Document);
+  const wrapper = document.createElement(tag);
+  node.parentNode?.replaceChild(wrapper, node);
+  wrapper.append(node);
+}
+
+/**
+ * Repairs content HTML in place (see the module comment). Text is never lost: unwrapped elements leave their
+ * children, and an image the sanitiser left without an address leaves its alt text.
+ */
+export function repairContent(root: DocumentFragment) {
+  for (const element of [...root.querySelectorAll('*')]) {
+    const tag = element.localName;
+    if (REMOVE.has(tag)) {
+      element.remove();
+      continue;
+    }
+    for (const { name } of [...element.attributes]) {
+      if (DROP_ATTRIBUTES.has(name) || name.startsWith('aria-')) element.removeAttribute(name);
+    }
+    const lang = element.getAttribute('lang');
+    if (lang !== null && !knownLanguage(lang.trim())) element.removeAttribute('lang');
+    if (UNWRAP.has(tag)) element.replaceWith(...element.childNodes);
+  }
+
+  for (const image of [...root.querySelectorAll('img')]) {
+    if ((image.getAttribute('src') ?? '').trim() === '') {
+      // Nothing to show (the sanitiser refused its address): its words stay, the broken image goes.
+      image.replaceWith((image.getAttribute('alt') ?? '').trim());
+    } else if (!image.hasAttribute('alt')) {
+      // No text alternative given: decorative, rather than announced by its file name.
+      image.setAttribute('alt', '');
+    }
+  }
+  // A link, heading or table header with nothing to announce is a stop (or a landmark) with no name.
+  for (const link of [...root.querySelectorAll('a')]) {
+    if (!hasName(link)) link.replaceWith(...link.childNodes);
+  }
+  for (const heading of [...root.querySelectorAll('h1, h2, h3, h4, h5, h6')]) {
+    if (!hasName(heading)) heading.replaceWith(...heading.childNodes);
+  }
+  for (const header of [...root.querySelectorAll('th')]) {
+    if (!hasName(header)) rename(header, 'td');
+  }
+  for (const summary of [...root.querySelectorAll('summary')]) {
+    // What the browser itself shows for a summary without text.
+    if (!hasName(summary)) summary.append('Details');
+  }
+
+  // Lists hold items only, and items sit in lists (screen readers count them).
+  for (const list of [...root.querySelectorAll('ul, ol')]) {
+    for (const child of [...list.childNodes]) {
+      const stray =
+        child.nodeType === child.ELEMENT_NODE
+          ? (child as Element).localName !== 'li' && !LIST_EXTRAS.has((child as Element).localName)
+          : child.nodeType === child.TEXT_NODE && (child.textContent ?? '').trim() !== '';
+      if (stray) wrap(child, 'li');
+    }
+  }
+  for (const item of [...root.querySelectorAll('li')]) {
+    const parent = item.parentElement?.localName;
+    if (parent !== 'ul' && parent !== 'ol' && parent !== 'menu') wrap(item, 'ul');
+  }
+  for (const list of [...root.querySelectorAll('dl')]) {
+    const valid = [...list.children].every((child) =>
+      ['dt', 'dd', 'div', ...LIST_EXTRAS].includes(child.localName),
+    );
+    if (!valid) rename(list, 'div');
+  }
+  for (const term of [...root.querySelectorAll('dt, dd')]) {
+    const parent = term.parentElement;
+    const inList =
+      parent?.localName === 'dl' ||
+      (parent?.localName === 'div' && parent.parentElement?.localName === 'dl');
+    if (!inList) rename(term, 'div');
+  }
+}
