@@ -384,6 +384,27 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
       request.log.info({ err: error }, 'Request refused by the router');
       // Answered before any hook runs (no onRequest, no onSend): the headers every answer carries, and the
       // no-store every error carries, are set here or not at all.
+      const first = (request.url ?? '/').split('?')[0]?.split('/')[1]?.toLowerCase() ?? '';
+      const shell = request.server.portalShell;
+      if (
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        shell !== undefined &&
+        !['api', 'media', 'assets'].includes(first) &&
+        isNavigation(request)
+      ) {
+        // A person who opened a malformed address (`/demo/%E0%A4%A`) sees the portal's own 404 page, as for any
+        // address no page has, not the JSON shown raw.
+        shell()
+          .then((loaded) =>
+            reply
+              .headers(refusalHeaders)
+              .code(status === 414 ? 414 : 404)
+              .type('text/html; charset=utf-8')
+              .send(loaded.html),
+          )
+          .catch((failure: unknown) => reply.send(failure));
+        return;
+      }
       void reply
         .headers(refusalHeaders)
         .code(status)

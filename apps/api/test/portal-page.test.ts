@@ -246,6 +246,30 @@ describe.each(databases)('portal pages ($name)', (target) => {
     expect(preloads(response.body)).toEqual([]);
   });
 
+  it('should show a person who opens a malformed address the portal page with a 404, a script the JSON 400', async () => {
+    for (const url of ['/demo/%E0%A4%A', '/demo/article%ZZ', '/%ZZ/login']) {
+      const opened = await t.app.inject({ method: 'GET', url, headers: { accept: NAVIGATION } });
+      expect(opened.statusCode, url).toBe(404);
+      expect(opened.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(opened.headers['cache-control'], url).toBe('no-store');
+      expect(opened.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(opened.body, url).toContain('<div id="root">');
+      const fetched = await t.app.inject({ method: 'GET', url });
+      expect(fetched.statusCode, url).toBe(400);
+      expect(fetched.json(), url).toEqual({
+        error: 'Bad request: the address is not well formed.',
+      });
+    }
+    // The API's own addresses keep their JSON, opened or not.
+    const api = await t.app.inject({
+      method: 'GET',
+      url: '/api/%ZZ/content',
+      headers: { accept: NAVIGATION },
+    });
+    expect(api.statusCode).toBe(400);
+    expect(api.json()).toEqual({ error: 'Bad request: the address is not well formed.' });
+  });
+
   it('should answer 404 for a path the router has no page for, and 200 for every page it has', async () => {
     const cookie = await loginOpen(t.app);
     const pages = [
