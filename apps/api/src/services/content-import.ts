@@ -57,6 +57,21 @@ const MEDIA_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 };
 export const MEDIA_EXTENSIONS = Object.keys(MEDIA_TYPES);
+
+/** What a place in the content takes: the media types of each kind, and how a message names it. */
+type MediaKind = 'image' | 'video' | 'captions';
+const MEDIA_KINDS: Record<MediaKind, RegExp> = {
+  image: /^image\//,
+  video: /^video\//,
+  captions: /^text\/vtt$/,
+};
+const extensionsOf = (kind: MediaKind) =>
+  MEDIA_EXTENSIONS.filter((ext) => MEDIA_KINDS[kind].test(MEDIA_TYPES[ext] ?? '')).join(', ');
+const MEDIA_KIND_NAMES: Record<MediaKind, string> = {
+  image: `an image (${extensionsOf('image')})`,
+  video: `a video (${extensionsOf('video')})`,
+  captions: `a captions file (${extensionsOf('captions')})`,
+};
 export const mediaContentType = (file: string): string | undefined =>
   MEDIA_TYPES[path.extname(file).toLowerCase()];
 /** A published media file's name: a content hash and an allowed extension. */
@@ -304,11 +319,23 @@ class MediaCopier {
     );
   }
 
-  /** `media/x.svg` (relative to the content folder) → `/media/<prefix>/<hash>.svg`. */
-  async publish(reference: string, where: string): Promise<string> {
+  /**
+   * `media/x.svg` (relative to the content folder) → `/media/<prefix>/<hash>.svg`. `kind`, when given, is the
+   * only kind of media the place takes (a video's `src` a video, its poster an image…): an SVG as the video left
+   * the dashboard a player that cannot play.
+   */
+  async publish(reference: string, where: string, kind?: MediaKind): Promise<string> {
+    const checkKind = () => {
+      if (kind !== undefined && !MEDIA_KINDS[kind].test(mediaContentType(reference) ?? '')) {
+        throw new ContentError(`${where}: "${reference}" must be ${MEDIA_KIND_NAMES[kind]}.`);
+      }
+    };
     // Already published (this client's own media, by content-hash name): kept as it is. Any other /media/
     // path (`/media/../api/…` would make every viewer's browser call the API) is refused below.
-    if (this.publishedName.test(reference)) return reference;
+    if (this.publishedName.test(reference)) {
+      checkKind();
+      return reference;
+    }
     if (/^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('/')) {
       throw new ContentError(
         `${where}: "${reference}" must be a file in the content folder (e.g. media/photo.jpg).`,
@@ -324,6 +351,7 @@ class MediaCopier {
         `${where}: "${reference}" is not an allowed media type (${MEDIA_EXTENSIONS.join(', ')}).`,
       );
     }
+    checkKind();
     if (!existsSync(named)) {
       throw new ContentError(`${where}: the file "${reference}" does not exist.`);
     }
@@ -689,7 +717,7 @@ export async function prepareImport(
           .join(' ')
           .trim(),
         html,
-        imageUrl: image === undefined ? null : await media.publish(image, where),
+        imageUrl: image === undefined ? null : await media.publish(image, where, 'image'),
         proTip: proTipHtml,
         sortOrder: typeof order === 'number' ? order : index + 1,
         related: related as string[],
@@ -707,9 +735,9 @@ export async function prepareImport(
     const captions = optionalText(data, 'captions', where);
     video = {
       title: text(data, 'title', where),
-      src: await media.publish(text(data, 'src', where), where),
-      poster: poster === undefined ? null : await media.publish(poster, where),
-      captions: captions === undefined ? null : await media.publish(captions, where),
+      src: await media.publish(text(data, 'src', where), where, 'video'),
+      poster: poster === undefined ? null : await media.publish(poster, where, 'image'),
+      captions: captions === undefined ? null : await media.publish(captions, where, 'captions'),
       description: await media.rewriteHtml(markdownToHtml(parsed.content, where), where),
     };
   }
@@ -717,7 +745,7 @@ export async function prepareImport(
   let logoUrl: string | null = client.branding.logo_url;
   if (existsSync(path.join(root, 'client.yml'))) {
     const { logo } = await readClientFile(root);
-    if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml');
+    if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml', 'image');
   }
 
   return { items, video, logoUrl, media };

@@ -251,6 +251,34 @@ describe('content import, hostile files', () => {
     await expect(importWith('insights/notes.txt', 'not content')).resolves.toBeDefined();
   });
 
+  it('should take for each place only the kind of media it shows, naming the file and the place', async () => {
+    const video = (src: string, poster: string, captions: string) =>
+      importWith(
+        'video.md',
+        `---\ntitle: Welcome\nsrc: ${src}\nposter: ${poster}\ncaptions: ${captions}\n---\n\nA tour.\n`,
+      );
+    await expect(video('media/logo.svg', 'media/logo.svg', 'media/welcome.vtt')).rejects.toThrow(
+      'video.md: "media/logo.svg" must be a video (.mp4, .webm).',
+    );
+    await expect(
+      video('media/welcome.webm', 'media/welcome.webm', 'media/welcome.vtt'),
+    ).rejects.toThrow(
+      'video.md: "media/welcome.webm" must be an image (.svg, .png, .jpg, .jpeg, .gif, .webp).',
+    );
+    await expect(video('media/welcome.webm', 'media/logo.svg', 'media/quay.svg')).rejects.toThrow(
+      'video.md: "media/quay.svg" must be a captions file (.vtt).',
+    );
+    await expect(
+      importWith(
+        'insights/moving.md',
+        '---\ntitle: T\nsummary: S\nimage: media/welcome.webm\n---\nText.\n',
+      ),
+    ).rejects.toThrow('insights/moving.md: "media/welcome.webm" must be an image');
+    await expect(
+      video('media/welcome.webm', 'media/logo.svg', 'media/welcome.vtt'),
+    ).resolves.toBeDefined();
+  });
+
   it('should refuse related items that are not slugs, or too many of them', async () => {
     const withRelated = (related: string[]) =>
       importWith(
