@@ -343,6 +343,37 @@ function isNavigation(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
+/**
+ * A person who opened an address no page has (`/DEMO/dashboard`, `/demo%2fdashboard`, `//x`, a malformed
+ * `/demo/%E0%A4%A`) sees the portal's own 404 page, not JSON shown raw: the page without any data, which finds
+ * out for itself that there is no such page or client. Scripts and fetches (not navigating), the API, media and
+ * assets keep the `{ error }` answer. Answers whether it took the request; `headers` are for answers made before
+ * any hook (the router's refusals), which would otherwise go without them.
+ */
+function sendMissingPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status = 404,
+  headers: Record<string, string> = { 'cache-control': 'no-store' },
+): boolean {
+  const shell = request.server.portalShell;
+  const first = (request.url.split('?')[0] ?? '/').split('/')[1] ?? '';
+  if (
+    !(request.method === 'GET' || request.method === 'HEAD') ||
+    shell === undefined ||
+    ['api', 'media', 'assets'].includes(first) ||
+    !isNavigation(request)
+  ) {
+    return false;
+  }
+  shell()
+    .then((loaded) =>
+      reply.headers(headers).code(status).type('text/html; charset=utf-8').send(loaded.html),
+    )
+    .catch((error: unknown) => reply.send(error));
+  return true;
+}
+
 /** Fastify's own options for this app (the server and the tests use the same). */
 export function serverOptions(config: Config): FastifyHttpOptions<Server> {
   const refusalHeaders = {
@@ -384,27 +415,8 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
       request.log.info({ err: error }, 'Request refused by the router');
       // Answered before any hook runs (no onRequest, no onSend): the headers every answer carries, and the
       // no-store every error carries, are set here or not at all.
-      const first = (request.url ?? '/').split('?')[0]?.split('/')[1]?.toLowerCase() ?? '';
-      const shell = request.server.portalShell;
-      if (
-        (request.method === 'GET' || request.method === 'HEAD') &&
-        shell !== undefined &&
-        !['api', 'media', 'assets'].includes(first) &&
-        isNavigation(request)
-      ) {
-        // A person who opened a malformed address (`/demo/%E0%A4%A`) sees the portal's own 404 page, as for any
-        // address no page has, not the JSON shown raw.
-        shell()
-          .then((loaded) =>
-            reply
-              .headers(refusalHeaders)
-              .code(status === 414 ? 414 : 404)
-              .type('text/html; charset=utf-8')
-              .send(loaded.html),
-          )
-          .catch((failure: unknown) => reply.send(failure));
-        return;
-      }
+      // A person who opened a malformed address sees the portal's 404 page, as for any address no page has.
+      if (sendMissingPage(request, reply, status === 414 ? 414 : 404, refusalHeaders)) return;
       void reply
         .headers(refusalHeaders)
         .code(status)
@@ -581,36 +593,6 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     }
     done(null, payload);
   });
-
-  /**
-   * A person who opened an address no page has (`/DEMO/dashboard`, `/demo%2fdashboard`, `//x`) sees the portal's
-   * own 404 page, not JSON shown raw: the page without any data, which finds out for itself that there is no
-   * such page or client. Scripts and fetches (not navigating), media and assets keep the `{ error }` answer.
-   * Answers whether it took the request.
-   */
-  const sendMissingPage = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    const shell = fastify.portalShell;
-    const first = (request.url.split('?')[0] ?? '/').split('/')[1] ?? '';
-    if (
-      !(request.method === 'GET' || request.method === 'HEAD') ||
-      shell === undefined ||
-      first === 'api' ||
-      ['media', 'assets'].includes(first) ||
-      !isNavigation(request)
-    ) {
-      return false;
-    }
-    shell()
-      .then((loaded) =>
-        reply
-          .code(404)
-          .header('cache-control', 'no-store')
-          .type('text/html; charset=utf-8')
-          .send(loaded.html),
-      )
-      .catch((error: unknown) => reply.send(error));
-    return true;
-  };
 
   // Set before any plugin adds routes: a route keeps the error handler in force when it was added.
   fastify.setErrorHandler((error: FastifyError, request, reply) => {

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import app, { serverOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
+import { findClientByPrefix, type Client } from '../src/repositories/clients.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURES = path.join(here, 'fixtures');
@@ -134,6 +135,13 @@ export const PERSON = {
 };
 
 /** Logs in to an open client and returns the Cookie header value. */
+/** The client with this prefix as stored now; a test that expects it fails loudly when it is not there. */
+export async function existingClient(app: FastifyInstance, prefix: string): Promise<Client> {
+  const found = await findClientByPrefix(app.db.kysely, prefix);
+  if (found === undefined) throw new Error(`no client ${prefix}`);
+  return found;
+}
+
 export async function loginOpen(
   app: FastifyInstance,
   prefix = 'demo',

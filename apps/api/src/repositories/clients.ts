@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { newId } from '../crypto.js';
+import { NOT_SHOWN_IN_A_LINE } from '../text-controls.js';
 import type { Dialect } from '../db/connect.js';
 import type { ClientsTable, Database, LoginPolicy } from '../db/schema.js';
 
@@ -17,13 +18,6 @@ export const MAX_CLIENT_NAME = 200;
 export const MAX_CONTACT_PHONE = 100;
 
 /** Control characters (C0, DEL, C1) and the line and paragraph separators: none belongs in a one-line field. */
-/**
- * What a one-line staff entry must not hold: control characters, line separators, and the bidi and other invisible
- * format controls (a name holding U+202E shows reversed, with what follows it, in e-mails and on the portal).
- */
-const CONTROL = new RegExp(
-  String.raw`[\0-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb]`,
-);
 /** What does not show: whitespace and the invisible format characters (zero-width space and joiners, BOM…). */
 const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 
@@ -34,7 +28,8 @@ const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]
 function lineProblem(label: string, value: string, max: number): string | undefined {
   if (value.length > max)
     return `The ${label} is ${value.length} characters long; at most ${max} are taken.`;
-  if (CONTROL.test(value)) {
+  // A name holding U+202E would show reversed, with what follows it, in e-mails and on the portal.
+  if (NOT_SHOWN_IN_A_LINE.test(value)) {
     return `The ${label} must be one line of text, without line breaks, tabs, control characters or text-direction marks.`;
   }
   if (value.replace(INVISIBLE, '') === '') return `The ${label} must not be blank.`;

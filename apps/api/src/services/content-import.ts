@@ -75,9 +75,8 @@ const MEDIA_KIND_NAMES: Record<MediaKind, string> = {
 export const mediaContentType = (file: string): string | undefined =>
   MEDIA_TYPES[path.extname(file).toLowerCase()];
 /** A published media file's name: a content hash and an allowed extension. */
-const MEDIA_FILE = new RegExp(
-  `^[a-f0-9]{20}(${MEDIA_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})$`,
-);
+const MEDIA_NAME = `[a-f0-9]{20}(${MEDIA_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})`;
+const MEDIA_FILE = new RegExp(`^${MEDIA_NAME}$`);
 
 const FOLDERS: { folder: string; type: ContentType }[] = [
   { folder: 'case-studies', type: 'case_study' },
@@ -314,9 +313,7 @@ class MediaCopier {
     private readonly mediaDir: string,
     private readonly prefix: string,
   ) {
-    this.publishedName = new RegExp(
-      `^/media/${prefix}/[a-f0-9]{20}(${MEDIA_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})$`,
-    );
+    this.publishedName = new RegExp(`^/media/${prefix}/${MEDIA_NAME}$`);
   }
 
   /**

@@ -6,14 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import {
   createClient,
-  findClientByPrefix,
   lockedLoginPolicy,
   updateClient,
   type Client,
 } from '../../src/repositories/clients.js';
 import { createSession } from '../../src/repositories/sessions.js';
 import { createOpenUser } from '../../src/repositories/users.js';
-import { PERSON, buildTestApp, databases, outboxMails, type TestApp } from '../helper.js';
+import {
+  PERSON,
+  buildTestApp,
+  databases,
+  outboxMails,
+  type TestApp,
+  existingClient,
+} from '../helper.js';
 
 /**
  * An open login racing `pnpm admin client update --login magic-link`: the staff command ends the sessions of
@@ -31,11 +37,7 @@ describe.each(databases)('open login racing a switch to magic-link ($name)', (ta
     await t.close();
   });
 
-  async function client(prefix: string): Promise<Client> {
-    const found = await findClientByPrefix(t.app.db.kysely, prefix);
-    if (found === undefined) throw new Error(`no client ${prefix}`);
-    return found;
-  }
+  const client = (prefix: string) => existingClient(t.app, prefix);
 
   /** Sessions of users who never proved their e-mail, on this client. */
   async function unprovenSessions(clientId: string): Promise<number> {

@@ -4,9 +4,15 @@ import {
   createClient,
   findClientByPrefix,
   updateClient,
-  type Client,
 } from '../../src/repositories/clients.js';
-import { buildTestApp, databases, loginMagic, loginOpen, type TestApp } from '../helper.js';
+import {
+  buildTestApp,
+  databases,
+  loginMagic,
+  loginOpen,
+  type TestApp,
+  existingClient,
+} from '../helper.js';
 
 /**
  * The staff tool's client records (`pnpm admin client add|update`, and the first-start seed): refusals change
@@ -23,11 +29,7 @@ describe.each(databases)('staff client records ($name)', (target) => {
     await t.close();
   });
 
-  async function client(prefix: string): Promise<Client> {
-    const found = await findClientByPrefix(t.app.db.kysely, prefix);
-    if (found === undefined) throw new Error(`no client ${prefix}`);
-    return found;
-  }
+  const client = (prefix: string) => existingClient(t.app, prefix);
 
   it('should refuse a taken prefix with a plain message, also when the check before it raced', async () => {
     // The staff tool checks the prefix first; a second `client add` of the same prefix can pass that check

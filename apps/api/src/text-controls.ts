@@ -1,0 +1,36 @@
+/**
+ * The characters text must not hide, as the inside of a regular expression's character class, shared by the
+ * routes' schemas (what users type), the staff tool's client records and the quoting of text in messages.
+ */
+
+/**
+ * Control characters other than tabs and line breaks (C0, DEL, C1): they show nothing, and some drive terminals
+ * (ESC, CSI), where the staff tool prints what users typed.
+ */
+export const CONTROL_CHARACTER = '\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u0084\\u0086-\\u009F';
+
+/**
+ * Invisible format controls that reorder or hide the text around them ("Trojan Source" spoofing: a name of
+ * U+202E + "evil" shows reversed, and so does everything after it, in the team's e-mail, the CSV export and the
+ * portal's header): the bidi marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E,
+ * U+2066–U+2069), the deprecated format controls (U+206A–U+206F) and the interlinear annotation marks
+ * (U+FFF9–U+FFFB). Right-to-left letters need none of them (the reader's bidi algorithm orders Arabic and
+ * Hebrew by itself), and the joiners (ZWJ in emoji, ZWNJ in Persian) are not among them.
+ */
+export const FORMAT_CONTROL =
+  '\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069\\u206A-\\u206F\\uFFF9-\\uFFFB';
+
+/**
+ * Line breaks (LF, VT, FF, CR, NEL, line and paragraph separators): a one-line field (a name, a phone number)
+ * holds none, so it cannot add lines to an e-mail.
+ */
+export const LINE_BREAK = '\\n\\v\\f\\r\\u0085\\u2028\\u2029';
+
+/**
+ * Any character that has no place in one line of shown text: every control character (tabs and line breaks
+ * too), the line and paragraph separators, and the invisible format controls.
+ */
+export const NOT_SHOWN_IN_A_LINE = new RegExp(
+  `[\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029${FORMAT_CONTROL}]`,
+  'u',
+);
