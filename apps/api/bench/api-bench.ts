@@ -122,6 +122,8 @@ interface Run {
   rps: number;
   /** CPU time the server under test spent per request, in µs (Linux only; NaN elsewhere or for no server). */
   cpuPerRequest?: number;
+  /** CPU time the load generator (autocannon, in this process) spent per request, in µs. */
+  generatorCpuPerRequest?: number;
   p99: number;
   p50: number;
   non2xx: number;
@@ -164,8 +166,14 @@ async function untilIdle(pid: number | undefined): Promise<void> {
 
 async function cannon(options: autocannon.Options, server?: number): Promise<Run> {
   const cpuBefore = await cpuMs(server);
+  const generatorBefore = process.cpuUsage();
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  const generator = process.cpuUsage(generatorBefore);
   return {
+    generatorCpuPerRequest:
+      result.requests.total === 0
+        ? Number.NaN
+        : (generator.user + generator.system) / result.requests.total,
     rps: result.requests.average,
     p99: result.latency.p99,
     p50: result.latency.p50,
@@ -331,6 +339,9 @@ async function main() {
             (Number.isNaN(run.cpuPerRequest ?? Number.NaN)
               ? ''
               : `  server CPU ${(run.cpuPerRequest ?? 0).toFixed(0)} µs/request`) +
+            (Number.isNaN(run.generatorCpuPerRequest ?? Number.NaN)
+              ? ''
+              : `  autocannon CPU ${(run.generatorCpuPerRequest ?? 0).toFixed(0)} µs/request`) +
             (run.non2xx + run.errors > 0 ? `  (${run.non2xx} non-2xx, ${run.errors} errors)` : ''),
         );
         if (run.non2xx + run.errors > 0)
@@ -348,15 +359,28 @@ async function main() {
     const floorRatio = m('floor', 'rps') / m('hello', 'rps');
     const postRatio = m('warranty', 'rps') / m('insert', 'rps');
     const verdict = (ok: boolean) => (ok ? 'meets it' : '**misses it**');
-    const cpu = (name: keyof typeof cases) => {
-      const value = median(runs[name].map((r) => r.cpuPerRequest ?? Number.NaN));
-      return (Number.isNaN(value) ? '—' : value.toFixed(0)).padStart(14);
+    const cpuOf = (name: keyof typeof cases, key: 'cpuPerRequest' | 'generatorCpuPerRequest') =>
+      median(runs[name].map((r) => r[key] ?? Number.NaN));
+    const cpu = (
+      name: keyof typeof cases,
+      key: 'cpuPerRequest' | 'generatorCpuPerRequest',
+      width: number,
+    ) => {
+      const value = cpuOf(name, key);
+      return (Number.isNaN(value) ? '—' : value.toFixed(0)).padStart(width);
     };
+    /** Share of one core a process was busy during a case (requests/s × CPU µs a request). */
+    const percentOfCore = (
+      name: keyof typeof cases,
+      key: 'cpuPerRequest' | 'generatorCpuPerRequest' = 'generatorCpuPerRequest',
+    ) => ((m(name, 'rps') * cpuOf(name, key)) / 10_000).toFixed(0);
+    const together = (name: keyof typeof cases) =>
+      (cpuOf(name, 'cpuPerRequest') + cpuOf(name, 'generatorCpuPerRequest')).toFixed(0);
     const row = (label: string, name: keyof typeof cases, latency = true) =>
-      `| ${label.padEnd(45)} | ${m(name, 'rps').toFixed(0).padStart(19)} | ${(latency ? String(m(name, 'p50')) : '—').padStart(6)} | ${(latency ? String(m(name, 'p99')) : '—').padStart(6)} | ${cpu(name)} |`;
+      `| ${label.padEnd(45)} | ${m(name, 'rps').toFixed(0).padStart(19)} | ${(latency ? String(m(name, 'p50')) : '—').padStart(6)} | ${(latency ? String(m(name, 'p99')) : '—').padStart(6)} | ${cpu(name, 'cpuPerRequest', 13)} | ${latency ? cpu(name, 'generatorCpuPerRequest', 17) : '—'.padStart(17)} |`;
     const table = [
-      '| Case                                          | Requests/s (median) | p50 ms | p99 ms | Server CPU µs |',
-      '| --------------------------------------------- | ------------------: | -----: | -----: | ------------: |',
+      '| Case                                          | Requests/s (median) | p50 ms | p99 ms | Server CPU µs | autocannon CPU µs |',
+      '| --------------------------------------------- | ------------------: | -----: | -----: | ------------: | ----------------: |',
       row('bare Fastify hello-world (baseline)', 'hello'),
       row('bare Fastify sending the same brotli bytes', 'floor'),
       row('GET /api/demo/content (session, brotli)', 'content'),
@@ -377,6 +401,11 @@ async function main() {
         `${(m('content', 'rps') / m('floor', 'rps')).toFixed(2)}× that. Warranty POSTs in flight together share one fsync-ed commit, each all or nothing ` +
         "(group commit: a failing one is undone alone), and the outbox worker's claims and sent marks join those commits; each POST is answered " +
         'only after the commit holding it has returned. The bare baseline makes one fsync-ed commit per row.',
+      `The load generator shares the machine's ${cpus().length} cores: during the brotli GET autocannon was busy ` +
+        `${percentOfCore('content')}% of a core and the API ${percentOfCore('content', 'cpuPerRequest')}% ` +
+        `(hello-world: ${percentOfCore('hello')}% and ${percentOfCore('hello', 'cpuPerRequest')}%). ` +
+        'autocannon turns every answer body into a string, which costs it far more for compressed bytes than for 17 bytes; ' +
+        `per request the two together spent ${together('content')} µs on the GET against ${together('hello')} µs on the hello-world.`,
     ];
     console.log(`\n${table}\n\n${lines.join('\n')}`);
     if (values.write) {
@@ -399,7 +428,8 @@ async function main() {
         'Each case starts once the API and the baseline server are idle (after a burst of POSTs the API goes on',
         'writing the queued e-mails for a few seconds; an earlier version of this bench measured the next cases',
         'beside that work). Server CPU µs: the CPU time the server under test spent per request during the case',
-        '(user + system, from /proc), the load generator excluded.',
+        '(user + system, from /proc), the load generator excluded; autocannon CPU µs: what the load generator (in the',
+        "bench's own process) spent per request.",
         '',
         table,
         '',
