@@ -176,6 +176,8 @@ const pathOf = (visit: Visit): string => {
  * stored it as invalid UTF-8 bytes, the team's e-mail as U+FFFD: the record and the mail disagreed).
  */
 const LONE_SURROGATE = /\p{Cs}/u;
+/** An entity tag marked weak (`W/"…"`), which If-Range may not match (RFC 9110 §13.1.5). */
+const WEAK_VALIDATOR = /^\s*W\//;
 
 /** Why a string (a key or a value) cannot be taken, as the end of a sentence, or `undefined`. */
 function badString(text: string): string | undefined {
@@ -533,6 +535,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       done(new HttpError(400, `Bad request: the ${repeated} header is given more than once.`));
       return;
     }
+    // Files are sent with weak ETags, and send let a weak one satisfy If-Range. RFC 9110 §13.1.5 compares
+    // If-Range strongly, so a weak validator never matches: the whole file, not a part of another version.
+    if (WEAK_VALIDATOR.test(request.headers['if-range'] ?? '')) delete request.raw.headers.range;
     done();
   });
   // 100 Continue only once the app reads the body: what it refuses first is refused without it.
