@@ -11,6 +11,11 @@ import type { Duplex } from 'node:stream';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE,
+  isDatabaseUnavailable,
+} from './db/unavailable.js';
 import crossSite from './plugins/app/cross-site.js';
 import services from './plugins/app/services.js';
 import session from './plugins/app/session.js';
@@ -537,7 +542,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     }
     // Files are sent with weak ETags, and send let a weak one satisfy If-Range. RFC 9110 §13.1.5 compares
     // If-Range strongly, so a weak validator never matches: the whole file, not a part of another version.
-    if (WEAK_VALIDATOR.test(request.headers['if-range'] ?? '')) delete request.raw.headers.range;
+    const ifRange = request.headers['if-range'];
+    if (typeof ifRange === 'string' && WEAK_VALIDATOR.test(ifRange)) delete request.raw.headers.range;
     done();
   });
   // 100 Continue only once the app reads the body: what it refuses first is refused without it.
@@ -624,8 +630,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .type('application/json; charset=utf-8')
         .send({ error: fileError.message });
     }
-    const status =
-      typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    // The database stopped, restarting or stuck past its timeouts (db/unavailable.ts): nothing was stored, and
+    // the same request works once it is back, so a 503 saying so, not a fault's "Internal server error".
+    const unavailable = !(error instanceof HttpError) && isDatabaseUnavailable(error);
+    const status = unavailable
+      ? 503
+      : typeof error.statusCode === 'number' && error.statusCode >= 400
+        ? error.statusCode
+        : 500;
+    if (unavailable) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     // Refused before its body has all arrived (over the limit, unreadable): the connection closes after the
     // answer, but only once the client can have read it (a client still sending would otherwise get a reset).
     if (!request.raw.complete && !reply.sent) {
@@ -652,8 +665,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         // Not the route's response schema: some routes' error pages are HTML strings (the login link).
         .serializer(JSON.stringify)
         .send({
-          error:
-            status >= 500 && !deliberate
+          error: unavailable
+            ? DATABASE_UNAVAILABLE
+            : status >= 500 && !deliberate
               ? 'Internal server error'
               : (FASTIFY_MESSAGES[error.code] ?? error.message),
         })

@@ -16,6 +16,8 @@ export interface Config {
   databaseSchema: string | null;
   /** Most PostgreSQL connections one instance opens. */
   databasePoolSize: number;
+  /** How long a request waits for PostgreSQL (a connection, then each statement) before it is answered 503. */
+  databaseTimeoutMs: number;
   /** Origin + optional path prefix the portal is reached at; links in e-mails are built from it. */
   publicUrl: URL;
   /** `null` → generated into `dataDir/session-secret` on first start (see {@link resolveSessionSecret}). */
@@ -164,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     databaseSchema,
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseTimeoutMs: integer('DATABASE_TIMEOUT_MS', 10_000, 100, 600_000),
     publicUrl,
     sessionSecret,
     smtpUrl,

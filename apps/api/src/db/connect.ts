@@ -101,9 +101,14 @@ function openSqlite(dataDir: string): Sqlite {
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> &
-    Partial<Pick<Config, 'databasePoolSize'>>,
+    Partial<Pick<Config, 'databasePoolSize' | 'databaseTimeoutMs'>>,
   /** Told of each PostgreSQL connection that breaks (the pool replaces it); the server logs it. */
   onConnectionLost: (error: Error) => void = () => undefined,
+  /**
+   * PostgreSQL: also end any statement that runs longer than `databaseTimeoutMs` (the server, whose requests
+   * must not wait for ever; not the staff tool, whose import may rightly wait for another's).
+   */
+  { statementTimeout = false }: { statementTimeout?: boolean } = {},
 ): Promise<Db> {
   let kysely: Kysely<Database>;
   let dialect: Dialect;
@@ -120,12 +125,19 @@ export async function openDatabase(
       localWrites: () => sqliteDialect.writes.count,
     });
   } else {
+    // Without these a PostgreSQL that is up but stuck (a lock held, a host that stopped answering) held each
+    // request, and then every request queued for the pool's connections, for ever: the wait is bounded and
+    // the request answered 503 (db/unavailable.ts).
+    const timeoutMs = config.databaseTimeoutMs ?? 10_000;
+    const options = [
+      ...(config.databaseSchema === null ? [] : [`-c search_path=${config.databaseSchema}`]),
+      ...(statementTimeout ? [`-c statement_timeout=${timeoutMs}`] : []),
+    ];
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.databasePoolSize ?? 10,
-      ...(config.databaseSchema === null
-        ? {}
-        : { options: `-c search_path=${config.databaseSchema}` }),
+      connectionTimeoutMillis: timeoutMs,
+      ...(options.length === 0 ? {} : { options: options.join(' ') }),
     });
     // A connection PostgreSQL ends (a restart, `pg_terminate_backend`, a network cut) is reported as an
     // 'error' event: on the pool while the connection is idle, on the client while a request holds it

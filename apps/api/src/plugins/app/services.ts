@@ -21,8 +21,11 @@ export interface ServicesOptions {
 export default fp<ServicesOptions>(
   async (app, opts) => {
     const { config } = app;
-    const db = await openDatabase(config, (error) =>
-      app.log.warn({ err: error }, 'A database connection was lost; the pool opens a new one'),
+    const db = await openDatabase(
+      config,
+      (error) =>
+        app.log.warn({ err: error }, 'A database connection was lost; the pool opens a new one'),
+      { statementTimeout: true },
     );
     app.decorate('db', db);
 

@@ -1,0 +1,272 @@
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import SqliteDatabase from 'better-sqlite3';
+import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import { PERSON, buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
+
+/**
+ * Found by a black-box run of the built server on PostgreSQL (two instances on one database, the database
+ * stopped and started under load, a lock held from outside). A database that is down answered every request
+ * 500 "Internal server error", and one that was up but stuck held every request for ever: the ones that
+ * reached the stuck table, then, once they had taken the pool's connections, all the others too. Now the wait
+ * is bounded (DATABASE_TIMEOUT_MS: a connection, then each statement) and the answer is 503 `{ error }` with
+ * `Retry-After`; the next requests work as soon as the database does.
+ */
+
+/** Settles within `ms` or says it did not: a request that hangs fails the test instead of stalling it. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T | 'hung'> {
+  return Promise.race([work, sleep(ms).then(() => 'hung' as const)]);
+}
+
+function expectUnavailable(answer: LightMyRequestResponse | 'hung'): void {
+  expect(answer).not.toBe('hung');
+  if (answer === 'hung') return;
+  expect({ status: answer.statusCode, body: answer.json<unknown>() }).toEqual({
+    status: 503,
+    body: { error: DATABASE_UNAVAILABLE },
+  });
+  expect(answer.headers['retry-after']).toBe('5');
+  expect(answer.headers['cache-control']).toBe('no-store');
+}
+
+/** Holds a write lock on the app's database from another connection, as a staff tool or a DBA would. */
+async function holdWriteLock(t: TestApp, table: string): Promise<() => Promise<void>> {
+  if (t.config.databaseUrl === null) {
+    const other = new SqliteDatabase(path.join(t.dataDir, 'portal.sqlite'));
+    other.exec('begin immediate');
+    return () => {
+      other.exec('rollback');
+      other.close();
+      return Promise.resolve();
+    };
+  }
+  const other = new pg.Client({ connectionString: t.config.databaseUrl });
+  await other.connect();
+  await other.query('begin');
+  await other.query(
+    `lock table ${t.config.databaseSchema ?? 'public'}.${table} in access exclusive mode`,
+  );
+  return async () => {
+    await other.query('rollback');
+    await other.end();
+  };
+}
+
+describe('which errors mean the database is unavailable', () => {
+  const coded = (message: string, fields: Record<string, string>) =>
+    Object.assign(new Error(message), fields);
+  it.each([
+    [
+      'PostgreSQL not listening',
+      coded('connect ECONNREFUSED 127.0.0.1:5432', { code: 'ECONNREFUSED', syscall: 'connect' }),
+    ],
+    [
+      'PostgreSQL shutting down',
+      coded('terminating connection due to administrator command', { code: '57P01' }),
+    ],
+    ['PostgreSQL starting up', coded('the database system is starting up', { code: '57P03' })],
+    [
+      'a statement timeout',
+      coded('canceling statement due to statement timeout', { code: '57014' }),
+    ],
+    ['no free connection in time', new Error('timeout exceeded when trying to connect')],
+    [
+      'a connection cut mid-statement',
+      coded('read ECONNRESET', { code: 'ECONNRESET', syscall: 'read' }),
+    ],
+    ['a connection exception (class 08)', coded('connection failure', { code: '08006' })],
+    ['SQLite busy past its timeout', coded('database is locked', { code: 'SQLITE_BUSY' })],
+    [
+      'a wrapped cause',
+      new Error('Database migration failed', { cause: new Error('timeout expired') }),
+    ],
+  ])('should count %s', (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+  it.each([
+    ['a fault in the code', new TypeError('x is undefined')],
+    ['a constraint PostgreSQL enforces', coded('duplicate key value', { code: '23505' })],
+    ['the request’s own client going away', coded('aborted', { code: 'ECONNRESET' })],
+    ['a value out of range', coded('value out of range for type integer', { code: '22003' })],
+    ['not an error', 'ECONNREFUSED'],
+  ])('should not count %s', (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe.each(databases)('a write held up by another connection’s lock ($name)', (target) => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await buildTestApp(target, { DATABASE_TIMEOUT_MS: '400' });
+    cookie = await loginOpen(t.app, 'demo');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  // SQLite gives up after its busy timeout (5 s); PostgreSQL waited for ever before.
+  it('should answer 503 with Retry-After, then take the write once the lock is gone', async () => {
+    const release = await holdWriteLock(t, 'activity');
+    let answer: LightMyRequestResponse | 'hung';
+    try {
+      answer = await within(
+        10_000,
+        t.app.inject({
+          method: 'POST',
+          url: '/api/demo/activity',
+          headers: { cookie },
+          payload: { action: 'view', item: 'dashboard' },
+        }),
+      );
+    } finally {
+      await release();
+    }
+    expectUnavailable(answer);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/activity',
+      headers: { cookie },
+      payload: { action: 'view', item: 'dashboard' },
+    });
+    expect(again.statusCode).toBe(204);
+  });
+});
+
+describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
+  'a PostgreSQL that is stuck or stopped (postgres)',
+  () => {
+    const url = process.env.TEST_DATABASE_URL ?? '';
+
+    describe('more requests stuck behind a lock than the pool has connections', () => {
+      let t: TestApp;
+      let cookie: string;
+      beforeAll(async () => {
+        // The helper's pool has 3 connections.
+        t = await buildTestApp({ name: 'postgres', url }, { DATABASE_TIMEOUT_MS: '500' });
+        cookie = await loginOpen(t.app, 'demo');
+      });
+      afterAll(async () => {
+        await t.close();
+      });
+
+      it('should answer every request 503 in bounded time, the ones that need no lock too', async () => {
+        // Every request with a session reads the sessions table.
+        const release = await holdWriteLock(t, 'sessions');
+        let answers: (LightMyRequestResponse | 'hung')[];
+        try {
+          const stuck = Array.from({ length: 8 }, () =>
+            within(
+              8_000,
+              t.app.inject({ method: 'GET', url: '/api/demo/content', headers: { cookie } }),
+            ),
+          );
+          await sleep(50);
+          // No session: it only waits for a connection the stuck ones hold.
+          const bystander = within(8_000, t.app.inject({ method: 'GET', url: '/api/northbank' }));
+          answers = await Promise.all([...stuck, bystander]);
+        } finally {
+          await release();
+        }
+        const bystanderAnswer = answers.pop();
+        for (const answer of answers) expectUnavailable(answer);
+        // It needs no locked table: served if a connection came free in time, else refused; never held.
+        expect(bystanderAnswer).not.toBe('hung');
+        if (bystanderAnswer !== 'hung' && bystanderAnswer?.statusCode !== 200) {
+          expectUnavailable(bystanderAnswer ?? 'hung');
+        }
+        const content = await t.app.inject({
+          method: 'GET',
+          url: '/api/demo/content',
+          headers: { cookie },
+        });
+        expect(content.statusCode).toBe(200);
+      });
+    });
+
+    describe('the database stopped, then started again', () => {
+      let t: TestApp;
+      let cookie: string;
+      let proxy: net.Server;
+      let proxyPort = 0;
+      const sockets = new Set<net.Socket>();
+
+      /** A TCP relay to PostgreSQL that the test can take down and bring back on the same port. */
+      async function startProxy(): Promise<void> {
+        proxy = net.createServer((client) => {
+          // Read here, not where the suite is declared: without TEST_DATABASE_URL it is skipped, yet still collected.
+          const target = new URL(url);
+          const server = net.connect(Number(target.port || 5432), target.hostname);
+          for (const socket of [client, server]) {
+            sockets.add(socket);
+            socket.on('close', () => sockets.delete(socket));
+            socket.on('error', () => undefined);
+          }
+          client.pipe(server).pipe(client);
+        });
+        await new Promise<void>((resolve) => proxy.listen(proxyPort, '127.0.0.1', resolve));
+        const address = proxy.address();
+        proxyPort = typeof address === 'object' && address !== null ? address.port : 0;
+      }
+      /** As `pg_ctlcluster … stop -m fast`: every connection cut, new ones refused. */
+      async function stopProxy(): Promise<void> {
+        const closed = new Promise<void>((resolve) => proxy.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        await closed;
+      }
+
+      beforeAll(async () => {
+        await startProxy();
+        const viaProxy = new URL(url);
+        viaProxy.host = `127.0.0.1:${String(proxyPort)}`;
+        t = await buildTestApp(
+          { name: 'postgres', url: viaProxy.toString() },
+          { DATABASE_TIMEOUT_MS: '1000' },
+        );
+        cookie = await loginOpen(t.app, 'demo');
+      });
+      afterAll(async () => {
+        if (proxy.listening) await t.close();
+        else {
+          await startProxy();
+          await t.close();
+        }
+        await stopProxy();
+      });
+
+      it('should answer 503 while it is down and work again once it is back', async () => {
+        const requests = () => [
+          t.app.inject({ method: 'GET', url: '/api/demo' }),
+          t.app.inject({ method: 'GET', url: '/api/demo/content', headers: { cookie } }),
+          t.app.inject({ method: 'POST', url: '/api/demo/login', payload: PERSON }),
+          t.app.inject({
+            method: 'POST',
+            url: '/api/demo/warranty',
+            headers: { cookie },
+            payload: {
+              build_type: 'New Build',
+              stageType: 'Not Started',
+              units: 3,
+              build_value: 1_000_000,
+              GDV: 2_000_000,
+              name: 'Ada Lovelace',
+              telephone: '020 7946 0123',
+              email: 'ada@example.com',
+            },
+          }),
+        ];
+        await stopProxy();
+        const down = await Promise.all(requests().map((request) => within(8_000, request)));
+        for (const answer of down) expectUnavailable(answer);
+
+        await startProxy();
+        const back = await Promise.all(requests());
+        expect(back.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 201]);
+      });
+    });
+  },
+);
