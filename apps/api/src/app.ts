@@ -33,6 +33,7 @@ import submissionRoutes from './routes/api/submissions.js';
 import { encodePage, renderPortalPage, type PortalShell } from './services/portal-page.js';
 import { HttpError } from './types.js';
 import { closeAfterAnswer } from './services/close-after-answer.js';
+import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
 
 export interface AppOptions {
@@ -543,7 +544,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     // Files are sent with weak ETags, and send let a weak one satisfy If-Range. RFC 9110 §13.1.5 compares
     // If-Range strongly, so a weak validator never matches: the whole file, not a part of another version.
     const ifRange = request.headers['if-range'];
-    if (typeof ifRange === 'string' && WEAK_VALIDATOR.test(ifRange)) delete request.raw.headers.range;
+    if (typeof ifRange === 'string' && WEAK_VALIDATOR.test(ifRange))
+      delete request.raw.headers.range;
     done();
   });
   // 100 Continue only once the app reads the body: what it refuses first is refused without it.
@@ -630,14 +632,19 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .type('application/json; charset=utf-8')
         .send({ error: fileError.message });
     }
+    // A full disk (the file system, SQLite or PostgreSQL) where a write found no room past the free-space floor's
+    // check: a 507 in the floor's words, which the user can retry later, not a fault's "Internal server error".
+    const full = !(error instanceof HttpError) && isOutOfSpace(error);
     // The database stopped, restarting or stuck past its timeouts (db/unavailable.ts): nothing was stored, and
-    // the same request works once it is back, so a 503 saying so, not a fault's "Internal server error".
-    const unavailable = !(error instanceof HttpError) && isDatabaseUnavailable(error);
-    const status = unavailable
-      ? 503
-      : typeof error.statusCode === 'number' && error.statusCode >= 400
-        ? error.statusCode
-        : 500;
+    // the same request works once it is back, so a 503 saying so.
+    const unavailable = !full && !(error instanceof HttpError) && isDatabaseUnavailable(error);
+    const status = full
+      ? 507
+      : unavailable
+        ? 503
+        : typeof error.statusCode === 'number' && error.statusCode >= 400
+          ? error.statusCode
+          : 500;
     if (unavailable) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     // Refused before its body has all arrived (over the limit, unreadable): the connection closes after the
     // answer, but only once the client can have read it (a client still sending would otherwise get a reset).
@@ -665,11 +672,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         // Not the route's response schema: some routes' error pages are HTML strings (the login link).
         .serializer(JSON.stringify)
         .send({
-          error: unavailable
-            ? DATABASE_UNAVAILABLE
-            : status >= 500 && !deliberate
-              ? 'Internal server error'
-              : (FASTIFY_MESSAGES[error.code] ?? error.message),
+          error: full
+            ? NO_ROOM_MESSAGE
+            : unavailable
+              ? DATABASE_UNAVAILABLE
+              : status >= 500 && !deliberate
+                ? 'Internal server error'
+                : (FASTIFY_MESSAGES[error.code] ?? error.message),
         })
     );
   });

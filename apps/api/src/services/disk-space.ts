@@ -48,3 +48,13 @@ export class DiskSpace {
 /** The refusal (507) of a write the data folder has no room for. */
 export const NO_ROOM_MESSAGE =
   'The portal cannot store this just now: its storage is nearly full. Please try again later.';
+
+/**
+ * Whether an error says the storage is full: the file system (`ENOSPC`, a quota's `EDQUOT`), SQLite
+ * (`SQLITE_FULL`) or PostgreSQL (`53100`, disk_full). Such a request is refused with a 507 the user can retry,
+ * not blamed on the form.
+ */
+export function isOutOfSpace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
+}

@@ -28,12 +28,17 @@ const close = promisify(fs.close);
 const rename = promisify(fs.rename);
 
 async function writeMessage(job) {
-  const data = await new MailComposer(job.message).compile().build();
   const fd = await open(job.tmp, 'w', 0o600);
   try {
-    for (let at = 0; at < data.length; ) {
-      const { bytesWritten } = await write(fd, data, at, data.length - at);
-      at += bytesWritten;
+    // Streamed to the file, never built whole in memory: a message carries its attachment base64-encoded
+    // (20 MB becomes 27), and the outbox writes 16 at once (build() held over a gigabyte for 20 such mails).
+    // Written here rather than through a write stream, which would close the descriptor on an error (a full
+    // disk) before the close below: a second close could shut a file opened meanwhile.
+    for await (const data of new MailComposer(job.message).compile().createReadStream()) {
+      for (let at = 0; at < data.length; ) {
+        const { bytesWritten } = await write(fd, data, at, data.length - at);
+        at += bytesWritten;
+      }
     }
     await fsync(fd);
   } finally {

@@ -2,15 +2,40 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { PARTIAL_UPLOAD, UPLOAD_WRITER } from './uploads.js';
 
 /** A file younger than this may belong to an upload still in flight (on any instance sharing the folder). */
 export const ORPHAN_AGE_MS = 60 * 60_000;
 const LOOKUP_BATCH = 200;
 
+/** Whether process `pid` of this host has ended (one that exists but is not ours to signal is alive). */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Whether a partial upload's writer is known to be gone: a process of this host that has ended, or an
+ * earlier run of this very pid (restarted in a container). Another host's, or one in an older name, only
+ * its age tells.
+ */
+function writerGone(name: string): boolean {
+  const [, host, pid, run] = PARTIAL_UPLOAD.exec(name) ?? [];
+  if (host !== UPLOAD_WRITER.host || pid === undefined) return false;
+  if (Number(pid) === UPLOAD_WRITER.pid) return run !== UPLOAD_WRITER.run;
+  return processGone(Number(pid));
+}
+
 /**
  * Deletes what a crash can leave in the uploads folder: partial `tmp-*` files, and stored files whose
  * request never committed (no due-diligence row names them). Only files older than {@link ORPHAN_AGE_MS} are
- * touched, so uploads in progress are safe. Returns the names deleted.
+ * touched, so uploads in progress are safe, except partial files whose writer is gone (a process of this host
+ * that was killed), deleted at once: the sweep at start then leaves none of a kill's half-written files.
+ * Returns the names deleted.
  */
 export async function sweepOrphanUploads(
   db: Kysely<Database>,
@@ -27,7 +52,8 @@ export async function sweepOrphanUploads(
   const old: string[] = [];
   for (const name of names) {
     const info = await stat(path.join(uploadsDir, name)).catch(() => undefined);
-    if (info?.isFile() && now.getTime() - info.mtimeMs > ORPHAN_AGE_MS) old.push(name);
+    if (!info?.isFile()) continue;
+    if (now.getTime() - info.mtimeMs > ORPHAN_AGE_MS || writerGone(name)) old.push(name);
   }
   const referenced = new Set<string>();
   const stored = old.filter((name) => !name.startsWith('tmp-'));

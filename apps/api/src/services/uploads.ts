@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { newId } from '../crypto.js';
@@ -11,6 +12,22 @@ export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 export const TOO_LARGE_MESSAGE = 'File size should be less than 20MB.';
 export const TYPE_NOT_ALLOWED_MESSAGE =
   'This file type is not allowed. Upload a PDF, Word, Excel, image or text file.';
+
+/**
+ * Who writes a partial upload (`tmp-<host>-<pid>-<run>-<random>`): this machine, this process, and this run of
+ * it (a pid comes round again, and in a container every start is pid 1). The sweep at the next start then
+ * deletes what a killed process left at once, not an hour later (upload-sweep.ts).
+ */
+export const UPLOAD_WRITER = {
+  host:
+    hostname()
+      .replace(/[^A-Za-z0-9]/g, '_')
+      .slice(0, 60) || 'host',
+  pid: process.pid,
+  run: randomBytes(4).toString('hex'),
+};
+/** A partial upload's name, as `storeUpload` makes it. */
+export const PARTIAL_UPLOAD = /^tmp-([A-Za-z0-9_]{1,60})-(\d+)-([0-9a-f]{8})-[0-9a-f]{32}$/;
 
 export type UploadResult =
   | { status: 'empty' }
@@ -28,7 +45,7 @@ export type UploadResult =
     };
 
 /**
- * Streams an uploaded file to `uploadsDir/tmp-<random>` while counting bytes, hashing and sniffing its type.
+ * Streams an uploaded file to `uploadsDir/tmp-<writer>-<random>` while counting bytes, hashing and sniffing its type.
  * Over the limit or not an allowed type: the partial file is deleted. Otherwise it is fsync'd and renamed to a
  * generated name (the uploaded name is never used as a path). Always consumes the whole stream, unless it is
  * destroyed (the request is being abandoned): then the partial file is deleted and the error thrown; on any
@@ -44,7 +61,8 @@ export async function storeUpload(
   onTooLarge: () => void = () => undefined,
 ): Promise<UploadResult> {
   await mkdir(uploadsDir, { recursive: true });
-  const tmp = path.join(uploadsDir, `tmp-${randomBytes(16).toString('hex')}`);
+  const { host, pid, run } = UPLOAD_WRITER;
+  const tmp = path.join(uploadsDir, `tmp-${host}-${pid}-${run}-${randomBytes(16).toString('hex')}`);
   // Read as well as written: the sniffer reads an Office file's directory back once it is complete.
   const handle = await open(tmp, 'wx+', 0o600);
   const hash = createHash('sha256');

@@ -16,7 +16,7 @@ import {
 } from '../../services/uploads.js';
 import { addressKey } from '../../services/address-key.js';
 import { closeAfterAnswer } from '../../services/close-after-answer.js';
-import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
+import { NO_ROOM_MESSAGE, isOutOfSpace } from '../../services/disk-space.js';
 import { awaitsContinue } from '../../services/expect-continue.js';
 import { RateWindow } from '../../services/rate-window.js';
 import { shownText } from '../../services/shown-text.js';
@@ -237,6 +237,7 @@ class PartHeaderCheck {
       .filter((line) => line !== '');
     let fields = 0;
     let disposition: string | undefined;
+    let dispositions = 0;
     for (const line of lines) {
       if (line.startsWith(' ') || line.startsWith('\t')) continue; // folded onto the line before
       fields += 1;
@@ -245,11 +246,17 @@ class PartHeaderCheck {
         this.problem = 'A part of the form has a header line that is not well formed.';
         return;
       }
-      if (line.slice(0, colon).toLowerCase() === 'content-disposition')
+      if (line.slice(0, colon).toLowerCase() === 'content-disposition') {
         disposition ??= line.slice(colon + 1);
+        dispositions += 1;
+      }
     }
     if (fields > MAX_PART_HEADER_LINES) {
       this.problem = `A part of the form has more than ${MAX_PART_HEADER_LINES} header lines.`;
+    } else if (dispositions > 1) {
+      // The parser reads the first one's name; a proxy or filter in front may read the last (a field it
+      // checked as SingleLine4 was stored as Email): refused, as a second Host or Content-Type header is.
+      this.problem = 'A part of the form has more than one Content-Disposition header.';
     } else if (disposition === undefined || !/^\s*form-data\s*(;|$)/i.test(disposition)) {
       this.problem =
         'A part of the form has no Content-Disposition: form-data header naming its field.';
@@ -358,6 +365,17 @@ async function receive(
       // already kept, answer 400 in our words.
       if (received.upload?.status === 'stored')
         await removeUpload(uploadsDir, received.upload.storedName);
+      // Writing the file failed, not reading the form: a full disk is a 507 to try again later, any other
+      // system error a fault (500). Both were answered "The form data is malformed".
+      if (isOutOfSpace(error)) throw new HttpError(507, NO_ROOM_MESSAGE);
+      if (typeof (error as { syscall?: unknown }).syscall === 'string') throw error;
+      // A file over the limit in a body that then breaks off: the size is what the user can act on (a
+      // 22 MB file without the form's end was told "malformed", as if sending it again could work).
+      if (
+        received.fileTooLarge ||
+        (received.file as { truncated?: boolean } | undefined)?.truncated
+      )
+        throw new HttpError(413, TOO_LARGE_MESSAGE);
       const code = (error as { code?: unknown }).code;
       const refusal = typeof code === 'string' ? LIBRARY_REFUSALS[code] : undefined;
       throw new HttpError(
@@ -422,7 +440,12 @@ async function readParts(
     }
     const value = typeof part.value === 'string' ? part.value : String(part.value);
     if (part.fieldname === FILE_FIELD && value === '') continue; // "no file chosen"
-    if (value.includes('\u0000') || part.fieldname.includes('\u0000')) {
+    if (part.fieldname === FILE_FIELD) {
+      // Content under the file's name with no `filename` is a text field to the parser (cut at its size
+      // limit): refused in words that say so, not as an unknown field.
+      received.problem ??=
+        'The field "FileUpload" must be sent as a file, not as text: give its part a filename.';
+    } else if (value.includes('\u0000') || part.fieldname.includes('\u0000')) {
       received.problem ??= `The field "${shownText(part.fieldname)}" contains a NUL character.`;
     } else if (!isField(part.fieldname)) {
       received.problem ??= `Unknown field "${shownText(part.fieldname)}".`;
@@ -633,6 +656,8 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       });
     } catch (error) {
       await discard();
+      // The database's disk is full (the free-space floor is off, or other writes took the room): a 507.
+      if (isOutOfSpace(error)) throw new HttpError(507, NO_ROOM_MESSAGE);
       throw error;
     }
     app.background.run(async () => {

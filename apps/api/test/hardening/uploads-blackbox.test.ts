@@ -1,0 +1,359 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { NO_ROOM_MESSAGE } from '../../src/services/disk-space.js';
+import { MailWriter, type MailMessage } from '../../src/services/mail-writer.js';
+import { sweepOrphanUploads } from '../../src/services/upload-sweep.js';
+import { PARTIAL_UPLOAD, UPLOAD_WRITER, storeUpload } from '../../src/services/uploads.js';
+import { buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
+import { DUE_DILIGENCE_FIELDS, VALID_BODIES, multipart, pdf, walk } from './support.js';
+
+/**
+ * Found by a black-box hostile run against the built server (uploads, the due-diligence request, crashes):
+ * a full disk while a file was written was answered "The form data is malformed", and the outbox composed each
+ * mail whole in memory (twenty 19 MB requests took the server past a gigabyte).
+ */
+
+/**
+ * Makes every write through a `FileHandle` fail as on a full disk while `work` runs (the test files share
+ * their modules, so `vi.mock` of node:fs/promises would not reach the app's). Only the upload writes through
+ * one during a request: SQLite writes natively, the mail writer on its own thread.
+ */
+async function withFullDisk<T>(work: () => Promise<T>): Promise<T> {
+  const probe = await open(fileURLToPath(import.meta.url), 'r');
+  const fileHandle = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => unknown };
+  await probe.close();
+  const spy = vi.spyOn(fileHandle, 'write').mockImplementation(() =>
+    Promise.reject(
+      Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        code: 'ENOSPC',
+        errno: -28,
+        syscall: 'write',
+      }),
+    ),
+  );
+  try {
+    return await work();
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe.each(databases)('uploads, black-box findings ($name)', (target) => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    // The free-space floor off: the disk fills under it (several uploads passed the check at once).
+    t = await buildTestApp(target, { MIN_FREE_DISK_MB: '0' });
+    cookie = await loginOpen(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (project: string, file?: Parameters<typeof multipart>[1]) => {
+    const form = multipart({ ...DUE_DILIGENCE_FIELDS, SingleLine: project }, file);
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload: form.payload,
+      headers: { ...form.headers, cookie },
+    });
+  };
+  const stored = async (project: string) =>
+    (
+      await t.app.db.kysely
+        .selectFrom('due_diligence')
+        .select('id')
+        .where('project_name', '=', project)
+        .execute()
+    ).length;
+  const queued = async () =>
+    Number(
+      (
+        await t.app.db.kysely
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('should answer a disk that fills while the file is written with 507, not "malformed", and keep nothing', async () => {
+    const mailsBefore = await queued();
+    const response = await withFullDisk(() =>
+      post('Full disk', { filename: 'plans.pdf', content: pdf(300_000) }),
+    );
+    expect(response.statusCode).toBe(507);
+    expect(response.json()).toEqual({ error: NO_ROOM_MESSAGE });
+    expect(await stored('Full disk')).toBe(0);
+    expect(await queued()).toBe(mailsBefore);
+    await t.app.background.drain();
+    expect(await walk(path.join(t.dataDir, 'uploads'))).toEqual(
+      (
+        await t.app.db.kysely
+          .selectFrom('due_diligence')
+          .select('attachment_path')
+          .where('attachment_path', 'is not', null)
+          .execute()
+      )
+        .map((r) => r.attachment_path)
+        .sort(),
+    );
+    // Once there is room again the same request is stored.
+    const again = await post('Full disk', { filename: 'plans.pdf', content: pdf(300_000) });
+    expect(again.statusCode).toBe(303);
+    expect(await stored('Full disk')).toBe(1);
+  });
+
+  it('should answer a database whose disk is full with 507 and delete the file it had stored', async () => {
+    const write = t.app.db.write;
+    t.app.db.write = () =>
+      Promise.reject(
+        Object.assign(new Error('database or disk is full'), {
+          code: target.name === 'sqlite' ? 'SQLITE_FULL' : '53100',
+        }),
+      );
+    let response;
+    try {
+      response = await post('Full database', { filename: 'plans.pdf', content: pdf(2_000) });
+    } finally {
+      t.app.db.write = write;
+    }
+    expect(response.statusCode).toBe(507);
+    expect(response.json()).toEqual({ error: NO_ROOM_MESSAGE });
+    expect(await stored('Full database')).toBe(0);
+    expect(
+      (await walk(path.join(t.dataDir, 'uploads'))).filter((f) => f.startsWith('tmp-')),
+    ).toEqual([]);
+  });
+
+  // A quote whose commit met a full disk was a 500 "Internal server error": the app's error handler now answers
+  // every full-disk error (ENOSPC, EDQUOT, SQLITE_FULL, PostgreSQL 53100) as the free-space floor does.
+  it('should answer a quote whose database disk is full with 507, not 500', async () => {
+    const write = t.app.db.write;
+    t.app.db.write = () =>
+      Promise.reject(
+        Object.assign(new Error('database or disk is full'), {
+          code: target.name === 'sqlite' ? 'SQLITE_FULL' : '53100',
+        }),
+      );
+    let response;
+    try {
+      response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/warranty',
+        payload: VALID_BODIES['POST /api/:client/warranty'],
+        headers: { cookie },
+      });
+    } finally {
+      t.app.db.write = write;
+    }
+    expect(response.statusCode).toBe(507);
+    expect(response.json()).toEqual({ error: NO_ROOM_MESSAGE });
+  });
+
+  it('should say that a FileUpload part with no file name is not a file, not that the field is unknown', async () => {
+    // `curl -F 'FileUpload=<plans.pdf'` and other clients send the content as a text field under the file's name.
+    const form = multipart({
+      ...DUE_DILIGENCE_FIELDS,
+      SingleLine: 'File as text',
+      FileUpload: '%PDF-1.7 not really a file',
+    });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload: form.payload,
+      headers: { ...form.headers, cookie },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error:
+        'The field "FileUpload" must be sent as a file, not as text: give its part a filename.',
+    });
+    expect(await stored('File as text')).toBe(0);
+  });
+
+  it('should refuse a part with two Content-Disposition headers, which readers in front may read the other way', async () => {
+    const boundary = '----blackbox2cd';
+    // Neither field of the doubled part is sent elsewhere in the form.
+    const { Email: _email, SingleLine4: _name, ...others } = DUE_DILIGENCE_FIELDS;
+    const fields = Object.entries({ ...others, SingleLine: 'Two dispositions' })
+      .map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      )
+      .join('');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload:
+        fields +
+        `--${boundary}\r\nContent-Disposition: form-data; name="Email"\r\n` +
+        `Content-Disposition: form-data; name="SingleLine4"\r\n\r\nsomeone@example.com\r\n` +
+        `--${boundary}--\r\n`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'A part of the form has more than one Content-Disposition header.',
+    });
+    expect(await stored('Two dispositions')).toBe(0);
+  });
+
+  it('should answer a file over 20 MB in a body that breaks off with 413, not "malformed", and keep nothing', async () => {
+    const form = multipart(
+      { ...DUE_DILIGENCE_FIELDS, SingleLine: 'Cut off' },
+      { filename: 'plans.pdf', content: pdf(20 * 1024 * 1024 + 4096) },
+    );
+    // The body ends inside the file: no closing delimiter.
+    const payload = form.payload.subarray(0, form.payload.length - 64);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload,
+      headers: { ...form.headers, cookie },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ error: 'File size should be less than 20MB.' });
+    expect(await stored('Cut off')).toBe(0);
+    await t.app.background.drain();
+    expect(
+      (await walk(path.join(t.dataDir, 'uploads'))).filter((f) => f.startsWith('tmp-')),
+    ).toEqual([]);
+  });
+
+  it('should delete at the next start the partial file of an upload whose process was killed, not an hour later', async () => {
+    // A server killed while a 19 MB file arrived left `tmp-…` in the uploads folder, and the sweep at the next
+    // start kept it for another hour or two (it only looked at the file's age).
+    const dir = path.join(t.dataDir, 'uploads');
+    const { host, pid, run } = UPLOAD_WRITER;
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const name = (writerHost: string, writerPid: number, writerRun: string) =>
+      `tmp-${writerHost}-${writerPid}-${writerRun}-${'0123456789abcdef'.repeat(2)}`;
+    const files = {
+      killed: name(host, dead, 'aaaaaaaa'),
+      earlierRunOfThisPid: name(host, pid, run === 'bbbbbbbb' ? 'cccccccc' : 'bbbbbbbb'),
+      inFlightHere: name(host, pid, run),
+      inFlightInAnotherProcess: name(host, process.ppid, 'dddddddd'),
+      anotherHost: name(`${host}x`, dead, 'eeeeeeee'),
+    };
+    for (const file of Object.values(files)) await writeFile(path.join(dir, file), pdf(1024));
+
+    const removed = await sweepOrphanUploads(t.app.db.kysely, dir, new Date());
+
+    expect(removed.sort()).toEqual([files.earlierRunOfThisPid, files.killed].sort());
+    const left = await walk(dir);
+    for (const kept of [files.inFlightHere, files.inFlightInAnotherProcess, files.anotherHost]) {
+      expect(left).toContain(kept);
+      await rm(path.join(dir, kept));
+    }
+  });
+
+  it('should name a partial upload after its writer, so the sweep can tell whose it is', async () => {
+    const dir = path.join(t.dataDir, 'uploads-named');
+    const stream = new PassThrough();
+    const storing = storeUpload(stream, 'plans.pdf', dir);
+    stream.write(pdf(64 * 1024));
+    // The file arrives in pieces: between them, its partial copy is on disk.
+    let partial: string[] = [];
+    for (let i = 0; i < 200 && partial.length === 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      partial = (await walk(dir)).filter((f) => f.startsWith('tmp-'));
+    }
+    expect(partial).toHaveLength(1);
+    expect(partial[0]).toMatch(PARTIAL_UPLOAD);
+    expect(PARTIAL_UPLOAD.exec(partial[0] ?? '')?.slice(1, 4)).toEqual([
+      UPLOAD_WRITER.host,
+      String(UPLOAD_WRITER.pid),
+      UPLOAD_WRITER.run,
+    ]);
+    stream.end();
+    const result = await storing;
+    expect(result.status).toBe('stored');
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the outbox mail writer', () => {
+  it('should stream a mail with a large attachment to its file, not build it in memory', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'firm-mail-writer-'));
+    const writer = new MailWriter();
+    try {
+      const file = path.join(dir, 'plans.pdf');
+      await writeFile(file, pdf(16 * 1024 * 1024));
+      const message = (id: number, withFile: boolean): MailMessage => ({
+        messageId: `<${id}@advisory.example>`,
+        from: 'portal@advisory.example',
+        to: 'team@advisory.example',
+        subject: `Due diligence request ${id}`,
+        text: 'A request.',
+        attachments: withFile
+          ? [{ filename: 'plans.pdf', contentType: 'application/pdf', path: file }]
+          : [],
+      });
+      const target = (id: number) =>
+        [path.join(dir, `.${id}.eml.tmp`), path.join(dir, `${id}.eml`)] as const;
+      // The worker started and warm before the baseline.
+      await writer.write(message(0, false), ...target(0));
+      const baseline = process.memoryUsage.rss();
+      let peak = baseline;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage.rss());
+      }, 5);
+      try {
+        // Eight at once, as the outbox delivers a batch (16 at a time): built whole, each held its 22 MB
+        // message several times over (some 370 MB for these eight; over a gigabyte for twenty 19 MB requests).
+        await Promise.all(
+          Array.from({ length: 8 }, (_, i) => writer.write(message(i + 1, true), ...target(i + 1))),
+        );
+      } finally {
+        clearInterval(sampler);
+      }
+      for (let i = 1; i <= 8; i += 1) {
+        // base64 of 16 MB with line breaks, and the headers.
+        expect((await stat(target(i)[1])).size).toBeGreaterThan(22_000_000);
+      }
+      expect((await walk(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      expect((peak - baseline) / (1024 * 1024)).toBeLessThan(150);
+    } finally {
+      await writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('should fail a mail whose attachment cannot be read with that error, and leave no partial file', async () => {
+    // Streaming must not close the file twice on an error (the second close said EBADF instead of the cause,
+    // and could close a file another message had opened meanwhile).
+    const dir = await mkdtemp(path.join(tmpdir(), 'firm-mail-writer-'));
+    const writer = new MailWriter();
+    try {
+      const attempt = writer.write(
+        {
+          messageId: '<1@advisory.example>',
+          from: 'portal@advisory.example',
+          to: 'team@advisory.example',
+          subject: 'Due diligence request',
+          text: 'A request.',
+          attachments: [
+            {
+              filename: 'gone.pdf',
+              contentType: 'application/pdf',
+              path: path.join(dir, 'gone.pdf'),
+            },
+          ],
+        },
+        path.join(dir, '.1.eml.tmp'),
+        path.join(dir, '1.eml'),
+      );
+      await expect(attempt).rejects.toThrow(/ENOENT/);
+      expect(await walk(dir)).toEqual([]);
+    } finally {
+      await writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
