@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import { paths } from '@/config/paths';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useLoadedClient } from '@/hooks/use-loaded-client';
+import { takeReturnPath } from '@/lib/return-path';
 
 /**
  * /{client}/login: the client's name and the login form. Loads no calculator, pricing or PDF code, and no SWR: it
@@ -21,8 +22,9 @@ export function Component() {
         <LoginForm
           prefix={prefix}
           onLoggedIn={() => {
-            // The session has started: enter the hub with a fresh page load, which reads the client anew.
-            window.location.replace(paths.app.dashboard(prefix));
+            // The session has started: enter the hub with a fresh page load, which reads the client anew, on the
+            // page "Log in again" was pressed on (its draft is kept there), else on the dashboard.
+            window.location.replace(takeReturnPath(prefix) ?? paths.app.dashboard(prefix));
           }}
         />
       </Panel>

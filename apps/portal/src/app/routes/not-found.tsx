@@ -1,7 +1,16 @@
+import { Link, useRouteLoaderData } from 'react-router-dom';
 import styled from 'styled-components';
 
-/** Unknown client prefix or unmatched URL (spec §2). */
+import { paths } from '@/config/paths';
+import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import type { Client } from '@/types/api';
+
+/**
+ * Unknown client prefix or unmatched URL (spec §2). Under a known client it is not a dead end: it links to the
+ * dashboard, or to the login page without a session. An unknown client has nothing to link to.
+ */
 export function NotFoundRoute() {
+  const client = useRouteLoaderData(CLIENT_ROUTE_ID) as Client | undefined;
   return (
     <Page>
       <title>404 Not Found</title>
@@ -9,6 +18,15 @@ export function NotFoundRoute() {
       <p>
         There is no page at this address. Check the link you followed, or type the address again.
       </p>
+      {client ? (
+        <p>
+          {client.logged_in ? (
+            <Link to={paths.app.dashboard(client.prefix)}>Go to the dashboard</Link>
+          ) : (
+            <Link to={paths.app.login(client.prefix)}>Go to the login page</Link>
+          )}
+        </p>
+      ) : null}
     </Page>
   );
 }

@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 
+import { MAIN_CONTENT_ID } from '@/components/layouts/app-layout';
 import { Notice } from '@/components/ui/notice';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
@@ -16,6 +18,15 @@ export function Component() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const success = searchParams.get('success') === '1';
+
+  // ?success=1 is the same path, so the hub's focus-on-navigation does not run; the form (and the focused
+  // Submit request) is gone: focus the main area, where the thank-you text is, instead of the document.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (success && (active === null || active === document.body)) {
+      document.getElementById(MAIN_CONTENT_ID)?.focus({ preventScroll: true });
+    }
+  }, [success]);
 
   return (
     <>

@@ -3,6 +3,8 @@ import type { ChangeEvent } from 'react';
 import { styled } from 'styled-components';
 
 import type { ContactDetails } from '../stores/create-draft-store';
+import { isBlank } from '@/lib/text';
+
 import type { ContactField } from '../utils/contact';
 
 export interface ContactFieldsProps {
@@ -22,6 +24,13 @@ export const TELEPHONE: ContactFieldsProps['telephone'] = {
   label: 'Telephone',
   errorMessage: 'Enter your telephone number',
 };
+
+/** What the e-mail field says when Calculate cannot go on with it: empty, or not an address. */
+export function emailMessage(email: string): string {
+  return isBlank(email)
+    ? 'Enter your email address'
+    : 'Enter an email address such as name@example.com';
+}
 
 /** The id of a contact field's input, so a screen can move focus to it. */
 export function contactFieldId(idPrefix: string, field: ContactField): string {
@@ -72,7 +81,7 @@ export function ContactFields({
         value={value.email}
         onChange={update('email')}
         invalid={isInvalid('email')}
-        errorMessage={isInvalid('email') ? 'Enter your email address' : undefined}
+        errorMessage={isInvalid('email') ? emailMessage(value.email) : undefined}
       />
     </Fields>
   );

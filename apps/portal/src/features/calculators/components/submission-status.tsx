@@ -1,8 +1,11 @@
 import { Button, Spinner } from '@firm/ui';
+import { useRef } from 'react';
+import type { ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import { styled } from 'styled-components';
 
 import { paths } from '@/config/paths';
+import { rememberReturnPath } from '@/lib/return-path';
 
 import type { Submission } from '../stores/create-draft-store';
 
@@ -14,46 +17,74 @@ export interface SubmissionStatusProps {
 /** How the posting of the estimate to the team went: on its way, its reference, or a retryable failure. */
 export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps) {
   const { client: prefix } = useParams();
-  switch (submission.status) {
-    case 'idle':
-      return null;
-    case 'sending':
-      return (
-        <Sending>
-          <Spinner size="sm" decorative />
-          Sending your details to our team…
-        </Sending>
-      );
-    case 'sent':
-      return (
-        <Receipt data-state="sent">
-          <Reference>{`Your reference: ${submission.reference}`}</Reference>
-          <p>
-            Our team has your details and will be in touch. Please quote this reference if you
-            contact us.
-          </p>
-        </Receipt>
-      );
-    case 'failed':
-      return (
-        <FailureNotice data-state="failed">
-          <FailureTitle>Your details did not reach our team.</FailureTitle>
-          <p>
-            Your estimate is still shown above, but the team has not received it.{' '}
-            {submission.message}
-          </p>
-          {submission.loggedOut === true && prefix !== undefined ? (
-            // Logged out: Try again cannot work. The estimate is kept in this tab for when they are back.
-            <LoginLink href={paths.app.login(prefix)}>Log in again</LoginLink>
-          ) : (
-            <Button type="button" variant="secondary" onClick={onRetry}>
-              Try again
-            </Button>
-          )}
-        </FailureNotice>
-      );
+  const status = useRef<HTMLDivElement>(null);
+  if (submission.status === 'idle') return null;
+
+  const retry = () => {
+    // Try again is replaced while the post is on its way: keep focus on the status that replaces it, so the
+    // keyboard stays here (one Tab to the next Try again or Log in again) instead of falling to the page.
+    status.current?.focus({ preventScroll: true });
+    onRetry();
+  };
+
+  return (
+    <Status ref={status} tabIndex={-1}>
+      {content()}
+    </Status>
+  );
+
+  function content(): ReactNode {
+    switch (submission.status) {
+      case 'idle':
+        return null;
+      case 'sending':
+        return (
+          <Sending>
+            <Spinner size="sm" decorative />
+            Sending your details to our team…
+          </Sending>
+        );
+      case 'sent':
+        return (
+          <Receipt data-state="sent">
+            <Reference>{`Your reference: ${submission.reference}`}</Reference>
+            <p>
+              Our team has your details and will be in touch. Please quote this reference if you
+              contact us.
+            </p>
+          </Receipt>
+        );
+      case 'failed':
+        return (
+          <FailureNotice data-state="failed">
+            <FailureTitle>Your details did not reach our team.</FailureTitle>
+            <p>
+              Your estimate is still shown above, but the team has not received it.{' '}
+              {submission.message}
+            </p>
+            {submission.loggedOut === true && prefix !== undefined ? (
+              // Logged out: Try again cannot work. The estimate is kept in this tab for when they are back,
+              // and the login page brings them back here.
+              <LoginLink href={paths.app.login(prefix)} onClick={() => rememberReturnPath(prefix)}>
+                Log in again
+              </LoginLink>
+            ) : (
+              <Button type="button" variant="secondary" onClick={retry}>
+                Try again
+              </Button>
+            )}
+          </FailureNotice>
+        );
+    }
   }
 }
+
+/** Holds whichever state is shown, so that focus put on it survives the change of state. */
+const Status = styled.div`
+  &:focus {
+    outline: none;
+  }
+`;
 
 const Sending = styled.p`
   display: flex;

@@ -8,7 +8,7 @@ import type { QuoteSubmissionResponse } from '@/types/api';
 
 import { contactFieldId } from '../components/contact-fields';
 import type { ContactDetails, DraftState, Submission } from '../stores/create-draft-store';
-import { contactFromUser, missingContactFields, type ContactField } from '../utils/contact';
+import { contactFromUser, invalidContactFields, type ContactField } from '../utils/contact';
 
 import { useQuoteSubmission } from './use-quote-submission';
 
@@ -30,7 +30,7 @@ export interface CalculatorOptions<I, Q, B> {
 export interface CalculatorForm {
   contact: ContactDetails;
   setContact: (contact: ContactDetails) => void;
-  /** The contact fields to show as missing (after a Calculate without them). */
+  /** The contact fields to show as missing or mistyped (after a Calculate without them). */
   invalidContactFields: readonly ContactField[];
   /** A problem with the inputs themselves (not with the contact fields). */
   inputError: string | null;
@@ -81,10 +81,10 @@ export function useCalculator<I extends object, Q, B>({
     // Read the store rather than this render: a typed amount committed on blur lands just before.
     const { inputs: current, contact: edited } = store.getState();
     const details = edited ?? contactFromUser(client);
-    const missing = missingContactFields(details);
-    if (missing.length > 0) {
+    const invalid = invalidContactFields(details);
+    if (invalid.length > 0) {
       setShowMissing(true);
-      document.getElementById(contactFieldId(idPrefix, missing[0]!))?.focus();
+      document.getElementById(contactFieldId(idPrefix, invalid[0]!))?.focus();
       return;
     }
     setShowMissing(false);
@@ -113,7 +113,7 @@ export function useCalculator<I extends object, Q, B>({
     setInput,
     contact,
     setContact,
-    invalidContactFields: showMissing ? missingContactFields(contact) : [],
+    invalidContactFields: showMissing ? invalidContactFields(contact) : [],
     estimate,
     stale: estimate !== null && !sameInputs(estimate.inputs, inputs),
     submission,

@@ -1,9 +1,11 @@
 import { formatPounds } from '@firm/pricing';
 import { Button, FileField, MoneySliderField, TextArea, TextField } from '@firm/ui';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import styled from 'styled-components';
 
+import { LogInAgainLink } from '@/components/ui/log-in-again-link';
+import { ApiError } from '@/lib/api-client';
 import { messageOf } from '@/lib/errors';
 
 import { submitDueDiligence } from '../api/submit-due-diligence';
@@ -27,7 +29,9 @@ interface DueDiligenceFormProps {
 }
 
 type Status =
-  { state: 'idle' } | { state: 'sending'; progress: number } | { state: 'failed'; message: string };
+  | { state: 'idle' }
+  | { state: 'sending'; progress: number }
+  | { state: 'failed'; message: string; loggedOut: boolean };
 
 /**
  * The due diligence request (spec §3, §5): the four text fields are required and highlighted when empty (nothing is
@@ -35,7 +39,10 @@ type Status =
  * upload. Sending shows the upload progress and a spinner.
  */
 export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceFormProps) {
-  const { draft, update, clear } = useDueDiligenceDraft();
+  const { draft, claim, update, clear } = useDueDiligenceDraft();
+  const owner = `${prefix}/${user.email}`;
+  // Before paint: a draft left in this tab by another user or client is never shown.
+  useLayoutEffect(() => claim(owner), [claim, owner]);
   const [file, setFile] = useState<File | null>(null);
   const [fileTooLarge, setFileTooLarge] = useState(false);
   const [showMissing, setShowMissing] = useState(false);
@@ -105,7 +112,12 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
       onSubmitted();
     } catch (error) {
       if (controller.signal.aborted) return;
-      setStatus({ state: 'failed', message: messageOf(error) });
+      setStatus({
+        state: 'failed',
+        message: messageOf(error),
+        // The session has ended: sending again cannot work until the user logs in again.
+        loggedOut: error instanceof ApiError && error.status === 401,
+      });
     } finally {
       if (upload.current === controller) upload.current = null;
     }
@@ -171,6 +183,12 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         <ErrorSummary ref={failure} tabIndex={-1} role="alert">
           {status.message}
         </ErrorSummary>
+      ) : null}
+      {status.state === 'failed' && status.loggedOut ? (
+        // The draft is kept in this tab (not the file), and the login page brings the user back here.
+        <p>
+          <LogInAgainLink prefix={prefix} />
+        </p>
       ) : null}
 
       {sending ? (

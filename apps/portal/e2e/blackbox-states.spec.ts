@@ -1,0 +1,257 @@
+import type { Page } from '@playwright/test';
+
+import { expect, expectNoAxeViolations, loginOpen, newUser, test } from './fixtures';
+
+/**
+ * A black-box run through the states a page reaches after the first paint (a failed post, a session that ended
+ * mid-form, a mistyped address), as an outside assessor drives them: keyboard focus must stay with the user,
+ * nothing typed may be lost, and every error must say what to do.
+ */
+
+/** Ends the page's session on the server, as an idle timeout or a logout in another tab would. */
+async function endSession(page: Page, prefix = 'demo') {
+  const answer = await page.request.get(`/api/${prefix}/logout`, { maxRedirects: 0 });
+  expect(answer.status()).toBe(303);
+}
+
+/** What has keyboard focus: never the page itself after an action. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    return element === null || element === document.body ? 'body' : element.tagName;
+  });
+}
+
+/** Fills the login form on the current page (already at /{prefix}/login) and presses Continue. */
+async function logInHere(page: Page, user: ReturnType<typeof newUser>) {
+  await page.getByLabel('First name').fill(user.first_name);
+  await page.getByLabel('Last name').fill(user.last_name);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Phone').fill(user.phone);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+test.describe('calculators', () => {
+  test('Try again keeps keyboard focus in the estimate, also when it turns into Log in again', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/calculator/building-warranty');
+    await page.route('**/api/demo/warranty', (route) => route.abort('internetdisconnected'));
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    const estimate = page.getByRole('region', { name: 'Your estimate' });
+    await expect(estimate.getByText('Your details did not reach our team.')).toBeVisible();
+
+    // Still no connection: the button the user pressed is replaced while the post is on its way.
+    await estimate.getByRole('button', { name: 'Try again' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(estimate.getByText('The connection to our server failed.')).toBeVisible();
+    await expect(estimate.getByRole('button', { name: 'Try again' })).toBeVisible();
+    expect(await focused(page)).not.toBe('body');
+    expect(await estimate.evaluate((panel) => panel.contains(document.activeElement))).toBe(true);
+
+    // The session ends meanwhile: Try again becomes Log in again, one Tab away.
+    await page.unroute('**/api/demo/warranty');
+    await endSession(page);
+    await estimate.getByRole('button', { name: 'Try again' }).focus();
+    await page.keyboard.press('Enter');
+    const logInAgain = estimate.getByRole('link', { name: 'Log in again' });
+    await expect(logInAgain).toBeVisible();
+    expect(await focused(page)).not.toBe('body');
+    await page.keyboard.press('Tab');
+    await expect(logInAgain).toBeFocused();
+    await expectNoAxeViolations(page);
+  });
+
+  test('a mistyped e-mail address is highlighted and nothing is sent', async ({ hub: page }) => {
+    let posted = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/demo/car')) posted += 1;
+    });
+    await page.goto('/demo/calculator/contractors-all-risks');
+    const email = page.getByRole('textbox', { name: 'Email' });
+    await email.fill('ada.example.com');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+    await expect(email).toBeFocused();
+    await expect(page.getByText('Enter an email address such as name@example.com')).toBeVisible();
+    await expect(page.getByText('Estimated premium')).toHaveCount(0);
+    await expectNoAxeViolations(page);
+
+    await email.fill('ada@example.com');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    await expect(page.getByText(/Your reference: CAR-/)).toBeVisible();
+    await expect(email).not.toHaveAttribute('aria-invalid', 'true');
+    expect(posted).toBe(1);
+  });
+
+  test('Log in again after the session ended brings the user back to the calculator and its estimate', async ({
+    page,
+  }) => {
+    const user = await loginOpen(page, 'demo', newUser('calc-back'));
+    await page.goto('/demo/calculator/building-warranty');
+    await page.getByRole('textbox', { name: 'Sum insured (build cost)' }).fill('7,250,000');
+    await endSession(page);
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    await page.getByRole('link', { name: 'Log in again' }).click();
+
+    await expect(page).toHaveURL(/\/demo\/login$/);
+    await logInHere(page, user);
+    await expect(page).toHaveURL(/\/demo\/calculator\/building-warranty$/);
+    await expect(page.getByRole('textbox', { name: 'Sum insured (build cost)' })).toHaveValue(
+      '£7,250,000',
+    );
+    await expect(page.getByText('Your details did not reach our team.')).toBeVisible();
+  });
+});
+
+test.describe('due diligence', () => {
+  test('a session that ended offers Log in again, and the typed request is there afterwards', async ({
+    page,
+  }) => {
+    const user = await loginOpen(page, 'demo', newUser('dd-back'));
+    await page.goto('/demo/due-diligence');
+    await page.getByLabel('Project name').fill('Quayside Phase 2');
+    await page.getByLabel('Project address').fill('1 Harbour Road');
+    await page.getByLabel('City and postcode').fill('Bristol BS1 4XX');
+    await page.getByLabel('Project description').fill('Twelve flats\nover two shops');
+    await page.getByRole('textbox', { name: 'Build cost' }).fill('3,250,000');
+    await endSession(page);
+    await page.getByRole('button', { name: 'Submit request' }).click();
+
+    await expect(page.getByRole('alert')).toHaveText('You are not logged in. Please log in again.');
+    const logInAgain = page.getByRole('link', { name: 'Log in again' });
+    await expect(logInAgain).toBeVisible();
+    await expectNoAxeViolations(page);
+    await logInAgain.click();
+
+    await expect(page).toHaveURL(/\/demo\/login$/);
+    await logInHere(page, user);
+    await expect(page).toHaveURL(/\/demo\/due-diligence$/);
+    await expect(page.getByLabel('Project name')).toHaveValue('Quayside Phase 2');
+    await expect(page.getByLabel('Project address')).toHaveValue('1 Harbour Road');
+    await expect(page.getByLabel('City and postcode')).toHaveValue('Bristol BS1 4XX');
+    await expect(page.getByLabel('Project description')).toHaveValue(
+      'Twelve flats\nover two shops',
+    );
+    await expect(page.getByRole('textbox', { name: 'Build cost' })).toHaveValue('£3,250,000');
+  });
+
+  test('after Submit request, focus moves to the page that thanks the user rather than being dropped', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/due-diligence');
+    await page.getByLabel('Project name').fill('Quayside Phase 3');
+    await page.getByLabel('Project address').fill('2 Harbour Road');
+    await page.getByLabel('City and postcode').fill('Bristol BS1 4XX');
+    await page.getByLabel('Project description').fill('Six houses.');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await expect(page).toHaveURL(/\/demo\/due-diligence\?success=1$/);
+    await expect(
+      page.getByText('Thank you we have received your submission and will be in touch shortly'),
+    ).toBeVisible();
+    await expect.poll(() => focused(page)).toBe('MAIN');
+    await expectNoAxeViolations(page);
+  });
+
+  test('a draft left in the tab is never shown to the next user who logs in there', async ({
+    page,
+  }) => {
+    await loginOpen(page, 'demo', newUser('dd-first'));
+    await page.goto('/demo/due-diligence');
+    await page.getByLabel('Project name').fill('Somebody else’s scheme');
+    await page.getByRole('link', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/demo\/login$/);
+
+    await loginOpen(page, 'demo', newUser('dd-second'));
+    await page.goto('/demo/due-diligence');
+    await expect(page.getByLabel('Project name')).toHaveValue('');
+  });
+});
+
+test.describe('content pages', () => {
+  test('Retry that brings the content keeps keyboard focus in the page, not on the document', async ({
+    hub: page,
+  }) => {
+    await page.route('**/api/demo/content**', (route) => route.abort('internetdisconnected'));
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Information Hub' })
+      .click();
+    const retry = page.getByRole('alert').getByRole('button', { name: 'Retry' });
+    await expect(retry).toBeVisible();
+    await page.unroute('**/api/demo/content**');
+    await retry.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Contractors all risks' })).toBeVisible();
+    await expect.poll(() => focused(page)).toBe('MAIN');
+    // The next Tab reaches the content that replaced the Retry button.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
+  });
+
+  test('a page whose data is refused because the session ended offers Log in again, not a Retry that cannot work', async ({
+    page,
+  }) => {
+    const user = await loginOpen(page, 'demo', newUser('content-back'));
+    await endSession(page);
+    // The hub is still on screen; the next page's call is refused.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Information Hub' })
+      .click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('You are not logged in. Please log in again.');
+    await expect(alert.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    const logInAgain = alert.getByRole('link', { name: 'Log in again' });
+    await expect(logInAgain).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await logInAgain.click();
+    await expect(page).toHaveURL(/\/demo\/login$/);
+    await logInHere(page, user);
+    await expect(page).toHaveURL(/\/demo\/info$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
+  });
+});
+
+test('the 404 page of a known client is not a dead end', async ({ page }) => {
+  // Not logged in: the way on is the client's login page.
+  await page.goto('/demo/no-such-page');
+  await expect(page.getByRole('heading', { level: 1, name: '404 Not Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go to the login page' }).click();
+  await expect(page).toHaveURL(/\/demo\/login$/);
+
+  await loginOpen(page, 'demo', newUser('not-found'));
+  await page.goto('/demo/calculator/no-such-calculator');
+  await expect(page.getByRole('heading', { level: 1, name: '404 Not Found' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+  await expect(page).toHaveURL(/\/demo\/dashboard$/);
+
+  // An unknown client has no page to offer: no link that would lead to another 404.
+  await page.goto('/no-such-client/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: '404 Not Found' })).toBeVisible();
+  await expect(page.getByRole('link')).toHaveCount(0);
+});
+
+test('the way back after logging in stays on the same client and site', async ({ page }) => {
+  await loginOpen(page, 'demo', newUser('back-hostile'));
+  // A page of the same origin (or a tampering extension) plants return paths the login must not follow.
+  for (const planted of [
+    'https://evil.example/demo/dashboard',
+    '//evil.example/demo/dashboard',
+    '/\\evil.example/demo/dashboard',
+    '/northbank/dashboard',
+    '/demo/login',
+    'javascript:alert(1)',
+    '{"path":"/demo/info"',
+  ]) {
+    await endSession(page);
+    await page.goto('/demo/login');
+    await page.evaluate((value) => sessionStorage.setItem('portal:return-to', value), planted);
+    // A new user each time: one e-mail may try only five logins in 15 minutes.
+    await logInHere(page, newUser('back-hostile'));
+    await expect(page, planted).toHaveURL(/\/demo\/dashboard$/);
+  }
+});

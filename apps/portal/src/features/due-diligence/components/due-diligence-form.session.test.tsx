@@ -1,0 +1,69 @@
+import { cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { ApiError } from '@/lib/api-client';
+import { renderWithClient } from '@/testing/test-utils';
+
+import { submitDueDiligence } from '../api/submit-due-diligence';
+import { useDueDiligenceDraft } from '../stores/draft-store';
+
+import { DueDiligenceForm } from './due-diligence-form';
+
+vi.mock('../api/submit-due-diligence', () => ({ submitDueDiligence: vi.fn() }));
+const submit = vi.mocked(submitDueDiligence);
+
+beforeEach(() => {
+  useDueDiligenceDraft.getState().clear();
+});
+
+afterEach(() => {
+  submit.mockReset();
+});
+
+function renderForm(email = 'ada@example.com') {
+  return renderWithClient(
+    <DueDiligenceForm
+      prefix="demo"
+      user={{ email, fullName: 'Ada Lovelace' }}
+      onSubmitted={vi.fn()}
+    />,
+    { path: '/demo/due-diligence' },
+  );
+}
+
+describe('DueDiligenceForm when the session has ended', () => {
+  it('should offer Log in again under the message, and keep the draft in the tab', async () => {
+    const user = userEvent.setup();
+    submit.mockRejectedValueOnce(new ApiError(401, 'You are not logged in. Please log in again.'));
+    renderForm();
+    await user.type(await screen.findByLabelText('Project name'), 'Harbour Quay');
+    await user.type(screen.getByLabelText('Project address'), '1 Quay Street');
+    await user.type(screen.getByLabelText('City and postcode'), 'Bristol BS1 4XX');
+    await user.type(screen.getByLabelText('Project description'), 'Forty-two flats.');
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'You are not logged in. Please log in again.',
+    );
+    expect(screen.getByRole('link', { name: 'Log in again' })).toHaveAttribute(
+      'href',
+      '/demo/login',
+    );
+    // Logging in again is a fresh page load: the draft must be in sessionStorage, not only in memory.
+    const stored = JSON.parse(sessionStorage.getItem('due-diligence:draft') ?? '{}') as {
+      state?: { owner?: string; draft?: { projectName?: string } };
+    };
+    expect(stored.state?.owner).toBe('demo/ada@example.com');
+    expect(stored.state?.draft?.projectName).toBe('Harbour Quay');
+  });
+
+  it('should not show a draft left in the tab by another user', async () => {
+    renderForm('ada@example.com');
+    await userEvent.setup().type(await screen.findByLabelText('Project name'), 'Harbour Quay');
+    cleanup();
+
+    renderForm('bob@example.com');
+    expect(await screen.findByLabelText('Project name')).toHaveValue('');
+  });
+});
