@@ -220,6 +220,11 @@ try {
     ),
   ].join('\n');
   const short = results.flatMap((r) => r.shortfalls.map((s) => `- ${r.name}: ${s}`));
+  const misses = results.flatMap((r) =>
+    Object.entries(TARGETS)
+      .filter(([category, target]) => r[category] < target)
+      .map(([category, target]) => `- ${r.name}: ${category} ${r[category]} (target ${target})`),
+  );
   if (values.write) {
     const version = JSON.parse(
       readFileSync(path.join(portalRoot, 'node_modules', 'lighthouse', 'package.json'), 'utf8'),
@@ -240,9 +245,18 @@ try {
       '',
       table,
       '',
-      ...(short.length === 0
+      // The verdict is the medians' against the targets; an audit list can be empty while a score misses (many
+      // audits each a little short), so it cannot say on its own that every target is met.
+      ...(misses.length === 0
         ? ['Every page meets every target.']
-        : ['What Lighthouse says falls short:', '', ...short]),
+        : [
+            'Under target (median of the runs):',
+            '',
+            ...misses,
+            ...(short.length === 0
+              ? []
+              : ['', 'What Lighthouse says falls short (audits scored under 0.9):', '', ...short]),
+          ]),
       '<!-- lighthouse:end -->',
     ].join('\n');
     await writeDocSection(path.join(repoRoot, 'docs', 'benchmarks.md'), 'lighthouse', section);
