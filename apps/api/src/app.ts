@@ -330,6 +330,8 @@ export function originForm(url: string): string {
 const SINGLE_HEADERS: Record<string, string | undefined> = {
   host: 'Host',
   'content-type': 'Content-Type',
+  // Two keys would name two submissions at once (Node joins them into one value).
+  'idempotency-key': 'Idempotency-Key',
 };
 
 /** The name of a header given more than once that may only be given once, or `undefined`. */

@@ -239,6 +239,20 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  // A submission sent again with the key of one already stored (a retry after a lost answer) is answered from
+  // that row instead of being stored twice; the key is the user's, so two users' keys never meet.
+  '2026-11-22-004-quote-idempotency-key': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('quotes').addColumn('idempotency_key', 'text').execute();
+      await db.schema
+        .createIndex('quotes_user_idempotency_key')
+        .unique()
+        .on('quotes')
+        .columns(['user_id', 'idempotency_key'])
+        .where(sql.ref('idempotency_key'), 'is not', null)
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

@@ -117,6 +117,8 @@ export interface QuotesTable {
   contact_phone: string;
   contact_email: string;
   created_at: string;
+  /** The `Idempotency-Key` the submission came with (unique per user), or null. */
+  idempotency_key: string | null;
 }
 
 export interface DueDiligenceTable {

@@ -21,6 +21,8 @@ export interface NewQuote {
   contactName: string;
   contactPhone: string;
   contactEmail: string;
+  /** The request's `Idempotency-Key`, if it had one. */
+  idempotencyKey?: string | undefined;
 }
 
 const insertQuoteRow = precompiled<keyof QuotesTable>(
@@ -37,6 +39,7 @@ const insertQuoteRow = precompiled<keyof QuotesTable>(
     'contact_phone',
     'contact_email',
     'created_at',
+    'idempotency_key',
   ],
   (db, slot) =>
     db.insertInto('quotes').values({
@@ -52,6 +55,7 @@ const insertQuoteRow = precompiled<keyof QuotesTable>(
       contact_phone: slot('contact_phone'),
       contact_email: slot('contact_email'),
       created_at: slot('created_at'),
+      idempotency_key: slot('idempotency_key'),
     }),
 );
 
@@ -74,9 +78,24 @@ export async function insertQuote(
     contact_phone: quote.contactPhone,
     contact_email: quote.contactEmail,
     created_at: now.toISOString(),
+    idempotency_key: quote.idempotencyKey ?? null,
   };
   await insertQuoteRow(db, row);
   return row;
+}
+
+/** The quote a user stored with an `Idempotency-Key`, if any (the unique index answers it). */
+export async function findQuoteByIdempotencyKey(
+  db: Kysely<Database>,
+  userId: string,
+  key: string,
+): Promise<Pick<QuotesTable, 'reference' | 'kind' | 'input' | 'quote'> | undefined> {
+  return db
+    .selectFrom('quotes')
+    .select(['reference', 'kind', 'input', 'quote'])
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
 }
 
 export async function listQuotes(db: Kysely<Database>, clientId: string): Promise<QuotesTable[]> {

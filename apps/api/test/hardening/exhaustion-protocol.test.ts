@@ -116,7 +116,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     expect(answers(wrongMethod)[0]?.head).toMatch(/\r\nallow: POST/i);
   });
 
-  it('should refuse a second Host or Content-Type header with 400 JSON { error }', async () => {
+  it('should refuse a second Host, Content-Type or Idempotency-Key header with 400 JSON { error }', async () => {
     // Node kept the first of each and dropped the other: a proxy in front reading the other one would have
     // judged another address or body than the app answered.
     const body = JSON.stringify({ action: 'view', item: 'x' });
@@ -129,6 +129,12 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
         'Content-Type',
         `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
           `content-type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      ],
+      [
+        // Two keys would name two submissions at once.
+        'Idempotency-Key',
+        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+          `Idempotency-Key: one\r\nidempotency-key: two\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
       ],
     ];
     for (const [header, request] of cases) {

@@ -19,7 +19,7 @@ import {
 import type { QuoteKind } from '../../db/schema.js';
 import type { Client } from '../../repositories/clients.js';
 import { enqueue } from '../../repositories/outbox.js';
-import { insertQuote } from '../../repositories/records.js';
+import { findQuoteByIdempotencyKey, insertQuote } from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
 import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
@@ -382,6 +382,44 @@ function teamMail(
   };
 }
 
+/**
+ * `Idempotency-Key` (optional): what a client names one submission by, so that sending it again after a lost answer
+ * (a dropped connection, a timeout, a reload while it was on its way) gets the stored answer instead of a second
+ * quote and a second e-mail to the team. Visible ASCII, as header values are; a repeated header (joined with
+ * ", " by Node) is refused by the space.
+ */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const BAD_IDEMPOTENCY_KEY =
+  'The Idempotency-Key header must be 1 to 255 visible ASCII characters, with no spaces.';
+export const IDEMPOTENCY_KEY_REUSED =
+  'This Idempotency-Key was already used for a different submission: send a new key with a new submission.';
+
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
+    throw new HttpError(400, BAD_IDEMPOTENCY_KEY);
+  }
+  return header;
+}
+
+/** Whether a stored submission's body (its `input` JSON) is the one sent now: the same fields, the same values. */
+function sameSubmission(stored: string, body: Record<string, unknown>): boolean {
+  const earlier = JSON.parse(stored) as Record<string, unknown>;
+  const names = Object.keys(body);
+  return (
+    names.length === Object.keys(earlier).length &&
+    names.every((name) => Object.hasOwn(earlier, name) && earlier[name] === body[name])
+  );
+}
+
+type EarlierQuote = NonNullable<Awaited<ReturnType<typeof findQuoteByIdempotencyKey>>>;
+
+/** A second insert of one user's key: two requests with it at once on PostgreSQL (SQLite runs them in turn). */
+const isUniqueViolation = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+};
+
 /** The three calculator submissions: validate, recompute, store with a reference, queue a team e-mail. */
 export default function submissionRoutes(app: FastifyInstance): void {
   for (const calculator of calculators as readonly Calculator<never>[]) {
@@ -392,7 +430,10 @@ export default function submissionRoutes(app: FastifyInstance): void {
           summary: `Submit a ${calculator.noun} quote`,
           description:
             'The server recomputes the quote with @firm/pricing (figures sent by the browser are ignored), ' +
-            'stores it with a reference and the rate-table version, and e-mails the team.',
+            'stores it with a reference and the rate-table version, and e-mails the team. With an ' +
+            '`Idempotency-Key` header (1–255 visible ASCII characters), the same submission sent again by the ' +
+            'same user is answered from the stored one (`Idempotent-Replayed: true`; nothing stored or mailed ' +
+            'again), and a different submission under that key gets 409.',
           tags: ['submissions'],
           security: [{ session: [] }],
           params: clientParams,
@@ -407,7 +448,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
               required: ['reference', 'quote'],
               additionalProperties: false,
             },
-            ...errors(400, 401, 403, 404, 507),
+            ...errors(400, 401, 403, 404, 409, 507),
           },
         },
         preValidation: app.requireUser,
@@ -415,9 +456,41 @@ export default function submissionRoutes(app: FastifyInstance): void {
       async (request, reply) => {
         const client = clientOf(request);
         const user = userOf(request);
+        const key = idempotencyKeyOf(request.headers['idempotency-key']);
         const priced = priceOrExplain(calculator, request.body as never);
         if (!(await app.diskSpace.allows(QUOTE_BYTES))) throw new HttpError(507, NO_ROOM_MESSAGE);
-        const reference = await app.db.write(async (trx) => {
+        const stored: { earlier: EarlierQuote } | { reference: string } = await app.db
+          .write<{ earlier: EarlierQuote } | { reference: string }>(async (trx) => {
+            // Looked up in the transaction that would store it: on SQLite a resend in the same batch finds the
+            // first one's row; on PostgreSQL a resend racing the first meets the unique index (below).
+            if (key !== undefined) {
+              const earlier = await findQuoteByIdempotencyKey(trx, user.id, key);
+              if (earlier !== undefined) return { earlier };
+            }
+            return { reference: await store(trx) };
+          })
+          .catch(async (error: unknown) => {
+            if (key === undefined || !isUniqueViolation(error)) throw error;
+            const earlier = await findQuoteByIdempotencyKey(app.db.kysely, user.id, key);
+            if (earlier === undefined) throw error;
+            return { earlier };
+          });
+        if ('earlier' in stored) {
+          const { earlier } = stored;
+          if (earlier.kind !== calculator.kind || !sameSubmission(earlier.input, request.body)) {
+            throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+          }
+          return reply
+            .code(201)
+            .header('idempotent-replayed', 'true')
+            .send({ reference: earlier.reference, quote: JSON.parse(earlier.quote) as unknown });
+        }
+        app.background.run(async () => {
+          await app.outbox.runOnce();
+        });
+        return reply.code(201).send({ reference: stored.reference, quote: priced.quote });
+
+        async function store(trx: typeof app.db.kysely): Promise<string> {
           const now = app.clock();
           const ref = await nextReference(trx, calculator.prefix, now);
           await insertQuote(
@@ -433,17 +506,14 @@ export default function submissionRoutes(app: FastifyInstance): void {
               contactName: priced.contact.name.trim(),
               contactPhone: priced.contact.phone.trim(),
               contactEmail: priced.contact.email.trim(),
+              idempotencyKey: key,
             },
             now,
           );
           const mail = teamMail(client, calculator, ref, priced);
           await enqueue(trx, { kind: 'mail', payload: { ...mail, to: app.config.teamEmail } }, now);
           return ref;
-        });
-        app.background.run(async () => {
-          await app.outbox.runOnce();
-        });
-        return reply.code(201).send({ reference, quote: priced.quote });
+        }
       },
     );
   }

@@ -90,10 +90,13 @@ export function toBtrWarrantySubmission(
 export function submitBtrWarranty(
   prefix: string,
   body: BtrWarrantySubmission,
+  key: string,
 ): Promise<QuoteSubmissionResponse<BtrWarrantyQuote>> {
   return apiFetch<QuoteSubmissionResponse<BtrWarrantyQuote>>(paths.api.btr(prefix), {
     method: 'POST',
     json: body,
+    // Try again sends the same key: a submission stored whose answer was lost is not stored twice.
+    headers: { 'idempotency-key': key },
     signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS),
   });
 }

@@ -56,10 +56,13 @@ export function toBuildingWarrantySubmission(
 export function submitBuildingWarranty(
   prefix: string,
   body: BuildingWarrantySubmission,
+  key: string,
 ): Promise<QuoteSubmissionResponse<BuildingWarrantyQuote>> {
   return apiFetch<QuoteSubmissionResponse<BuildingWarrantyQuote>>(paths.api.warranty(prefix), {
     method: 'POST',
     json: body,
+    // Try again sends the same key: a submission stored whose answer was lost is not stored twice.
+    headers: { 'idempotency-key': key },
     signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS),
   });
 }

@@ -46,10 +46,13 @@ export function toContractorsAllRisksSubmission(
 export function submitContractorsAllRisks(
   prefix: string,
   body: ContractorsAllRisksSubmission,
+  key: string,
 ): Promise<QuoteSubmissionResponse<ContractorsAllRisksQuote>> {
   return apiFetch<QuoteSubmissionResponse<ContractorsAllRisksQuote>>(paths.api.car(prefix), {
     method: 'POST',
     json: body,
+    // Try again sends the same key: a submission stored whose answer was lost is not stored twice.
+    headers: { 'idempotency-key': key },
     signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS),
   });
 }

@@ -23,7 +23,7 @@ function Harness() {
     <ThemeProvider theme={defaultTheme}>
       <SubmissionStatus
         submission={submission}
-        onRetry={() => setSubmission({ status: 'sending', id: 2, body: {} })}
+        onRetry={() => setSubmission({ status: 'sending', id: 2, body: {}, key: 'k' })}
       />
     </ThemeProvider>
   );

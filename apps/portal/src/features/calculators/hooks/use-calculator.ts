@@ -21,7 +21,7 @@ export interface CalculatorOptions<I, Q, B> {
   /** The submission body for the API. */
   toSubmission: (inputs: I, contact: ContactDetails, quote: Q) => B;
   /** The endpoint's fetcher. */
-  submit: (prefix: string, body: B) => Promise<QuoteSubmissionResponse<unknown>>;
+  submit: (prefix: string, body: B, key: string) => Promise<QuoteSubmissionResponse<unknown>>;
   /** The calculator's name in the activity log. */
   activityItem: string;
 }

@@ -19,21 +19,23 @@ export { TIMEOUT_MESSAGE, UNREACHABLE_MESSAGE };
  * (item = the calculator's name) once the team has the details.
  *
  * @param store - the calculator's draft store
- * @param submit - the endpoint's fetcher
+ * @param submit - the endpoint's fetcher (with the submission's `Idempotency-Key`)
  * @param activityItem - the calculator's name, as recorded in the activity log
  * @returns `send(body)`, which never throws: a failure is kept in the store
  */
 export function useQuoteSubmission<I, Q, B>(
   store: DraftStore<I, Q, B>,
-  submit: (prefix: string, body: B) => Promise<QuoteSubmissionResponse<unknown>>,
+  submit: (prefix: string, body: B, key: string) => Promise<QuoteSubmissionResponse<unknown>>,
   prefix: string,
   activityItem: string,
 ): (body: B) => Promise<void> {
   return useCallback(
     async (body: B) => {
       const id = store.getState().startSubmission(body);
+      const started = store.getState().submission;
+      const key = started.status === 'sending' ? started.key : '';
       try {
-        const { reference } = await submit(prefix, body);
+        const { reference } = await submit(prefix, body, key);
         store.getState().finishSubmission(id, { reference });
         recordActivity(prefix, 'submit', activityItem);
       } catch (error) {

@@ -28,6 +28,7 @@ describe('createDraftStore', () => {
         id: newer,
         body: { units: 2 },
         reference: 'BW-2026-000002',
+        key: expect.stringMatching(/^[0-9a-f]{32}$/),
       });
     });
   });
@@ -42,12 +43,56 @@ describe('createDraftStore', () => {
       await reloaded.persist.rehydrate();
 
       expect(reloaded.getState().estimate).toEqual({ inputs: initial, quote: { total: 10 } });
+      const sent = store.getState().submission;
       expect(reloaded.getState().submission).toEqual({
         status: 'failed',
         id,
         body: { units: 1 },
         message: INTERRUPTED_MESSAGE,
+        key: sent.status === 'sending' ? sent.key : 'none',
       });
+    });
+  });
+
+  describe('the Idempotency-Key of a submission', () => {
+    const keyOf = (store: ReturnType<typeof makeStore>) => {
+      const submission = store.getState().submission;
+      return submission.status === 'idle' ? undefined : submission.key;
+    };
+
+    it('should be kept by Try again, also after a reload, so a stored attempt is not stored twice', async () => {
+      const store = makeStore();
+      store.getState().setEstimate({ inputs: initial, quote: { total: 10 } });
+      const first = store.getState().startSubmission({ units: 1 });
+      const key = keyOf(store);
+      expect(key).toMatch(/^[0-9a-f]{32}$/);
+      store.getState().finishSubmission(first, { message: 'The connection to our server failed.' });
+      store.getState().startSubmission({ units: 1 });
+      expect(keyOf(store)).toBe(key);
+
+      // Reloaded while the retry was on its way: the next Try again still sends that key.
+      const reloaded = makeStore();
+      await reloaded.persist.rehydrate();
+      reloaded.getState().startSubmission({ units: 1 });
+      expect(keyOf(reloaded)).toBe(key);
+    });
+
+    it('should be new for a new estimate, a changed body and a sent submission', () => {
+      const store = makeStore();
+      const keys = new Set<string | undefined>();
+      store.getState().setEstimate({ inputs: initial, quote: { total: 10 } });
+      const a = store.getState().startSubmission({ units: 1 });
+      keys.add(keyOf(store));
+      store.getState().finishSubmission(a, { message: 'failed' });
+      const b = store.getState().startSubmission({ units: 2 });
+      keys.add(keyOf(store));
+      store.getState().finishSubmission(b, { reference: 'BW-2026-000003' });
+      store.getState().startSubmission({ units: 2 });
+      keys.add(keyOf(store));
+      store.getState().setEstimate({ inputs: initial, quote: { total: 11 } });
+      store.getState().startSubmission({ units: 2 });
+      keys.add(keyOf(store));
+      expect(keys.size).toBe(4);
     });
   });
 

@@ -8,12 +8,15 @@ export interface ContactDetails {
   email: string;
 }
 
-/** Where the posting of the last estimate stands. `id` tells a stale answer from the current one. */
+/**
+ * Where the posting of the last estimate stands. `id` tells a stale answer from the current one; `key` is the
+ * submission's `Idempotency-Key`, kept by Try again (absent from drafts saved before there were keys).
+ */
 export type Submission<B> =
   | { status: 'idle' }
-  | { status: 'sending'; id: number; body: B }
-  | { status: 'sent'; id: number; body: B; reference: string }
-  | { status: 'failed'; id: number; body: B; message: string; loggedOut?: boolean };
+  | { status: 'sending'; id: number; body: B; key: string }
+  | { status: 'sent'; id: number; body: B; reference: string; key?: string }
+  | { status: 'failed'; id: number; body: B; message: string; loggedOut?: boolean; key?: string };
 
 /** The last figures shown, with the inputs they were computed from. */
 export interface Estimate<I, Q> {
@@ -80,7 +83,17 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
         startSubmission: (body) => {
           lastSubmissionId += 1;
           const id = lastSubmissionId;
-          set({ submission: { status: 'sending', id, body } });
+          // Try again sends the failed attempt once more under its key: if that attempt was stored after all (its
+          // answer lost to a dropped connection, a timeout or a reload), the API answers from it rather than
+          // storing the quote and e-mailing the team twice. A new estimate is a new submission, with a new key.
+          const previous = get().submission;
+          const key =
+            previous.status === 'failed' &&
+            previous.key !== undefined &&
+            JSON.stringify(previous.body) === JSON.stringify(body)
+              ? previous.key
+              : newSubmissionKey();
+          set({ submission: { status: 'sending', id, body, key } });
           return id;
         },
         finishSubmission: (id, outcome) => {
@@ -89,12 +102,19 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
           set({
             submission:
               'reference' in outcome
-                ? { status: 'sent', id, body: current.body, reference: outcome.reference }
+                ? {
+                    status: 'sent',
+                    id,
+                    body: current.body,
+                    reference: outcome.reference,
+                    key: current.key,
+                  }
                 : {
                     status: 'failed',
                     id,
                     body: current.body,
                     message: outcome.message,
+                    key: current.key,
                     ...(outcome.loggedOut === true ? { loggedOut: true } : {}),
                   },
           });
@@ -118,6 +138,7 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
                   id: submission.id,
                   body: submission.body,
                   message: INTERRUPTED_MESSAGE,
+                  key: submission.key,
                 }
               : submission,
         }),
@@ -133,6 +154,13 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
       },
     ),
   );
+}
+
+/** A new `Idempotency-Key`: 128 random bits in hex (`crypto.randomUUID` needs a secure context; this does not). */
+function newSubmissionKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
 }
 
 /** Keeps from `saved` only the keys of `defaults` whose value has the same type. */
