@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import Fastify from 'fastify';
 import app, { serverOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { loggerOptions } from './log-options.js';
 import { StorageError } from './storage-error.js';
 
@@ -37,8 +38,24 @@ try {
   await server.listen({ port: config.port, host: config.host });
   server.log.info(`Portal at ${config.publicUrl.href}`);
 } catch (error) {
-  // Storage the operator must fix: one plain line, as for a bad setting. Anything else: the log, with its stack.
+  // Storage or a database the operator must fix: one plain line, as for a bad setting (never the URL's password).
+  // Anything else: the log, with its stack.
   if (error instanceof StorageError) console.error(`The server could not start: ${error.message}`);
-  else server.log.error({ err: error }, 'The server could not start');
+  else if (config.databaseUrl !== null && isDatabaseUnavailable(error)) {
+    console.error(
+      `The server could not start: the PostgreSQL server at ${databaseHost(config.databaseUrl)} cannot be ` +
+        'reached or is not answering. DATABASE_URL must name a running PostgreSQL server this machine can reach.',
+    );
+  } else server.log.error({ err: error }, 'The server could not start');
   process.exit(1);
+}
+
+/** Host and port of a database URL, without the user or password it may hold. */
+function databaseHost(url: string): string {
+  try {
+    const { hostname, port } = new URL(url);
+    return `${hostname}:${port === '' ? '5432' : port}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
 }

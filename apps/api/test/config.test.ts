@@ -119,6 +119,36 @@ describe('loadConfig', () => {
     }
   });
 
+  it('should print an unreachable PostgreSQL at start as one line, without a stack or the password', async () => {
+    // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const server = path.join(import.meta.dirname, '..', 'src', 'server.ts');
+      const result = spawnSync(process.execPath, ['--import', 'tsx/esm', server], {
+        cwd: path.join(import.meta.dirname, '..'),
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          // Port 1 on this machine: nothing listens, the connection is refused at once.
+          DATABASE_URL: 'postgres://portal:hunter2-secret@127.0.0.1:1/portal',
+          PORT: '7691',
+          LOG_LEVEL: 'info',
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        'The server could not start: the PostgreSQL server at 127.0.0.1:1 cannot be reached or is not answering. ' +
+          'DATABASE_URL must name a running PostgreSQL server this machine can reach.',
+      );
+      expect(result.stdout).not.toContain('"stack"');
+      expect(result.stdout + result.stderr).not.toContain('hunter2');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('should print a storage failure at start as one line, without a stack', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
     try {
