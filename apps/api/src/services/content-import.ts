@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { hostname } from 'node:os';
 import {
   copyFile,
   mkdir,
@@ -33,6 +32,7 @@ import {
   type Video,
 } from '../repositories/content.js';
 import { fsyncPath } from './fsync.js';
+import { HOST_MARK, processGone } from './process-mark.js';
 import { sanitizeHtml } from './sanitize.js';
 import { shownText } from './shown-text.js';
 
@@ -247,26 +247,12 @@ async function hashOf(file: string): Promise<string> {
  * copies, so two imports in one process never share one), so a later import can tell one left by a killed
  * import (on this host, its process is gone) from one still being written.
  */
-const HOST_MARK =
-  hostname()
-    .replace(/[^A-Za-z0-9]/g, '_')
-    .slice(0, 60) || 'host';
 let copies = 0;
 const tempName = (target: string) => `${target}.tmp-${HOST_MARK}-${process.pid}-${++copies}`;
 /** The temporary names above, and `.tmp-<pid>` as earlier versions named them. */
 const TEMP_NAME = /\.tmp-(?:([A-Za-z0-9_]+)-)?(\d+)(?:-\d+)?$/;
 /** A temporary media file untouched this long is left over whatever host wrote it (the media folder may be shared). */
 const STALE_TEMP_MS = 60 * 60_000;
-
-/** Whether process `pid` of this host has ended. */
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 /**
  * Deletes temporary files a killed import left in a media folder (a copy cut off half-way; never served, since

@@ -2,21 +2,12 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { processGone } from './process-mark.js';
 import { PARTIAL_UPLOAD, UPLOAD_WRITER } from './uploads.js';
 
 /** A file younger than this may belong to an upload still in flight (on any instance sharing the folder). */
 export const ORPHAN_AGE_MS = 60 * 60_000;
 const LOOKUP_BATCH = 200;
-
-/** Whether process `pid` of this host has ended (one that exists but is not ours to signal is alive). */
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 /**
  * Whether a partial upload's writer is known to be gone: a process of this host that has ended, or an

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { newId } from '../crypto.js';
 import { FileSniffer, type AllowedType } from './file-type.js';
+import { HOST_MARK } from './process-mark.js';
 import { fsyncPath } from './fsync.js';
 
 /** 20 MB: the largest attachment accepted. */
@@ -19,10 +19,7 @@ export const TYPE_NOT_ALLOWED_MESSAGE =
  * deletes what a killed process left at once, not an hour later (upload-sweep.ts).
  */
 export const UPLOAD_WRITER = {
-  host:
-    hostname()
-      .replace(/[^A-Za-z0-9]/g, '_')
-      .slice(0, 60) || 'host',
+  host: HOST_MARK,
   pid: process.pid,
   run: randomBytes(4).toString('hex'),
 };

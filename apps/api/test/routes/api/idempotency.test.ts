@@ -4,25 +4,12 @@ import {
   BAD_IDEMPOTENCY_KEY,
   IDEMPOTENCY_KEY_REUSED,
 } from '../../../src/routes/api/submissions.js';
+import { VALID_BODIES } from '../../hardening/support.js';
 import { buildTestApp, databases, loginOpen, type TestApp } from '../../helper.js';
 
-const WARRANTY = {
-  build_type: 'New Build',
-  stageType: 'Not Started',
-  units: 10,
-  build_value: 1_000_000,
-  GDV: 2_000_000,
-  name: 'Ada Lovelace',
-  telephone: '020 7946 0123',
-  email: 'ada@example.com',
-};
-const CAR = {
-  propertyType: 'Commercial Conversion',
-  contractWorksValue: 3_450_000,
-  name: 'Ada Lovelace',
-  telephone: '020 7946 0123',
-  email: 'ada@example.com',
-};
+// The suite's one valid body of each calculator.
+const WARRANTY = VALID_BODIES['POST /api/:client/warranty'] ?? {};
+const CAR = VALID_BODIES['POST /api/:client/car'] ?? {};
 
 /**
  * A submission sent again with its `Idempotency-Key` (after a dropped connection, a timeout, a reload while it was on

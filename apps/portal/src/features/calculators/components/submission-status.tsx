@@ -4,8 +4,7 @@ import type { ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import { styled } from 'styled-components';
 
-import { paths } from '@/config/paths';
-import { rememberReturnPath } from '@/lib/return-path';
+import { LogInAgainLink } from '@/components/ui/log-in-again-link';
 
 import type { Submission } from '../stores/create-draft-store';
 
@@ -65,9 +64,7 @@ export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps)
             {submission.loggedOut === true && prefix !== undefined ? (
               // Logged out: Try again cannot work. The estimate is kept in this tab for when they are back,
               // and the login page brings them back here.
-              <LoginLink href={paths.app.login(prefix)} onClick={() => rememberReturnPath(prefix)}>
-                Log in again
-              </LoginLink>
+              <LogInAgainLink prefix={prefix} />
             ) : (
               <Button type="button" variant="secondary" onClick={retry}>
                 Try again
@@ -132,14 +129,4 @@ const FailureNotice = styled.div`
 const FailureTitle = styled.p`
   font-weight: ${({ theme }) => theme.fontWeight.bold};
   color: ${({ theme }) => theme.color.failure};
-`;
-
-/** The notice's own text colour (checked for contrast on its background), underlined, a full touch target. */
-const LoginLink = styled.a`
-  display: inline-flex;
-  align-items: center;
-  min-height: 2.75rem;
-  font-weight: ${({ theme }) => theme.fontWeight.bold};
-  color: inherit;
-  text-decoration: underline;
 `;
