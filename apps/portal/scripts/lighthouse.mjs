@@ -59,12 +59,14 @@ if (pages.length === 0) throw new Error(`--page ${values.page}: no such page`);
 if (values.write && values.page) throw new Error('--write needs every page: drop --page');
 const RUNS = Number(values.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a whole number ≥ 1');
-for (const [what, file] of [
-  ['the API', SERVER],
-  ['the portal', path.join(DIST, 'index.html')],
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+for (const [file, fix] of [
+  [SERVER, 'build the API first'],
+  [path.join(DIST, 'index.html'), 'build the portal first'],
+  [CHROMIUM, 'install Chromium (apt-get install -y chromium) or name it in CHROMIUM'],
 ]) {
   if (!existsSync(file)) {
-    console.error(`lighthouse: ${file} not found: build ${what} first.`);
+    console.error(`lighthouse: ${file} not found: ${fix}.`);
     process.exit(2);
   }
 }
@@ -98,6 +100,8 @@ const api = spawn(process.execPath, [SERVER], {
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+// However this script ends (an uncaught error included), the API it started ends with it.
+process.on('exit', () => api.kill('SIGKILL'));
 let chrome;
 try {
   const deadline = Date.now() + 30_000;
@@ -124,7 +128,7 @@ try {
   if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status}`);
 
   chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    chromePath: CHROMIUM,
     chromeFlags: [
       '--headless=new',
       '--no-sandbox',
