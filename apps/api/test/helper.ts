@@ -136,6 +136,18 @@ export const PERSON = {
 
 /** Logs in to an open client and returns the Cookie header value. */
 /** The client with this prefix as stored now; a test that expects it fails loudly when it is not there. */
+/** How many rows a table holds. */
+export async function countRows(
+  app: FastifyInstance,
+  table: 'quotes' | 'due_diligence' | 'outbox',
+): Promise<number> {
+  const { n } = await app.db.kysely
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
 export async function existingClient(app: FastifyInstance, prefix: string): Promise<Client> {
   const found = await findClientByPrefix(app.db.kysely, prefix);
   if (found === undefined) throw new Error(`no client ${prefix}`);

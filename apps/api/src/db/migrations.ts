@@ -253,6 +253,18 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '2026-11-22-005-due-diligence-idempotency-key': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('due_diligence').addColumn('idempotency_key', 'text').execute();
+      await db.schema
+        .createIndex('due_diligence_user_idempotency_key')
+        .unique()
+        .on('due_diligence')
+        .columns(['user_id', 'idempotency_key'])
+        .where(sql.ref('idempotency_key'), 'is not', null)
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

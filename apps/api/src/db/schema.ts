@@ -143,6 +143,8 @@ export interface DueDiligenceTable {
   attachment_sha256: string | null;
   attachment_mime: string | null;
   created_at: string;
+  /** The `Idempotency-Key` the request came with (unique per user), or null. */
+  idempotency_key: string | null;
 }
 
 export interface ActivityTable {

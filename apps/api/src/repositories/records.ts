@@ -119,6 +119,20 @@ export async function insertDueDiligence(
   return full;
 }
 
+/** The due-diligence request a user stored with an `Idempotency-Key`, if any (the unique index answers it). */
+export async function findDueDiligenceByIdempotencyKey(
+  db: Kysely<Database>,
+  userId: string,
+  key: string,
+): Promise<DueDiligenceRow | undefined> {
+  return db
+    .selectFrom('due_diligence')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
 export async function listDueDiligence(
   db: Kysely<Database>,
   clientId: string,

@@ -4,7 +4,11 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HOUR } from '../../clock.js';
 import { enqueue } from '../../repositories/outbox.js';
-import { insertDueDiligence } from '../../repositories/records.js';
+import {
+  findDueDiligenceByIdempotencyKey,
+  insertDueDiligence,
+  type DueDiligenceRow,
+} from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
 import {
   MAX_UPLOAD_BYTES,
@@ -18,6 +22,11 @@ import { addressKey } from '../../services/address-key.js';
 import { closeAfterAnswer } from '../../services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from '../../services/disk-space.js';
 import { awaitsContinue } from '../../services/expect-continue.js';
+import {
+  IDEMPOTENCY_KEY_REUSED,
+  idempotencyKeyOf,
+  isUniqueViolation,
+} from '../../services/idempotency.js';
 import { RateWindow } from '../../services/rate-window.js';
 import { shownText } from '../../services/shown-text.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
@@ -87,6 +96,27 @@ function formatProblem(fields: Partial<Record<FieldName, string>>): string | und
   }
   return undefined;
 }
+
+/** What a request is made of, beyond who sent it and when: a resend under its key must match it in each. */
+const SAME_REQUEST = [
+  'project_name',
+  'project_address',
+  'city_postcode',
+  'project_description',
+  'build_cost',
+  'gdv',
+  'loan_amount',
+  'email',
+  'full_name',
+  'attachment_name',
+  'attachment_sha256',
+] as const satisfies readonly (keyof DueDiligenceRow)[];
+
+/** Whether a request sent again under a used key is the stored one: the same fields, the same file (or none). */
+const sameRequest = (
+  earlier: DueDiligenceRow,
+  now: Pick<DueDiligenceRow, (typeof SAME_REQUEST)[number]>,
+) => SAME_REQUEST.every((column) => earlier[column] === now[column]);
 
 /** A required field must show a character, as the JSON routes' required text must (zero-width ones do not). */
 const VISIBLE = new RegExp(VISIBLE_CHARACTER, 'u');
@@ -483,7 +513,10 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           'Stored, e-mailed to the team and forwarded to the form service (retried until accepted); ' +
           'answers 303 to /{client}/due-diligence?success=1. At most DUE_DILIGENCE_LIMIT_PER_HOUR (20) stored ' +
           'a user and hour, and DUE_DILIGENCE_LIMIT_PER_ADDRESS (60) an address and hour, then 429 with ' +
-          'Retry-After; 507 while the data folder is nearly full.',
+          'Retry-After; 507 while the data folder is nearly full. With an `Idempotency-Key` header (1–255 ' +
+          'visible ASCII characters), the same request sent again by the same user gets the same 303 with ' +
+          '`Idempotent-Replayed: true` (nothing stored, mailed or forwarded again; its file is not kept), and a ' +
+          'different request under that key gets 409.',
         tags: ['submissions'],
         security: [{ session: [] }],
         params: clientParams,
@@ -493,13 +526,15 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
             description: 'Stored: redirect to /{client}/due-diligence?success=1',
             type: 'null',
           },
-          ...errors(400, 401, 403, 404, 413, 415, 429, 507),
+          ...errors(400, 401, 403, 404, 409, 413, 415, 429, 507),
         },
       },
       preValidation: app.requireUser,
     },
     async (request, reply) => {
+      const client = clientOf(request);
       const user = userOf(request);
+      const key = idempotencyKeyOf(request.headers['idempotency-key']);
       if (!request.isMultipart()) {
         throw new HttpError(415, 'Send the form as multipart/form-data.');
       }
@@ -518,8 +553,12 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       const hitMs = app.clock().getTime();
       // Per user, and per address too: on an open client every login is a new user.
       const address = addressKey(request.ip);
-      let waitMs = perUser.hit(user.id, hitMs);
-      if (waitMs === 0) {
+      // A resend of a request stored under its key stores nothing: it is answered whatever the hour's count.
+      const resend =
+        key !== undefined &&
+        (await findDueDiligenceByIdempotencyKey(app.db.kysely, user.id, key)) !== undefined;
+      let waitMs = resend ? 0 : perUser.hit(user.id, hitMs);
+      if (waitMs === 0 && !resend) {
         waitMs = perAddress.hit(address, hitMs);
         if (waitMs > 0) perUser.release(user.id, hitMs);
       }
@@ -527,26 +566,40 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
         throw new HttpError(429, TOO_MANY_REQUESTS);
       }
+      // Only stored requests count against the limits.
+      const release = () => {
+        if (resend) return;
+        perUser.release(user.id, hitMs);
+        perAddress.release(address, hitMs);
+      };
+      let outcome: 'stored' | 'replayed';
       try {
         // Room for the body and the copy the queued e-mail may hold, with the minimum left over.
         if (!(await app.diskSpace.allows(2 * MAX_BODY_BYTES))) {
           throw new HttpError(507, NO_ROOM_MESSAGE);
         }
-        return await store(request, reply);
+        outcome = await store(request, reply, key);
       } catch (error) {
-        // Only stored requests count against the limits.
-        perUser.release(user.id, hitMs);
-        perAddress.release(address, hitMs);
+        release();
         throw error;
       }
+      if (outcome === 'replayed') {
+        release();
+        void reply.header('idempotent-replayed', 'true');
+      }
+      return reply.redirect(`/${client.prefix}/due-diligence?success=1`, 303);
     },
   );
 
-  /** Reads, checks and stores one request (the file durably first), queues its mail and forward, redirects. */
+  /**
+   * Reads, checks and stores one request (the file durably first) and queues its mail and forward; or, for a
+   * resend under a key already stored, finds the stored one (and keeps nothing of the resend).
+   */
   async function store(
     request: FastifyRequest<{ Params: { client: string } }>,
     reply: FastifyReply,
-  ) {
+    key: string | undefined,
+  ): Promise<'stored' | 'replayed'> {
     const client = clientOf(request);
     const user = userOf(request);
     const { fields, upload, problem } = await receive(request, reply, uploadsDir);
@@ -587,82 +640,111 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
             filename: stored.displayName,
             contentType: stored.type.mime,
           };
+    const content = {
+      project_name: value('SingleLine'),
+      project_address: value('SingleLine1'),
+      city_postcode: value('SingleLine2'),
+      project_description: value('SingleLine3'),
+      build_cost: value('Currency1'),
+      gdv: value('Currency2'),
+      loan_amount: value('Currency'),
+      email,
+      full_name: fullName,
+      attachment_name: stored?.displayName ?? null,
+      attachment_sha256: stored?.sha256 ?? null,
+    };
+    let earlier: DueDiligenceRow | undefined;
     try {
-      await app.db.write(async (trx) => {
-        const reference = await nextReference(trx, 'DD', now);
-        await insertDueDiligence(trx, {
-          reference,
-          client_id: client.id,
-          user_id: user.id,
-          project_name: value('SingleLine'),
-          project_address: value('SingleLine1'),
-          city_postcode: value('SingleLine2'),
-          project_description: value('SingleLine3'),
-          build_cost: value('Currency1'),
-          gdv: value('Currency2'),
-          loan_amount: value('Currency'),
-          email,
-          full_name: fullName,
-          attachment_path: stored?.storedName ?? null,
-          attachment_name: stored?.displayName ?? null,
-          attachment_size: stored?.size ?? null,
-          attachment_sha256: stored?.sha256 ?? null,
-          attachment_mime: stored?.type.mime ?? null,
-          created_at: now.toISOString(),
+      earlier = await app.db
+        .write<DueDiligenceRow | undefined>(async (trx) => {
+          // Looked up in the transaction that would store it: on SQLite a resend in the same batch finds the
+          // first one's row; on PostgreSQL a resend racing the first meets the unique index (below).
+          if (key !== undefined) {
+            const found = await findDueDiligenceByIdempotencyKey(trx, user.id, key);
+            if (found !== undefined) return found;
+          }
+          await storeRequest(trx);
+          return undefined;
+        })
+        .catch(async (error: unknown) => {
+          if (key === undefined || !isUniqueViolation(error)) throw error;
+          const found = await findDueDiligenceByIdempotencyKey(app.db.kysely, user.id, key);
+          if (found === undefined) throw error;
+          return found;
         });
-        const lines = Object.entries(FIELDS).map(
-          ([name, field]) => `${field.label}: ${mailText(value(name as FieldName)) || '—'}`,
-        );
-        await enqueue(
-          trx,
-          {
-            kind: 'mail',
-            payload: {
-              to: app.config.teamEmail,
-              subject: `Due diligence request ${reference} from ${client.name}`,
-              text:
-                `A due diligence request was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
-                // Who sent it is the session's account: the form's Email and Full name are contact details
-                // the browser sends, and a request naming them as its sender passed for anyone's.
-                `Reference: ${reference}\nSubmitted by: ${user.first_name} ${user.last_name} ` +
-                `<${user.email}> (the logged-in account)\n\n${lines.join('\n')}\n\n` +
-                (stored === undefined
-                  ? 'No file was attached.\n'
-                  : `Attached: ${stored.displayName} (${stored.size} bytes, ${stored.type.mime}, ` +
-                    `sha256 ${stored.sha256}).\n`),
-              ...(attachment === undefined ? {} : { attachments: [attachment] }),
-            },
-          },
-          now,
-        );
-        if (app.config.formServiceUrl !== null) {
-          const formFields: Record<string, string> = {};
-          for (const name of Object.keys(FIELDS) as FieldName[]) formFields[name] = value(name);
-          formFields.Email = email;
-          formFields.SingleLine4 = fullName;
-          await enqueue(
-            trx,
-            {
-              kind: 'forward',
-              payload: {
-                url: app.config.formServiceUrl,
-                fields: formFields,
-                ...(attachment === undefined ? {} : { file: attachment }),
-              },
-            },
-            now,
-          );
-        }
-      });
     } catch (error) {
       await discard();
       // The database's disk is full (the free-space floor is off, or other writes took the room): a 507.
       if (isOutOfSpace(error)) throw new HttpError(507, NO_ROOM_MESSAGE);
       throw error;
     }
+    if (earlier !== undefined) {
+      // The stored request keeps its own copy of the file: the resend's is not kept, whatever the answer.
+      await discard();
+      if (!sameRequest(earlier, content)) throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+      return 'replayed';
+    }
     app.background.run(async () => {
       await app.outbox.runOnce();
     });
-    return reply.redirect(`/${client.prefix}/due-diligence?success=1`, 303);
+    return 'stored';
+
+    async function storeRequest(trx: typeof app.db.kysely): Promise<void> {
+      const reference = await nextReference(trx, 'DD', now);
+      await insertDueDiligence(trx, {
+        reference,
+        client_id: client.id,
+        user_id: user.id,
+        ...content,
+        attachment_path: stored?.storedName ?? null,
+        attachment_size: stored?.size ?? null,
+        attachment_mime: stored?.type.mime ?? null,
+        created_at: now.toISOString(),
+        idempotency_key: key ?? null,
+      });
+      const lines = Object.entries(FIELDS).map(
+        ([name, field]) => `${field.label}: ${mailText(value(name as FieldName)) || '—'}`,
+      );
+      await enqueue(
+        trx,
+        {
+          kind: 'mail',
+          payload: {
+            to: app.config.teamEmail,
+            subject: `Due diligence request ${reference} from ${client.name}`,
+            text:
+              `A due diligence request was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
+              // Who sent it is the session's account: the form's Email and Full name are contact details
+              // the browser sends, and a request naming them as its sender passed for anyone's.
+              `Reference: ${reference}\nSubmitted by: ${user.first_name} ${user.last_name} ` +
+              `<${user.email}> (the logged-in account)\n\n${lines.join('\n')}\n\n` +
+              (stored === undefined
+                ? 'No file was attached.\n'
+                : `Attached: ${stored.displayName} (${stored.size} bytes, ${stored.type.mime}, ` +
+                  `sha256 ${stored.sha256}).\n`),
+            ...(attachment === undefined ? {} : { attachments: [attachment] }),
+          },
+        },
+        now,
+      );
+      if (app.config.formServiceUrl !== null) {
+        const formFields: Record<string, string> = {};
+        for (const name of Object.keys(FIELDS) as FieldName[]) formFields[name] = value(name);
+        formFields.Email = email;
+        formFields.SingleLine4 = fullName;
+        await enqueue(
+          trx,
+          {
+            kind: 'forward',
+            payload: {
+              url: app.config.formServiceUrl,
+              fields: formFields,
+              ...(attachment === undefined ? {} : { file: attachment }),
+            },
+          },
+          now,
+        );
+      }
+    }
   }
 }

@@ -22,6 +22,11 @@ import { enqueue } from '../../repositories/outbox.js';
 import { findQuoteByIdempotencyKey, insertQuote } from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
 import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
+import {
+  IDEMPOTENCY_KEY_REUSED,
+  idempotencyKeyOf,
+  isUniqueViolation,
+} from '../../services/idempotency.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
 import { LINE_BREAK, clientParams, emailField, errors, requiredText } from '../schemas.js';
 
@@ -382,26 +387,6 @@ function teamMail(
   };
 }
 
-/**
- * `Idempotency-Key` (optional): what a client names one submission by, so that sending it again after a lost answer
- * (a dropped connection, a timeout, a reload while it was on its way) gets the stored answer instead of a second
- * quote and a second e-mail to the team. Visible ASCII, as header values are; a repeated header (joined with
- * ", " by Node) is refused by the space.
- */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-export const BAD_IDEMPOTENCY_KEY =
-  'The Idempotency-Key header must be 1 to 255 visible ASCII characters, with no spaces.';
-export const IDEMPOTENCY_KEY_REUSED =
-  'This Idempotency-Key was already used for a different submission: send a new key with a new submission.';
-
-function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
-    throw new HttpError(400, BAD_IDEMPOTENCY_KEY);
-  }
-  return header;
-}
-
 /** Whether a stored submission's body (its `input` JSON) is the one sent now: the same fields, the same values. */
 function sameSubmission(stored: string, body: Record<string, unknown>): boolean {
   const earlier = JSON.parse(stored) as Record<string, unknown>;
@@ -413,12 +398,6 @@ function sameSubmission(stored: string, body: Record<string, unknown>): boolean 
 }
 
 type EarlierQuote = NonNullable<Awaited<ReturnType<typeof findQuoteByIdempotencyKey>>>;
-
-/** A second insert of one user's key: two requests with it at once on PostgreSQL (SQLite runs them in turn). */
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-};
 
 /** The three calculator submissions: validate, recompute, store with a reference, queue a team e-mail. */
 export default function submissionRoutes(app: FastifyInstance): void {

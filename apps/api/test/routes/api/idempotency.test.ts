@@ -1,11 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BAD_IDEMPOTENCY_KEY,
-  IDEMPOTENCY_KEY_REUSED,
-} from '../../../src/routes/api/submissions.js';
+import { BAD_IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_REUSED } from '../../../src/services/idempotency.js';
 import { VALID_BODIES } from '../../hardening/support.js';
-import { buildTestApp, databases, loginOpen, type TestApp } from '../../helper.js';
+import { buildTestApp, countRows, databases, loginOpen, type TestApp } from '../../helper.js';
 
 // The suite's one valid body of each calculator.
 const WARRANTY = VALID_BODIES['POST /api/:client/warranty'] ?? {};
@@ -33,15 +30,7 @@ describe.each(databases)('Idempotency-Key on calculator submissions ($name)', (t
       payload,
       headers: { cookie: session, ...(key === undefined ? {} : { 'idempotency-key': key }) },
     });
-  const count = async (table: 'quotes' | 'outbox') =>
-    Number(
-      (
-        await t.app.db.kysely
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: 'quotes' | 'outbox') => countRows(t.app, table);
 
   it('should answer a resend with the stored quote and reference, storing and mailing nothing again', async () => {
     const before = { quotes: await count('quotes'), mails: await count('outbox') };

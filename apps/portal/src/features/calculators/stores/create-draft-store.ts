@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
+import { newSubmissionKey } from '@/lib/submission-key';
+
 /** The contact details sent with every calculator submission. */
 export interface ContactDetails {
   name: string;
@@ -154,13 +156,6 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
       },
     ),
   );
-}
-
-/** A new `Idempotency-Key`: 128 random bits in hex (`crypto.randomUUID` needs a secure context; this does not). */
-function newSubmissionKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
-    byte.toString(16).padStart(2, '0'),
-  ).join('');
 }
 
 /** Keeps from `saved` only the keys of `defaults` whose value has the same type. */

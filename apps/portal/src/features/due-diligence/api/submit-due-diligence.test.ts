@@ -102,6 +102,17 @@ describe('submitDueDiligence', () => {
     expect(progress).toEqual([0.25, 1]);
   });
 
+  it('should send the Idempotency-Key it is given, and none without one', async () => {
+    const keyed = submitDueDiligence('demo', request, { idempotencyKey: '0f1e2d3c' });
+    expect(FakeXhr.last!.headers['idempotency-key']).toBe('0f1e2d3c');
+    FakeXhr.last!.respond(200, '<!doctype html>', 'text/html');
+    await keyed;
+    const plain = submitDueDiligence('demo', request);
+    expect(FakeXhr.last!.headers).not.toHaveProperty('idempotency-key');
+    FakeXhr.last!.respond(200, '<!doctype html>', 'text/html');
+    await plain;
+  });
+
   it("should reject with the API's error message and status", async () => {
     const done = submitDueDiligence('demo', request);
     FakeXhr.last!.respond(413, JSON.stringify({ error: 'File size should be less than 20MB.' }));

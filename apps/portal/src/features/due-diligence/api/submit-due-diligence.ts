@@ -49,6 +49,8 @@ interface SubmitOptions {
   /** Upload progress from 0 to 1, when the browser knows the total. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /** The request's `Idempotency-Key`: the same request sent again under it is stored once (see the draft store). */
+  idempotencyKey?: string;
 }
 
 /**
@@ -59,13 +61,14 @@ interface SubmitOptions {
 export function submitDueDiligence(
   prefix: string,
   request: DueDiligenceRequest,
-  { onProgress, signal }: SubmitOptions = {},
+  { onProgress, signal, idempotencyKey }: SubmitOptions = {},
 ): Promise<void> {
   const path = paths.api.dueDiligence(prefix);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.setRequestHeader('accept', 'application/json');
+    if (idempotencyKey !== undefined) xhr.setRequestHeader('idempotency-key', idempotencyKey);
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     });

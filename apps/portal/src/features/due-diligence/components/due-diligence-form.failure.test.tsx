@@ -70,6 +70,47 @@ describe('DueDiligenceForm when the request fails', () => {
   );
 });
 
+describe('DueDiligenceForm sending a request again', () => {
+  const keyOf = (call: number) => submit.mock.calls[call]?.[2]?.idempotencyKey;
+
+  it('should send the same request under the same Idempotency-Key, and a changed one under a new key', async () => {
+    const user = userEvent.setup();
+    // The first answer never arrives (the request may have been stored): the user sends it again.
+    submit.mockRejectedValueOnce(
+      new Error('Your request could not be sent: the connection to our server failed.'),
+    );
+    submit.mockRejectedValueOnce(new ApiError(507, 'Nearly full.'));
+    submit.mockResolvedValueOnce(undefined);
+    const { onSubmitted } = renderForm();
+    await fillAndSend(user);
+    await screen.findByRole('alert');
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+    await waitFor(() => expect(submit).toHaveBeenCalledTimes(2));
+    expect(keyOf(0)).toMatch(/^[0-9a-f]{32}$/);
+    expect(keyOf(1)).toBe(keyOf(0));
+
+    // A changed request is a new one.
+    await user.type(screen.getByLabelText('Project name'), ' II');
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+    await waitFor(() => expect(onSubmitted).toHaveBeenCalled());
+    expect(keyOf(2)).toMatch(/^[0-9a-f]{32}$/);
+    expect(keyOf(2)).not.toBe(keyOf(0));
+    // Stored: the next request starts with a new key.
+    expect(useDueDiligenceDraft.getState().pending).toBeNull();
+  });
+
+  it('should keep the key with the draft across a reload of the tab', () => {
+    const store = useDueDiligenceDraft.getState();
+    const key = store.keyFor('["same request"]');
+    expect(store.keyFor('["same request"]')).toBe(key);
+    const saved = JSON.parse(sessionStorage.getItem('due-diligence:draft') ?? '{}') as {
+      state?: { pending?: unknown };
+    };
+    expect(saved.state?.pending).toEqual({ key, fingerprint: '["same request"]' });
+    expect(store.keyFor('["another request"]')).not.toBe(key);
+  });
+});
+
 describe('DueDiligenceForm when the page is left mid-upload', () => {
   it('should cancel the upload and never report it as submitted from another page', async () => {
     const user = userEvent.setup();

@@ -39,7 +39,7 @@ type Status =
  * upload. Sending shows the upload progress and a spinner.
  */
 export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceFormProps) {
-  const { draft, claim, update, clear } = useDueDiligenceDraft();
+  const { draft, claim, update, keyFor, clear } = useDueDiligenceDraft();
   const owner = `${prefix}/${user.email}`;
   // Before paint: a draft left in this tab by another user or client is never shown.
   useLayoutEffect(() => claim(owner), [claim, owner]);
@@ -97,15 +97,22 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     setStatus({ state: 'sending', progress: 0 });
     const controller = new AbortController();
     upload.current = controller;
+    const request = { ...draft, file, email: user.email, fullName: user.fullName };
+    // The same request as the last one sent (its answer lost, or refused for a while) goes under the same key.
+    const idempotencyKey = keyFor(
+      JSON.stringify([
+        draft,
+        file === null ? null : [file.name, file.size, file.lastModified],
+        user.email,
+        user.fullName,
+      ]),
+    );
     try {
-      await submitDueDiligence(
-        prefix,
-        { ...draft, file, email: user.email, fullName: user.fullName },
-        {
-          onProgress: (progress) => setStatus({ state: 'sending', progress }),
-          signal: controller.signal,
-        },
-      );
+      await submitDueDiligence(prefix, request, {
+        onProgress: (progress) => setStatus({ state: 'sending', progress }),
+        signal: controller.signal,
+        idempotencyKey,
+      });
       if (controller.signal.aborted) return;
       clear();
       setFile(null);

@@ -2,6 +2,8 @@ import { FRAMEWORK_LIMITS } from '@firm/pricing';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
+import { newSubmissionKey } from '@/lib/submission-key';
+
 /**
  * The form's text and amounts (not the file): they survive leaving the page and coming back, a reload, and a
  * session that ends mid-form (logging in again is a fresh page load).
@@ -33,13 +35,28 @@ export const EMPTY_DRAFT: DueDiligenceDraft = {
   loanAmount: DUE_DILIGENCE_LIMITS.loanAmount.default,
 };
 
+/**
+ * The `Idempotency-Key` of the request last sent, with what it was sent with: sending exactly that again (after a
+ * failure, a lost answer, leaving the page mid-upload, a reload with the same file chosen again) reuses the key,
+ * so a request the API stored after all is answered from the stored one rather than stored and e-mailed twice.
+ */
+export interface PendingRequest {
+  key: string;
+  /** What was sent: the draft, the file's name, size and date, the user's e-mail and name. */
+  fingerprint: string;
+}
+
 interface DraftStore {
   /** Whose draft this is (`prefix/email`); another user or client starts from an empty form. */
   owner: string | null;
   draft: DueDiligenceDraft;
+  pending: PendingRequest | null;
   /** Takes the draft for `owner`, emptying it when it belonged to someone else. */
   claim: (owner: string) => void;
   update: (change: Partial<DueDiligenceDraft>) => void;
+  /** The key to send a request with: the pending one's for the same request, a new one otherwise. */
+  keyFor: (fingerprint: string) => string;
+  /** Empties the draft and forgets the key (the request was stored). */
   clear: () => void;
 }
 
@@ -49,23 +66,32 @@ export const useDueDiligenceDraft = create<DraftStore>()(
     (set, get) => ({
       owner: null,
       draft: EMPTY_DRAFT,
+      pending: null,
       claim: (owner) => {
-        if (get().owner !== owner) set({ owner, draft: EMPTY_DRAFT });
+        if (get().owner !== owner) set({ owner, draft: EMPTY_DRAFT, pending: null });
       },
       update: (change) => set((state) => ({ draft: { ...state.draft, ...change } })),
-      clear: () => set({ draft: EMPTY_DRAFT }),
+      keyFor: (fingerprint) => {
+        const { pending } = get();
+        if (pending?.fingerprint === fingerprint) return pending.key;
+        const key = newSubmissionKey();
+        set({ pending: { key, fingerprint } });
+        return key;
+      },
+      clear: () => set({ draft: EMPTY_DRAFT, pending: null }),
     }),
     {
       name: 'due-diligence:draft',
       version: 1,
       storage: createJSONStorage(() => sessionStorage),
-      partialize: ({ owner, draft }) => ({ owner, draft }),
+      partialize: ({ owner, draft, pending }) => ({ owner, draft, pending }),
       merge: (persisted, current) => {
-        const saved = (persisted ?? {}) as Partial<Pick<DraftStore, 'owner' | 'draft'>>;
+        const saved = (persisted ?? {}) as Partial<Pick<DraftStore, 'owner' | 'draft' | 'pending'>>;
         return {
           ...current,
           owner: typeof saved.owner === 'string' ? saved.owner : null,
           draft: mergeDraft(saved.draft),
+          pending: isPendingRequest(saved.pending) ? saved.pending : null,
         };
       },
     },
@@ -81,4 +107,11 @@ function mergeDraft(saved: unknown): DueDiligenceDraft {
     if (typeof candidate === typeof value) merged[key] = candidate;
   }
   return merged as unknown as DueDiligenceDraft;
+}
+
+/** A pending request as saved (anything else, such as a draft saved before there were keys: none). */
+function isPendingRequest(saved: unknown): saved is PendingRequest {
+  if (typeof saved !== 'object' || saved === null) return false;
+  const { key, fingerprint } = saved as Record<string, unknown>;
+  return typeof key === 'string' && key !== '' && typeof fingerprint === 'string';
 }
