@@ -12,6 +12,8 @@ export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 export const TOO_LARGE_MESSAGE = 'File size should be less than 20MB.';
 export const TYPE_NOT_ALLOWED_MESSAGE =
   'This file type is not allowed. Upload a PDF, Word, Excel, image or text file.';
+export const EMPTY_FILE_MESSAGE =
+  'The attached file is empty (0 bytes). Choose the file again, or send the form without one.';
 
 /**
  * Who writes a partial upload (`tmp-<host>-<pid>-<run>-<random>`): this machine, this process, and this run of
@@ -28,6 +30,7 @@ export const PARTIAL_UPLOAD = /^tmp-([A-Za-z0-9_]{1,60})-(\d+)-([0-9a-f]{8})-[0-
 
 export type UploadResult =
   | { status: 'empty' }
+  | { status: 'empty-file' }
   | { status: 'too-large' }
   | { status: 'type-not-allowed' }
   | {
@@ -48,8 +51,8 @@ export type UploadResult =
  * destroyed (the request is being abandoned): then the partial file is deleted and the error thrown; on any
  * error nothing of the file is left, renamed or not. `onTooLarge` is called as soon as the file is known to be
  * over the limit, while the rest still arrives. `fileName` is the uploaded name (`undefined` or `''` when the
- * part has none); no bytes under no name is "no file chosen" (`empty`), no bytes under a name is not a file
- * of an allowed type.
+ * part has none); no bytes under no name is "no file chosen" (`empty`), no bytes under a name is a file that
+ * came empty (`empty-file`: a file emptied or moved since it was chosen, a broken export), refused in words that say so.
  */
 export async function storeUpload(
   stream: Readable,
@@ -86,7 +89,7 @@ export async function storeUpload(
       closed = true;
       await rm(tmp, { force: true });
       if (tooLarge) return { status: 'too-large' };
-      return { status: (fileName ?? '') === '' ? 'empty' : 'type-not-allowed' };
+      return { status: (fileName ?? '') === '' ? 'empty' : 'empty-file' };
     }
     const type = await sniffer.finish(fileName ?? '', async (position, length) => {
       const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - position)));

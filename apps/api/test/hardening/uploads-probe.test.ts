@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayFileName } from '../../src/services/uploads.js';
+import { EMPTY_FILE_MESSAGE, displayFileName } from '../../src/services/uploads.js';
 import { buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
 import { DUE_DILIGENCE_FIELDS, multipart, pdf, walk } from './support.js';
 
@@ -87,15 +87,15 @@ describe.each(databases)('uploads, probed over the wire ($name)', (target) => {
     await expectNothingUnreferenced();
   });
 
-  it('should answer 415 to an empty file sent under a name, and keep nothing of it', async () => {
+  it('should answer 400 to an empty file sent under a name, saying it is empty, and keep nothing of it', async () => {
     const refused = await post(
       multipart(
         { ...DUE_DILIGENCE_FIELDS, SingleLine: 'Empty named file' },
         { filename: 'report.pdf', content: Buffer.alloc(0), contentType: 'application/pdf' },
       ),
     );
-    expect(refused.statusCode).toBe(415);
-    expect(refused.json()).toEqual(NOT_ALLOWED);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: EMPTY_FILE_MESSAGE });
     expect(await row('Empty named file')).toBeUndefined();
     // The browser's "no file chosen" (an empty part with an empty name) is still a form without a file.
     const none = await post(

@@ -11,6 +11,7 @@ import {
 } from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
 import {
+  EMPTY_FILE_MESSAGE,
   MAX_UPLOAD_BYTES,
   TOO_LARGE_MESSAGE,
   TYPE_NOT_ALLOWED_MESSAGE,
@@ -616,6 +617,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       throw new HttpError(400, problem);
     }
     if (upload?.status === 'type-not-allowed') throw new HttpError(415, TYPE_NOT_ALLOWED_MESSAGE);
+    if (upload?.status === 'empty-file') throw new HttpError(400, EMPTY_FILE_MESSAGE);
     for (const [name, field] of Object.entries(FIELDS)) {
       if (field.required && !VISIBLE.test(fields[name as FieldName] ?? '')) {
         await discard();
