@@ -9,8 +9,11 @@ import type { Kysely } from 'kysely';
 export interface ChangeSource {
   /** `PRAGMA data_version` of this process's connection: moves when another connection commits. */
   dataVersion(): number;
-  /** Statements other than reads this process has run (BEGIN, COMMIT and ROLLBACK included). */
-  localWrites(): number;
+  /**
+   * Statements other than reads this process has run: all of them (BEGIN, COMMIT and ROLLBACK included), or,
+   * given `tables`, those that may have written one of them (a write whose table is not known counts for all).
+   */
+  localWrites(tables?: readonly string[]): number;
 }
 
 /** Where a read began: the state of the database it read, as far as a ChangeSource can tell. */
@@ -28,7 +31,8 @@ export function watchChanges(db: Kysely<unknown>, source: ChangeSource): void {
 
 /**
  * Answers of reads kept in memory for exactly as long as nothing has been written to the database since they
- * were read, by anyone: the first write of this process or commit of any other connection empties it. So an
+ * were read, by anyone: the first write of this process (to the tables its reads read, when it was told them)
+ * or commit of any other connection empties it. So an
  * answer served from it is the answer the database would give now: a logout, an expired session or a policy
  * changed by another instance or by the staff tool counts at the very next request, as without it.
  *
@@ -39,19 +43,29 @@ export function watchChanges(db: Kysely<unknown>, source: ChangeSource): void {
 export class CommittedReads<V> {
   readonly #source: ChangeSource;
   readonly #max: number;
+  readonly #tables: readonly string[] | undefined;
   readonly #entries = new Map<string, V>();
   #dataVersion = Number.NaN;
   #localWrites = Number.NaN;
 
-  constructor(source: ChangeSource, max = 10_000) {
+  /**
+   * @param tables - the tables its reads read (lower case): only this process's writes to them (or to tables
+   *   it cannot tell) make it forget, and a transaction that writes none of them leaves it as it is. Without
+   *   them every statement other than a read does, BEGIN included. Another connection's commit always does.
+   */
+  constructor(source: ChangeSource, max = 10_000, tables?: readonly string[]) {
     this.#source = source;
     this.#max = max;
+    this.#tables = tables;
   }
 
   /** Takes note of the database's state before a read whose answer may then be kept with `set`. */
   mark(): Mark | undefined {
     try {
-      return { dataVersion: this.#source.dataVersion(), localWrites: this.#source.localWrites() };
+      return {
+        dataVersion: this.#source.dataVersion(),
+        localWrites: this.#source.localWrites(this.#tables),
+      };
     } catch {
       // The connection cannot answer now (busy): nothing is kept.
       return undefined;
@@ -83,7 +97,7 @@ export class CommittedReads<V> {
     let localWrites: number;
     try {
       dataVersion = this.#source.dataVersion();
-      localWrites = this.#source.localWrites();
+      localWrites = this.#source.localWrites(this.#tables);
     } catch {
       this.#entries.clear();
       this.#dataVersion = Number.NaN;
@@ -107,6 +121,8 @@ const caches = new WeakMap<object, Map<string, CommittedReads<unknown>>>();
 export function committedReadsOf<V>(
   db: Kysely<unknown>,
   name: string,
+  /** The tables its reads read (see {@link CommittedReads}); fixed by the first call for a name. */
+  tables?: readonly string[],
 ): CommittedReads<V> | undefined {
   const source = sources.get(db);
   if (source === undefined) return undefined;
@@ -117,7 +133,7 @@ export function committedReadsOf<V>(
   }
   let cache = named.get(name);
   if (cache === undefined) {
-    cache = new CommittedReads<unknown>(source);
+    cache = new CommittedReads<unknown>(source, undefined, tables);
     named.set(name, cache);
   }
   return cache as CommittedReads<V>;

@@ -122,7 +122,8 @@ export async function openDatabase(
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
     watchChanges(kysely as Kysely<unknown>, {
       dataVersion: () => dataVersion.get() as number,
-      localWrites: () => sqliteDialect.writes.count,
+      localWrites: (tables) =>
+        tables === undefined ? sqliteDialect.writes.count : sqliteDialect.writes.touching(tables),
     });
   } else {
     // Without these a PostgreSQL that is up but stuck (a lock held, a host that stopped answering) held each

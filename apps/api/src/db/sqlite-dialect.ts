@@ -11,6 +11,7 @@ import {
   type QueryCompiler,
   type QueryResult,
   type SqliteDatabase,
+  type SqliteStatement,
 } from 'kysely';
 
 /**
@@ -53,9 +54,42 @@ export class FifoLock {
   }
 }
 
-/** Statements other than reads run on a connection (see committed-reads.ts: a cached read is stale after one). */
-export interface WriteCount {
-  count: number;
+/** BEGIN, COMMIT, ROLLBACK and savepoints: they change no table themselves. */
+const TRANSACTION_CONTROL = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
+/**
+ * The one table a plain write names, as Kysely's SQLite compiler writes it (`insert into "quotes"`, `update
+ * "sessions"`, `delete from "users"`). Anything else that is not a read (DDL, a write behind a WITH clause, raw
+ * SQL) is taken to touch every table.
+ */
+const WRITTEN_TABLE =
+  /^\s*(?:(?:insert|replace)(?:\s+or\s+\w+)?\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"([A-Za-z_]\w*)"[\s(]/i;
+
+/**
+ * Statements other than reads run on a connection (see committed-reads.ts: a cached read is stale after one),
+ * in all and by the table they write.
+ */
+export class WriteCount {
+  /** Every statement other than a read, BEGIN, COMMIT and ROLLBACK included. */
+  count = 0;
+  readonly #byTable = new Map<string, number>();
+  /** Writes whose table is not known: they count for every table. */
+  #anyTable = 0;
+
+  /** Counts a statement that is not a read, before it runs. */
+  note(sql: string): void {
+    this.count += 1;
+    if (TRANSACTION_CONTROL.test(sql)) return;
+    const table = WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase();
+    if (table === undefined) this.#anyTable += 1;
+    else this.#byTable.set(table, (this.#byTable.get(table) ?? 0) + 1);
+  }
+
+  /** The writes so far that may have changed one of `tables` (lower case): theirs, and those of unknown tables. */
+  touching(tables: readonly string[]): number {
+    let total = this.#anyTable;
+    for (const table of tables) total += this.#byTable.get(table) ?? 0;
+    return total;
+  }
 }
 
 class SqliteConnection implements DatabaseConnection {
@@ -66,12 +100,14 @@ class SqliteConnection implements DatabaseConnection {
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const { sql, parameters } = compiledQuery;
-    const statement = this.db.prepare(sql);
+    const statement: SqliteStatement & { readonly?: boolean } = this.db.prepare(sql);
     if (statement.reader) {
+      // A write that answers rows (`insert … returning`) is a write all the same.
+      if (statement.readonly === false) this.writes.note(sql);
       return Promise.resolve({ rows: statement.all(parameters) as R[] });
     }
     // Counted before it runs: whether it then succeeds, fails or is rolled back, reads kept before it are stale.
-    this.writes.count += 1;
+    this.writes.note(sql);
     const { changes, lastInsertRowid } = statement.run(parameters);
     return Promise.resolve({
       numAffectedRows: BigInt(changes),
@@ -172,7 +208,7 @@ export class FairSqliteDialect implements Dialect {
   constructor(
     private readonly database: SqliteDatabase,
     /** Counts the statements other than reads run through it. */
-    readonly writes: WriteCount = { count: 0 },
+    readonly writes: WriteCount = new WriteCount(),
   ) {}
 
   createDriver(): Driver {

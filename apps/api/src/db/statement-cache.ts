@@ -29,6 +29,8 @@ export function withStatementCache(database: {
       const cached = statement;
       return {
         reader: cached.reader,
+        // better-sqlite3's: false for a statement that writes, a write with RETURNING (a reader) included.
+        readonly: (cached as SqliteStatement & { readonly?: boolean }).readonly,
         all: (parameters) => cached.all(parameters),
         run: (parameters) => cached.run(parameters),
         iterate: (parameters) => database.prepare(sql).iterate(parameters),

@@ -154,9 +154,14 @@ export async function findClientSession(
     lookups.set(db, lookup);
   }
   const id = sessionId ?? null;
-  // On SQLite the row is kept until anything is written to the database by anyone (committed-reads.ts), so a
-  // run of reads costs one data-version check each instead of this query, and still sees every change at once.
-  const cache = committedReadsOf<LookupRow | null>(db as Kysely<unknown>, 'client-session');
+  // On SQLite the row is kept until this process writes to one of its three tables, or another connection commits
+  // anything (committed-reads.ts): a run of reads, or of quotes, activity and mails between them, costs one
+  // data-version check each instead of this query, and still sees every change at once.
+  const cache = committedReadsOf<LookupRow | null>(db as Kysely<unknown>, 'client-session', [
+    'clients',
+    'sessions',
+    'users',
+  ]);
   const key = `${prefix}\u0000${id ?? ''}`;
   let row = cache?.get(key);
   if (row === undefined) {

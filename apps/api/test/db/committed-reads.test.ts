@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CommittedReads,
@@ -107,6 +107,59 @@ describe('CommittedReads on a SQLite file', () => {
       }),
     ).rejects.toThrow('undo');
     expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('should forget everything at a write that answers rows (insert … returning)', async () => {
+    keep('a', 1);
+    await db.kysely
+      .insertInto('sequences')
+      .values({ kind: 'N', year: (year += 1), value: 1 })
+      .returning('value')
+      .execute();
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  describe('scoped to the tables its reads read', () => {
+    let scoped: CommittedReads<number>;
+    beforeAll(() => {
+      const found = committedReadsOf<number>(db.kysely as Kysely<unknown>, 'scoped', ['sessions']);
+      if (found === undefined) throw new Error('a SQLite database has committed reads');
+      scoped = found;
+    });
+    const keepScoped = () => scoped.set('a', 1, scoped.mark());
+
+    it('should keep its answers across this process’s writes to other tables, in transactions too', async () => {
+      keepScoped();
+      await writeHere();
+      await db.kysely.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('sequences')
+          .values({ kind: 'S', year: (year += 1), value: 1 })
+          .execute();
+      });
+      expect(scoped.get('a')).toBe(1);
+    });
+
+    it('should forget them at a write to one of its tables, even one that changes no row', async () => {
+      keepScoped();
+      await db.kysely.deleteFrom('sessions').where('id', '=', 'no such session').execute();
+      expect(scoped.get('a')).toBeUndefined();
+    });
+
+    it('should forget them at a write whose table it cannot tell (raw SQL, DDL)', async () => {
+      keepScoped();
+      await sql`delete from sessions where 0`.execute(db.kysely);
+      expect(scoped.get('a')).toBeUndefined();
+      keepScoped();
+      await sql`create table if not exists scratch (x integer)`.execute(db.kysely);
+      expect(scoped.get('a')).toBeUndefined();
+    });
+
+    it('should forget them when another connection commits, whatever it wrote', () => {
+      keepScoped();
+      writeElsewhere();
+      expect(scoped.get('a')).toBeUndefined();
+    });
   });
 
   it('should hold at most its bound, starting afresh past it', () => {
