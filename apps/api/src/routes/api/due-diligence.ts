@@ -516,7 +516,8 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           'a user and hour, and DUE_DILIGENCE_LIMIT_PER_ADDRESS (60) an address and hour, then 429 with ' +
           'Retry-After; 507 while the data folder is nearly full. With an `Idempotency-Key` header (1–255 ' +
           'visible ASCII characters), the same request sent again by the same user gets the same 303 with ' +
-          '`Idempotent-Replayed: true` (nothing stored, mailed or forwarded again; its file is not kept), and a ' +
+          '`Idempotent-Replayed: true` (nothing stored, mailed or forwarded again; its file is not kept; it counts ' +
+          'against the limits, as an upload), and a ' +
           'different request under that key gets 409.',
         tags: ['submissions'],
         security: [{ session: [] }],
@@ -554,12 +555,8 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       const hitMs = app.clock().getTime();
       // Per user, and per address too: on an open client every login is a new user.
       const address = addressKey(request.ip);
-      // A resend of a request stored under its key stores nothing: it is answered whatever the hour's count.
-      const resend =
-        key !== undefined &&
-        (await findDueDiligenceByIdempotencyKey(app.db.kysely, user.id, key)) !== undefined;
-      let waitMs = resend ? 0 : perUser.hit(user.id, hitMs);
-      if (waitMs === 0 && !resend) {
+      let waitMs = perUser.hit(user.id, hitMs);
+      if (waitMs === 0) {
         waitMs = perAddress.hit(address, hitMs);
         if (waitMs > 0) perUser.release(user.id, hitMs);
       }
@@ -567,12 +564,6 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
         throw new HttpError(429, TOO_MANY_REQUESTS);
       }
-      // Only stored requests count against the limits.
-      const release = () => {
-        if (resend) return;
-        perUser.release(user.id, hitMs);
-        perAddress.release(address, hitMs);
-      };
       let outcome: 'stored' | 'replayed';
       try {
         // Room for the body and the copy the queued e-mail may hold, with the minimum left over.
@@ -581,13 +572,13 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         }
         outcome = await store(request, reply, key);
       } catch (error) {
-        release();
+        // Only stored requests and resends of them count against the limits (a resend is an upload all the
+        // same: not counted, one key would carry any number of them).
+        perUser.release(user.id, hitMs);
+        perAddress.release(address, hitMs);
         throw error;
       }
-      if (outcome === 'replayed') {
-        release();
-        void reply.header('idempotent-replayed', 'true');
-      }
+      if (outcome === 'replayed') void reply.header('idempotent-replayed', 'true');
       return reply.redirect(`/${client.prefix}/due-diligence?success=1`, 303);
     },
   );
