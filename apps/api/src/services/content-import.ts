@@ -35,6 +35,7 @@ import { fsyncPath } from './fsync.js';
 import { HOST_MARK, processGone } from './process-mark.js';
 import { sanitizeHtml } from './sanitize.js';
 import { shownText } from './shown-text.js';
+import { FORMAT_CONTROL } from '../text-controls.js';
 
 /** A problem in a content folder, reported with the file it is in. */
 export class ContentError extends Error {
@@ -428,6 +429,24 @@ function text(data: Record<string, unknown>, field: string, where: string): stri
   return value.trim();
 }
 
+/** The invisible format controls that reorder or hide text (bidi overrides, embeddings, isolates, marks). */
+const TEXT_DIRECTION_CONTROL = new RegExp(`[${FORMAT_CONTROL}]`, 'u');
+
+/**
+ * A title: text without the invisible controls that reorder what follows them. A title with a bidi override
+ * (U+202E) showed reversed on its card, its page, the search results and in the browser's tab ("Trojan Source"
+ * spoofing); right-to-left letters need none of them.
+ */
+function titleText(data: Record<string, unknown>, field: string, where: string): string {
+  const value = text(data, field, where);
+  if (TEXT_DIRECTION_CONTROL.test(value)) {
+    throw new ContentError(
+      `${where}: front matter "${field}" must not hold invisible text-direction marks or format controls (U+202E and the like).`,
+    );
+  }
+  return value;
+}
+
 function optionalText(
   data: Record<string, unknown>,
   field: string,
@@ -691,7 +710,7 @@ export async function prepareImport(
       items.push({
         type,
         slug,
-        title: text(data, 'title', where),
+        title: titleText(data, 'title', where),
         summary:
           type === 'topic'
             ? (optionalText(data, 'summary', where) ?? '')
@@ -717,7 +736,7 @@ export async function prepareImport(
     const poster = optionalText(data, 'poster', where);
     const captions = optionalText(data, 'captions', where);
     video = {
-      title: text(data, 'title', where),
+      title: titleText(data, 'title', where),
       src: await media.publish(text(data, 'src', where), where, 'video'),
       poster: poster === undefined ? null : await media.publish(poster, where, 'image'),
       captions: captions === undefined ? null : await media.publish(captions, where, 'captions'),

@@ -46,6 +46,27 @@ describe('content import, hostile files', () => {
     );
   };
 
+  it('should refuse a title holding text-direction controls, naming the file', async () => {
+    for (const [file, title] of [
+      ['insights/spoof.md', 'Harbour \u202Eyaup'],
+      ['topics/spoof.md', 'Isolated \u2066text\u2069'],
+      ['insights/mark.md', 'Marked \u200F'],
+    ] as const) {
+      const attempt = importWith(
+        file,
+        `---\ntitle: ${JSON.stringify(title)}\nsummary: S\n---\n\nBody.\n`,
+      );
+      await expect(attempt, title).rejects.toThrow(ContentError);
+      await expect(attempt).rejects.toThrow(
+        `${file}: front matter "title" must not hold invisible text-direction marks`,
+      );
+    }
+    // Right-to-left letters need no marks.
+    await expect(
+      importWith('insights/rtl.md', '---\ntitle: "מבטח שלום سلام"\nsummary: S\n---\n\nBody.\n'),
+    ).resolves.toBeDefined();
+  });
+
   it('should never run JavaScript front matter, and refuse the file', async () => {
     const marker = path.join(scratch, 'front-matter-ran');
     for (const fence of ['---js', '---javascript']) {
