@@ -5,9 +5,6 @@ import { EMPTY_FILE_MESSAGE, displayFileName } from '../../src/services/uploads.
 import { buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
 import { DUE_DILIGENCE_FIELDS, multipart, pdf, walk } from './support.js';
 
-const NOT_ALLOWED = {
-  error: 'This file type is not allowed. Upload a PDF, Word, Excel, image or text file.',
-};
 const BOUNDARY = '----probe9Qx2';
 
 /** A due-diligence form whose file part carries `disposition` as its Content-Disposition, as sent. */
