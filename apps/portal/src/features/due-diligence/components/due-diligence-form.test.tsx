@@ -7,7 +7,7 @@ import { renderWithClient } from '@/testing/test-utils';
 import { toFormData } from '../api/submit-due-diligence';
 import { EMPTY_DRAFT, useDueDiligenceDraft } from '../stores/draft-store';
 
-import { DueDiligenceForm } from './due-diligence-form';
+import { DueDiligenceForm, EMPTY_FILE_MESSAGE } from './due-diligence-form';
 
 const send = vi.fn();
 
@@ -65,6 +65,28 @@ describe('DueDiligenceForm', () => {
   it("should show 'Choose file (max 20Mb)' until a file is chosen", async () => {
     renderForm();
     expect(await screen.findByText('Choose file (max 20Mb)')).toBeInTheDocument();
+  });
+
+  it('should refuse an empty file before any upload, saying so, until another file is chosen', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.type(await screen.findByLabelText('Project name'), 'Harbour Quay');
+    await user.type(screen.getByLabelText('Project address'), '1 Quay Street');
+    await user.type(screen.getByLabelText('City and postcode'), 'Bristol BS1 4XX');
+    await user.type(screen.getByLabelText('Project description'), 'Forty-two flats.');
+    const picker = screen.getByLabelText('Attach a document');
+    await user.upload(picker, new File([], 'appraisal.pdf', { type: 'application/pdf' }));
+
+    expect(screen.getByRole('alert')).toHaveTextContent(EMPTY_FILE_MESSAGE);
+    expect(picker).toHaveAttribute('aria-invalid', 'true');
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+    expect(send).not.toHaveBeenCalled();
+    expect(picker).toHaveFocus();
+
+    await user.upload(picker, new File(['%PDF-1.4'], 'appraisal.pdf', { type: 'application/pdf' }));
+    expect(screen.queryByText(EMPTY_FILE_MESSAGE)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+    expect(send).toHaveBeenCalledTimes(1);
   });
 
   describe('given every required field', () => {

@@ -17,6 +17,9 @@ import type { RequiredField } from '../validation';
 /** The attachment limit (spec §5): 20 MB. */
 export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 export const FILE_TOO_LARGE_MESSAGE = 'File size should be less than 20MB.';
+/** A chosen file of no bytes (emptied or moved since, a broken export): the API's words for it. */
+export const EMPTY_FILE_MESSAGE =
+  'The attached file is empty (0 bytes). Choose the file again, or send the form without one.';
 
 /** The types the API accepts (it checks the content, not the name); the picker offers these. */
 const ACCEPTED_FILES = '.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.csv,.txt,.png,.jpg,.jpeg,.gif,.webp';
@@ -45,6 +48,7 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   useLayoutEffect(() => claim(owner), [claim, owner]);
   const [file, setFile] = useState<File | null>(null);
   const [fileTooLarge, setFileTooLarge] = useState(false);
+  const [fileEmpty, setFileEmpty] = useState(false);
   const [showMissing, setShowMissing] = useState(false);
   const [status, setStatus] = useState<Status>({ state: 'idle' });
   const form = useRef<HTMLFormElement>(null);
@@ -82,13 +86,14 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   const noteChosenFile = (event: FormEvent<HTMLInputElement>) => {
     const chosen = event.currentTarget.files?.[0];
     setFileTooLarge(chosen !== undefined && chosen.size > MAX_ATTACHMENT_BYTES);
+    setFileEmpty(chosen !== undefined && chosen.size === 0);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (status.state === 'sending') return;
     const empty = missingFields(draft);
-    if (empty.length > 0 || fileTooLarge) {
+    if (empty.length > 0 || fileTooLarge || fileEmpty) {
       setShowMissing(true);
       const first = empty[0] ?? 'attachment';
       form.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
@@ -177,6 +182,7 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
           data-field="attachment"
           onInput={noteChosenFile}
           onFileChange={setFile}
+          errorMessage={fileEmpty ? EMPTY_FILE_MESSAGE : undefined}
         />
       </Fieldset>
 
