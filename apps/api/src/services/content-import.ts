@@ -433,12 +433,11 @@ function text(data: Record<string, unknown>, field: string, where: string): stri
 const TEXT_DIRECTION_CONTROL = new RegExp(`[${FORMAT_CONTROL}]`, 'u');
 
 /**
- * A title: text without the invisible controls that reorder what follows them. A title with a bidi override
- * (U+202E) showed reversed on its card, its page, the search results and in the browser's tab ("Trojan Source"
- * spoofing); right-to-left letters need none of them.
+ * A title or summary: text without the invisible controls that reorder what follows them. A title with a bidi
+ * override (U+202E) showed reversed on its card, its page, the search results and in the browser's tab, and a
+ * summary on its card ("Trojan Source" spoofing); right-to-left letters need none of them.
  */
-function titleText(data: Record<string, unknown>, field: string, where: string): string {
-  const value = text(data, field, where);
+function withoutDirectionControls(value: string, field: string, where: string): string {
   if (TEXT_DIRECTION_CONTROL.test(value)) {
     throw new ContentError(
       `${where}: front matter "${field}" must not hold invisible text-direction marks or format controls (U+202E and the like).`,
@@ -710,11 +709,14 @@ export async function prepareImport(
       items.push({
         type,
         slug,
-        title: titleText(data, 'title', where),
-        summary:
+        title: withoutDirectionControls(text(data, 'title', where), 'title', where),
+        summary: withoutDirectionControls(
           type === 'topic'
             ? (optionalText(data, 'summary', where) ?? '')
             : text(data, 'summary', where),
+          'summary',
+          where,
+        ),
         bodyText: [plainText(html), proTipHtml === null ? '' : plainText(proTipHtml)]
           .join(' ')
           .trim(),
@@ -736,7 +738,7 @@ export async function prepareImport(
     const poster = optionalText(data, 'poster', where);
     const captions = optionalText(data, 'captions', where);
     video = {
-      title: titleText(data, 'title', where),
+      title: withoutDirectionControls(text(data, 'title', where), 'title', where),
       src: await media.publish(text(data, 'src', where), where, 'video'),
       poster: poster === undefined ? null : await media.publish(poster, where, 'image'),
       captions: captions === undefined ? null : await media.publish(captions, where, 'captions'),

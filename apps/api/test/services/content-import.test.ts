@@ -46,19 +46,21 @@ describe('content import, hostile files', () => {
     );
   };
 
-  it('should refuse a title holding text-direction controls, naming the file', async () => {
-    for (const [file, title] of [
-      ['insights/spoof.md', 'Harbour \u202Eyaup'],
-      ['topics/spoof.md', 'Isolated \u2066text\u2069'],
-      ['insights/mark.md', 'Marked \u200F'],
+  it('should refuse a title or summary holding text-direction controls, naming the file', async () => {
+    for (const [file, title, summary, field] of [
+      ['insights/spoof.md', 'Harbour \u202Eyaup', 'S', 'title'],
+      ['topics/spoof.md', 'Isolated \u2066text\u2069', 'S', 'title'],
+      ['insights/mark.md', 'Marked \u200F', 'S', 'title'],
+      ['case-studies/spoof.md', 'Plain', 'Summary \u202Edesrever', 'summary'],
+      ['topics/summary.md', 'Plain', 'Embedded \u202Btext\u202C', 'summary'],
     ] as const) {
       const attempt = importWith(
         file,
-        `---\ntitle: ${JSON.stringify(title)}\nsummary: S\n---\n\nBody.\n`,
+        `---\ntitle: ${JSON.stringify(title)}\nsummary: ${JSON.stringify(summary)}\n---\n\nBody.\n`,
       );
-      await expect(attempt, title).rejects.toThrow(ContentError);
+      await expect(attempt, title + summary).rejects.toThrow(ContentError);
       await expect(attempt).rejects.toThrow(
-        `${file}: front matter "title" must not hold invisible text-direction marks`,
+        `${file}: front matter "${field}" must not hold invisible text-direction marks`,
       );
     }
     // Right-to-left letters need no marks.

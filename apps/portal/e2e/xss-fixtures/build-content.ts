@@ -20,6 +20,12 @@ export const TOPICS = 4;
 /** Both payload sets: the first probe's and the fifth session's hostile one. */
 const ALL_PAYLOADS: { html: string }[] = [...PAYLOADS, ...HOSTILE_PAYLOADS];
 
+/**
+ * Text-direction controls (bidi marks, embeddings, overrides, isolates): the import refuses them in titles and
+ * summaries ("Trojan Source" spoofing), so the few naughty strings holding them go in bodies only.
+ */
+const TEXT_DIRECTION = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u206A-\u206F\uFFF9-\uFFFB]/u;
+
 /** A YAML scalar for any string: YAML accepts JSON's double-quoted strings (escapes included). */
 const yamlString = (value: string) => JSON.stringify(value);
 
@@ -106,8 +112,9 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
       const slug = `${type === 'insight' ? 'insight' : 'case'}-${i + 1}`;
       const titlePayload =
         ALL_PAYLOADS[(i * 7 + (type === 'insight' ? 3 : 0)) % ALL_PAYLOADS.length];
-      const naughty =
+      const picked =
         NAUGHTY_STRINGS[(i * 37 + (type === 'insight' ? 11 : 0)) % NAUGHTY_STRINGS.length] ?? '';
+      const naughty = TEXT_DIRECTION.test(picked) ? '' : picked;
       const related = [
         `${type === 'insight' ? 'case' : 'insight'}-${i + 1}`,
         `${slug.replace(/\d+$/, '')}${((i + 1) % ARTICLES_PER_TYPE) + 1}`,
