@@ -98,27 +98,6 @@ function formatProblem(fields: Partial<Record<FieldName, string>>): string | und
   return undefined;
 }
 
-/** What a request is made of, beyond who sent it and when: a resend under its key must match it in each. */
-const SAME_REQUEST = [
-  'project_name',
-  'project_address',
-  'city_postcode',
-  'project_description',
-  'build_cost',
-  'gdv',
-  'loan_amount',
-  'email',
-  'full_name',
-  'attachment_name',
-  'attachment_sha256',
-] as const satisfies readonly (keyof DueDiligenceRow)[];
-
-/** Whether a request sent again under a used key is the stored one: the same fields, the same file (or none). */
-const sameRequest = (
-  earlier: DueDiligenceRow,
-  now: Pick<DueDiligenceRow, (typeof SAME_REQUEST)[number]>,
-) => SAME_REQUEST.every((column) => earlier[column] === now[column]);
-
 /** A required field must show a character, as the JSON routes' required text must (zero-width ones do not). */
 const VISIBLE = new RegExp(VISIBLE_CHARACTER, 'u');
 
@@ -646,6 +625,11 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       attachment_name: stored?.displayName ?? null,
       attachment_sha256: stored?.sha256 ?? null,
     };
+    /** Whether a request sent again under a used key is the stored one: the same fields, the same file (or none). */
+    const sameRequest = (earlier: DueDiligenceRow) =>
+      (Object.keys(content) as (keyof typeof content)[]).every(
+        (column) => earlier[column] === content[column],
+      );
     let earlier: DueDiligenceRow | undefined;
     try {
       earlier = await app.db
@@ -674,7 +658,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
     if (earlier !== undefined) {
       // The stored request keeps its own copy of the file: the resend's is not kept, whatever the answer.
       await discard();
-      if (!sameRequest(earlier, content)) throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+      if (!sameRequest(earlier)) throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
       return 'replayed';
     }
     app.background.run(async () => {

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { renderWithClient } from '@/testing/test-utils';
@@ -32,6 +33,14 @@ function renderForm() {
     { path: '/demo/due-diligence' },
   );
   return { onSubmitted };
+}
+
+/** Types every required field. */
+async function fillRequired(user: UserEvent) {
+  await user.type(await screen.findByLabelText('Project name'), 'Harbour Quay');
+  await user.type(screen.getByLabelText('Project address'), '1 Quay Street');
+  await user.type(screen.getByLabelText('City and postcode'), 'Bristol BS1 4XX');
+  await user.type(screen.getByLabelText('Project description'), 'Forty-two flats.');
 }
 
 describe('DueDiligenceForm', () => {
@@ -70,10 +79,7 @@ describe('DueDiligenceForm', () => {
   it('should refuse an empty file before any upload, saying so, until another file is chosen', async () => {
     const user = userEvent.setup();
     renderForm();
-    await user.type(await screen.findByLabelText('Project name'), 'Harbour Quay');
-    await user.type(screen.getByLabelText('Project address'), '1 Quay Street');
-    await user.type(screen.getByLabelText('City and postcode'), 'Bristol BS1 4XX');
-    await user.type(screen.getByLabelText('Project description'), 'Forty-two flats.');
+    await fillRequired(user);
     const picker = screen.getByLabelText('Attach a document');
     await user.upload(picker, new File([], 'appraisal.pdf', { type: 'application/pdf' }));
 
@@ -93,10 +99,7 @@ describe('DueDiligenceForm', () => {
     it('should post the form with the upload', async () => {
       const user = userEvent.setup();
       renderForm();
-      await user.type(await screen.findByLabelText('Project name'), 'Harbour Quay');
-      await user.type(screen.getByLabelText('Project address'), '1 Quay Street');
-      await user.type(screen.getByLabelText('City and postcode'), 'Bristol BS1 4XX');
-      await user.type(screen.getByLabelText('Project description'), 'Forty-two flats.');
+      await fillRequired(user);
       await user.click(screen.getByRole('button', { name: 'Submit request' }));
 
       expect(send).toHaveBeenCalledTimes(1);
