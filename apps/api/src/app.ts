@@ -32,6 +32,7 @@ import loginRoutes from './routes/api/login.js';
 import submissionRoutes from './routes/api/submissions.js';
 import { encodePage, renderPortalPage, type PortalShell } from './services/portal-page.js';
 import { HttpError } from './types.js';
+import { countConnections, noteAnswered, noteArrival } from './services/arrival-turn.js';
 import { closeAfterAnswer } from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
@@ -234,8 +235,12 @@ const refusing = new WeakSet<Duplex>();
 function trackAnswer(request: IncomingMessage, response: ServerResponse): void {
   const pending = unanswered.get(request.socket) ?? new Set<ServerResponse>();
   unanswered.set(request.socket, pending);
+  noteArrival(request, pending.size);
   pending.add(response);
-  response.once('close', () => pending.delete(response));
+  response.once('close', () => {
+    pending.delete(response);
+    noteAnswered(request);
+  });
 }
 
 /**
@@ -456,6 +461,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   /** The security headers of every answer (plugins/external/security.ts), for answers made before its hook. */
   const everyAnswer = securityHeaders(opts.config.publicUrl.protocol === 'https:');
   fastify.server.on('connect', answerConnect);
+  // Requests that came in together share one check of other connections' commits (arrival-turn.ts).
+  countConnections(fastify.server);
   fastify.server.prependListener('request', trackAnswer);
 
   // Every route pattern, to tell "wrong method" (405) from "no such path" (404).
@@ -572,6 +579,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.addHook('onRequest', (request, _reply, done) => {
     const { 'content-encoding': contentEncoding, 'transfer-encoding': transferEncoding } =
       request.headers;
+    if (contentEncoding === undefined && transferEncoding === undefined) {
+      done();
+      return;
+    }
     const codings = (header: string | undefined) =>
       (header ?? '')
         .split(',')

@@ -22,6 +22,26 @@ export interface Mark {
   readonly localWrites: number;
 }
 
+/**
+ * One check of other connections' commits that several reads may share: the first read that asks checks (one
+ * `PRAGMA data_version`), the others take its answer. Only for reads that may all be answered with the
+ * database as it was at that check, that is of requests that had all arrived before it was made: the server
+ * hands one to the requests that came in together (services/arrival-turn.ts). This process's own writes are
+ * still counted at each read.
+ */
+export class SharedCheck {
+  readonly #versions = new WeakMap<ChangeSource, number>();
+
+  dataVersion(source: ChangeSource): number {
+    let version = this.#versions.get(source);
+    if (version === undefined) {
+      version = source.dataVersion();
+      this.#versions.set(source, version);
+    }
+    return version;
+  }
+}
+
 const sources = new WeakMap<object, ChangeSource>();
 
 /** Says how `db` (a SQLite database, not one of its transactions) reports changes; connect.ts calls it. */
@@ -45,7 +65,7 @@ export class CommittedReads<V> {
   readonly #max: number;
   readonly #tables: readonly string[] | undefined;
   readonly #entries = new Map<string, V>();
-  #dataVersion = Number.NaN;
+  #version = Number.NaN;
   #localWrites = Number.NaN;
 
   /**
@@ -59,11 +79,14 @@ export class CommittedReads<V> {
     this.#tables = tables;
   }
 
-  /** Takes note of the database's state before a read whose answer may then be kept with `set`. */
-  mark(): Mark | undefined {
+  /**
+   * Takes note of the database's state before a read whose answer may then be kept with `set`.
+   * @param shared - the check of other connections' commits this read may use (see {@link SharedCheck}).
+   */
+  mark(shared?: SharedCheck): Mark | undefined {
     try {
       return {
-        dataVersion: this.#source.dataVersion(),
+        dataVersion: this.#dataVersion(shared),
         localWrites: this.#source.localWrites(this.#tables),
       };
     } catch {
@@ -72,15 +95,18 @@ export class CommittedReads<V> {
     }
   }
 
-  /** The answer kept under `key`, if nothing has been written since it was read. */
-  get(key: string): V | undefined {
-    return this.#sync() ? this.#entries.get(key) : undefined;
+  /**
+   * The answer kept under `key`, if nothing has been written since it was read.
+   * @param shared - the check of other connections' commits this read may use (see {@link SharedCheck}).
+   */
+  get(key: string, shared?: SharedCheck): V | undefined {
+    return this.#sync(shared) ? this.#entries.get(key) : undefined;
   }
 
   /** Keeps `value` (read after `mark`) unless something was written since the mark. */
-  set(key: string, value: V, mark: Mark | undefined): void {
-    if (mark === undefined || !this.#sync()) return;
-    if (mark.dataVersion !== this.#dataVersion || mark.localWrites !== this.#localWrites) return;
+  set(key: string, value: V, mark: Mark | undefined, shared?: SharedCheck): void {
+    if (mark === undefined || !this.#sync(shared)) return;
+    if (mark.dataVersion !== this.#version || mark.localWrites !== this.#localWrites) return;
     // Bounded: past `max` answers (random prefixes, say) it starts afresh.
     if (this.#entries.size >= this.#max) this.#entries.clear();
     this.#entries.set(key, value);
@@ -91,21 +117,33 @@ export class CommittedReads<V> {
     return this.#entries.size;
   }
 
-  /** Empties the answers if anything was written since they were read; false if the state cannot be read. */
-  #sync(): boolean {
+  #dataVersion(shared: SharedCheck | undefined): number {
+    return shared === undefined ? this.#source.dataVersion() : shared.dataVersion(this.#source);
+  }
+
+  /**
+   * Empties the answers if anything was written since they were read; false if the state cannot be read.
+   *
+   * A shared check may be older than another read's own (a commit by another connection in between): the
+   * answers are then emptied, and kept from then on under the older version. That is safe both ways: a pair
+   * of data version and count of this process's writes names one state of the database, so an answer kept
+   * under the older pair was read in that state or after it (never before the shared check, which every read
+   * using it may be answered from), and the next read with the newer version empties them again.
+   */
+  #sync(shared: SharedCheck | undefined): boolean {
     let dataVersion: number;
     let localWrites: number;
     try {
-      dataVersion = this.#source.dataVersion();
+      dataVersion = this.#dataVersion(shared);
       localWrites = this.#source.localWrites(this.#tables);
     } catch {
       this.#entries.clear();
-      this.#dataVersion = Number.NaN;
+      this.#version = Number.NaN;
       return false;
     }
-    if (dataVersion !== this.#dataVersion || localWrites !== this.#localWrites) {
+    if (dataVersion !== this.#version || localWrites !== this.#localWrites) {
       this.#entries.clear();
-      this.#dataVersion = dataVersion;
+      this.#version = dataVersion;
       this.#localWrites = localWrites;
     }
     return true;

@@ -2,7 +2,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import { DAY, HOUR, MINUTE } from '../clock.js';
 import { randomToken, sha256 } from '../crypto.js';
 import type { Dialect } from '../db/connect.js';
-import { committedReadsOf } from '../db/committed-reads.js';
+import { committedReadsOf, type SharedCheck } from '../db/committed-reads.js';
 import type { Database } from '../db/schema.js';
 import { lockedLoginPolicy, toClient, type Client, type ClientRow } from './clients.js';
 import { createOpenUser, type User, type UserDetails } from './users.js';
@@ -147,6 +147,8 @@ export async function findClientSession(
   prefix: string,
   sessionId: string | undefined,
   now: Date,
+  /** The check of other connections' commits this request may share (services/arrival-turn.ts). */
+  shared?: SharedCheck,
 ): Promise<ClientSession | undefined> {
   let lookup = lookups.get(db);
   if (lookup === undefined) {
@@ -154,53 +156,68 @@ export async function findClientSession(
     lookups.set(db, lookup);
   }
   const id = sessionId ?? null;
-  // On SQLite the row is kept until this process writes to one of its three tables, or another connection commits
-  // anything (committed-reads.ts): a run of reads, or of quotes, activity and mails between them, costs one
-  // data-version check each instead of this query, and still sees every change at once.
-  const cache = committedReadsOf<LookupRow | null>(db as Kysely<unknown>, 'client-session', [
+  // On SQLite the answer is kept until this process writes to one of its three tables, or another connection
+  // commits anything (committed-reads.ts): a run of reads, or of quotes, activity and mails between them, costs
+  // one data-version check each instead of this query, and still sees every change at once. What is kept is the
+  // row as read and what it resolves to (frozen: the same objects serve every request until the next change).
+  const cache = committedReadsOf<Resolved | null>(db as Kysely<unknown>, 'client-session', [
     'clients',
     'sessions',
     'users',
   ]);
-  const key = `${prefix}\u0000${id ?? ''}`;
-  let row = cache?.get(key);
-  if (row === undefined) {
-    const mark = cache?.mark();
+  const key = id === null ? prefix : `${prefix}\u0000${id}`;
+  let resolved = cache?.get(key, shared);
+  if (resolved === undefined) {
+    const mark = cache?.mark(shared);
     const parameters: unknown[] = [];
     parameters[lookup.prefixAt] = prefix;
     parameters[lookup.sessionAt] = id;
     const { rows } = await db.executeQuery<LookupRow>({ ...lookup.compiled, parameters });
-    row = rows[0] ?? null;
-    cache?.set(key, row, mark);
+    const row = rows[0];
+    resolved = row === undefined ? null : resolve(row);
+    cache?.set(key, resolved, mark, shared);
   }
-  if (row === null) return undefined;
-  const client = toClient(row);
-  if (id === null || row.user_id === null || row.session_last_seen_at === null) {
+  if (resolved === null) return undefined;
+  const { client, session, user } = resolved;
+  if (id === null || session === undefined || user === undefined) {
     return { client, user: undefined };
   }
   // A session of an open login (its e-mail never proven) counts only while the client's policy is open: one
   // started while staff switched the client to magic-link (`client update` ends those it finds) is not let in.
-  if (client.loginPolicy !== 'open' && row.user_verified !== 1) {
+  if (client.loginPolicy !== 'open' && user.verified !== 1) {
     return { client, user: undefined };
   }
   const nowMs = now.getTime();
-  const lastSeen = Date.parse(row.session_last_seen_at);
-  if (
-    row.session_expires_at === null ||
-    nowMs >= Date.parse(row.session_expires_at) ||
-    nowMs - lastSeen >= SESSION_IDLE_MS
-  ) {
+  if (nowMs >= session.expiresAt || nowMs - session.lastSeenAt >= SESSION_IDLE_MS) {
     await db.deleteFrom('sessions').where('id', '=', id).execute();
     return { client, user: undefined };
   }
-  if (nowMs - lastSeen >= TOUCH_EVERY_MS) {
+  if (nowMs - session.lastSeenAt >= TOUCH_EVERY_MS) {
     await db
       .updateTable('sessions')
       .set({ last_seen_at: now.toISOString() })
       .where('id', '=', id)
       .execute();
   }
-  const user: User = {
+  return { client, user };
+}
+
+/** A lookup's row as the request needs it: the client, and the session's times and user when it has one. */
+interface Resolved {
+  client: Client;
+  /** When the session expires and when it was last seen (ms since the epoch); absent without a session. */
+  session: { expiresAt: number; lastSeenAt: number } | undefined;
+  user: User | undefined;
+}
+
+function resolve(row: LookupRow): Resolved {
+  const client = toClient(row);
+  Object.freeze(client.branding);
+  Object.freeze(client);
+  if (row.user_id === null || row.session_last_seen_at === null) {
+    return { client, session: undefined, user: undefined };
+  }
+  const user: User = Object.freeze({
     id: row.user_id,
     client_id: client.id,
     email: joined(row.user_email, 'email'),
@@ -209,8 +226,16 @@ export async function findClientSession(
     phone: joined(row.user_phone, 'phone'),
     verified: joined(row.user_verified, 'verified'),
     created_at: joined(row.user_created_at, 'created_at'),
+  });
+  const session = {
+    // A session without an expiry is no session (the column is NOT NULL: this is the join's null).
+    expiresAt:
+      row.session_expires_at === null
+        ? Number.NEGATIVE_INFINITY
+        : Date.parse(row.session_expires_at),
+    lastSeenAt: Date.parse(row.session_last_seen_at),
   };
-  return { client, user };
+  return { client, session, user };
 }
 
 export async function deleteSession(db: Kysely<Database>, token: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -6,11 +7,12 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CommittedReads,
+  SharedCheck,
   committedReadsOf,
   type ChangeSource,
 } from '../../src/db/committed-reads.js';
 import { openDatabase, type Db } from '../../src/db/connect.js';
-import { buildTestApp, loginOpen, type TestApp } from '../helper.js';
+import { buildTestApp, listenLocally, loginOpen, type TestApp } from '../helper.js';
 
 describe('CommittedReads on a SQLite file', () => {
   let dataDir: string;
@@ -175,6 +177,45 @@ describe('CommittedReads on a SQLite file', () => {
     expect(small.get('9')).toBeUndefined();
   });
 
+  describe('reads sharing one check of other connections’ commits', () => {
+    let dataVersion = 1;
+    let asked = 0;
+    const source: ChangeSource = {
+      dataVersion: () => {
+        asked += 1;
+        return dataVersion;
+      },
+      localWrites: () => 0,
+    };
+
+    it('should ask the connection once for all the reads that share a check', () => {
+      const reads = new CommittedReads<number>(source);
+      const shared = new SharedCheck();
+      asked = 0;
+      reads.set('a', 1, reads.mark(shared), shared);
+      for (let i = 0; i < 10; i += 1) expect(reads.get('a', shared)).toBe(1);
+      expect(asked).toBe(1);
+      // A read with no shared check asks for itself.
+      expect(reads.get('a')).toBe(1);
+      expect(asked).toBe(2);
+    });
+
+    it('should answer a read with an older shared check nothing kept since a newer commit, and the reverse', () => {
+      const reads = new CommittedReads<number>(source);
+      const before = new SharedCheck();
+      expect(reads.get('a', before)).toBeUndefined(); // checks: version 1
+      dataVersion += 1; // another connection commits
+      reads.set('a', 2, reads.mark()); // read after the commit, kept under the new version
+      expect(reads.get('a')).toBe(2);
+      // The older check empties what was kept after it (it may not be what that check's reads would see) …
+      expect(reads.get('a', before)).toBeUndefined();
+      reads.set('a', 1, reads.mark(before), before);
+      expect(reads.get('a', before)).toBe(1);
+      // … and a read that checks for itself empties again what was kept under the older version.
+      expect(reads.get('a')).toBeUndefined();
+    });
+  });
+
   it('should keep nothing when the connection cannot say its state', () => {
     const source: ChangeSource = {
       dataVersion: () => {
@@ -187,6 +228,16 @@ describe('CommittedReads on a SQLite file', () => {
     expect(broken.get('a')).toBeUndefined();
   });
 });
+
+/** The status of a GET sent on a connection of its own (closed after the answer). */
+function statusOnNewConnection(url: string, cookie: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { agent: false, headers: { cookie } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    }).once('error', reject);
+  });
+}
 
 describe('the client and session lookup kept between writes (SQLite)', () => {
   let t: TestApp;
@@ -213,6 +264,36 @@ describe('the client and session lookup kept between writes (SQLite)', () => {
       staff.close();
     }
     expect((await get()).statusCode).toBe(401);
+  });
+
+  it('should refuse a session ended elsewhere to every request sent after, over real connections', async () => {
+    // Requests that arrive together share one check of other connections' commits (arrival-turn.ts); none
+    // sent after the commit may be answered from before it, on a kept connection or a new one, alone or not.
+    const port = await listenLocally(t.app);
+    const url = `http://127.0.0.1:${port}/api/demo/content`;
+    const staff = new SqliteDatabase(path.join(t.dataDir, 'portal.sqlite'));
+    staff.pragma('busy_timeout = 5000');
+    try {
+      for (let round = 0; round < 20; round += 1) {
+        const cookie = await loginOpen(t.app);
+        // Each on a connection of its own (so that all of them may share a check), then on kept connections.
+        const burst = (kept: boolean) =>
+          Promise.all(
+            Array.from({ length: 8 }, () =>
+              kept
+                ? fetch(url, { headers: { cookie } }).then((r) => r.status)
+                : statusOnNewConnection(url, cookie),
+            ),
+          );
+        expect(await burst(false)).toEqual(Array(8).fill(200));
+        expect(await burst(true)).toEqual(Array(8).fill(200));
+        expect(staff.prepare('delete from sessions').run().changes).toBeGreaterThan(0);
+        expect(await burst(false)).toEqual(Array(8).fill(401));
+        expect(await burst(true)).toEqual(Array(8).fill(401));
+      }
+    } finally {
+      staff.close();
+    }
   });
 
   it('should refuse a logged-out cookie at once, and follow a change of the client made elsewhere', async () => {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { PREFIX } from '../../services/content-import.js';
 import { SESSION_ABSOLUTE_MS, findClientSession } from '../../repositories/sessions.js';
+import { sharedCheckOf } from '../../services/arrival-turn.js';
 import { HttpError, type SessionCookieValue } from '../../types.js';
 
 export const NOT_LOGGED_IN = 'You are not logged in. Please log in again.';
@@ -57,6 +58,7 @@ export default fp(
               prefix,
               sessionCookieValue(request)?.id,
               app.clock(),
+              sharedCheckOf(request.raw),
             );
       if (found === undefined) throw new HttpError(404, UNKNOWN_CLIENT);
       request.portalClient = found.client;

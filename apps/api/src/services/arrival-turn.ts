@@ -1,0 +1,99 @@
+import type { IncomingMessage, Server } from 'node:http';
+import { Socket } from 'node:net';
+import { SharedCheck } from '../db/committed-reads.js';
+
+/**
+ * Requests that came in together share one check of other connections' commits (db/committed-reads.ts).
+ *
+ * On SQLite each request's session lookup is answered from memory until anything is written to the database,
+ * and whether another connection (another instance, the staff tool) has committed since is one
+ * `PRAGMA data_version`: a read lock taken and let go, with three system calls. Under load that check was the
+ * largest single cost of a cached GET. A turn lets the requests that arrived at the same moment share it.
+ *
+ * Why that is exact, not merely close: Node reads requests from the network only when the event loop's poll
+ * returns, each connection once per return; it runs each connection's callbacks (and their promises) to the
+ * end before the next, and it reaches the check phase (setImmediate) before it polls again. A turn lasts from
+ * its first use to the next check phase, so it spans at most one poll. A request that arrives in a turn, on a
+ * connection that had no answer pending and whose last answer did not go out in this turn, was sent before
+ * that poll returned: its bytes were there when the poll said the connection had something to read. A check
+ * made in the turn is made after that poll returned (by a request that arrived in it), so it is at least as
+ * new as the moment each such request was sent, and the database as it was at the check is a correct answer
+ * to every one of them (a commit before a request was sent is seen; a commit after is concurrent with it).
+ *
+ * Requests that cannot be shown to have arrived that way check for themselves:
+ * - a request behind another on the same connection (pipelined, or sent after an answer that went out in this
+ *   turn): its bytes may have been read after the poll returned;
+ * - every later request on a connection whose answer went out before its request's body had all arrived
+ *   (Node reads and drops the rest of that body, and the next request may follow it in the same read);
+ * - any request while the server holds {@link MAX_SHARING_CONNECTIONS} connections or more: libuv polls again,
+ *   within the same poll phase, when one poll returns 1,024 ready descriptors;
+ * - an injected request (no connection: tests and tools).
+ */
+
+/** Below libuv's 1,024 events a poll, with room for the descriptors that are not connections. */
+export const MAX_SHARING_CONNECTIONS = 900;
+
+let turn: SharedCheck | undefined;
+
+const endTurn = () => {
+  turn = undefined;
+};
+
+function currentTurn(): SharedCheck {
+  if (turn === undefined) {
+    turn = new SharedCheck();
+    setImmediate(endTurn).unref();
+  }
+  return turn;
+}
+
+/** The turn a request arrived in, when it may share that turn's check. */
+const arrivedIn = new WeakMap<IncomingMessage, SharedCheck>();
+/** The turn in which each connection's last answer went out; `null`: never share again (see above). */
+const lastAnswerIn = new WeakMap<Socket, SharedCheck | null>();
+/** Connections open to the servers {@link countConnections} watches, all together (one event loop polls them all). */
+let openConnections = 0;
+const counted = new WeakSet<Server>();
+const countedSockets = new WeakSet<Socket>();
+
+/** Counts the server's connections (call once per server, before it listens). */
+export function countConnections(server: Server): void {
+  if (counted.has(server)) return;
+  counted.add(server);
+  server.on('connection', (socket: Socket) => {
+    countedSockets.add(socket);
+    openConnections += 1;
+    socket.once('close', () => {
+      openConnections -= 1;
+    });
+  });
+}
+
+/**
+ * Notes a request as it arrives (from the `request` event of a server whose connections are counted).
+ * @param answersPending - answers still going out on its connection to earlier requests.
+ */
+export function noteArrival(request: IncomingMessage, answersPending: number): void {
+  const socket = request.socket;
+  if (!(socket instanceof Socket) || answersPending > 0) return;
+  if (openConnections >= MAX_SHARING_CONNECTIONS || !countedSockets.has(socket)) return;
+  const last = lastAnswerIn.get(socket);
+  const now = currentTurn();
+  if (last === null || last === now) return;
+  arrivedIn.set(request, now);
+}
+
+/** Notes that the answer to `request` has gone out, or will not (its response closed). */
+export function noteAnswered(request: IncomingMessage): void {
+  const socket = request.socket;
+  if (!(socket instanceof Socket)) return;
+  lastAnswerIn.set(
+    socket,
+    request.complete && lastAnswerIn.get(socket) !== null ? currentTurn() : null,
+  );
+}
+
+/** The check a request may share with the others of its turn, or `undefined` if it checks for itself. */
+export function sharedCheckOf(request: IncomingMessage): SharedCheck | undefined {
+  return arrivedIn.get(request);
+}
