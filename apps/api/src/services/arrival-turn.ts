@@ -22,7 +22,8 @@ import { SharedCheck } from '../db/committed-reads.js';
  *
  * Requests that cannot be shown to have arrived that way check for themselves:
  * - a request behind another on the same connection (pipelined, or sent after an answer that went out in this
- *   turn): its bytes may have been read after the poll returned;
+ *   turn): its bytes may have been read after the poll returned (libuv goes on reading a connection, within
+ *   the same poll, while its reads fill the whole buffer);
  * - every later request on a connection whose answer went out before its request's body had all arrived
  *   (Node reads and drops the rest of that body, and the next request may follow it in the same read);
  * - any request while the server holds {@link MAX_SHARING_CONNECTIONS} connections or more: libuv polls again,
