@@ -1,4 +1,4 @@
-import { configure, fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -8,10 +8,6 @@ import { renderWithClient } from '@/testing/test-utils';
 import { useBtrWarrantyStore } from '../stores/btr-warranty-store';
 
 import { BtrWarrantyCalculator } from './btr-warranty-calculator';
-
-// The first render of a file loads the whole screen: give it time on a busy machine.
-configure({ asyncUtilTimeout: 5_000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 const fetchMock = vi.fn<typeof fetch>();
 

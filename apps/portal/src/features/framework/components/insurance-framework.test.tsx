@@ -1,4 +1,4 @@
-import { configure, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -7,10 +7,6 @@ import { renderWithClient } from '@/testing/test-utils';
 import { useFrameworkStore } from '../stores/framework-store';
 
 import { InsuranceFramework } from './insurance-framework';
-
-// The first render of a file loads the whole screen: give it time on a busy machine.
-configure({ asyncUtilTimeout: 5_000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(() => {
   useFrameworkStore.getState().reset();

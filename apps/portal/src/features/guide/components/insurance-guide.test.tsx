@@ -1,13 +1,9 @@
-import { configure, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 
 import { renderWithClient } from '@/testing/test-utils';
 
 import { InsuranceGuide } from './insurance-guide';
-
-// The first render of a file loads the whole screen: give it time on a busy machine.
-configure({ asyncUtilTimeout: 5_000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 function renderGuide() {
   return renderWithClient(<InsuranceGuide />, { path: '/demo/insurance-guide' });
