@@ -43,10 +43,16 @@ export default defineConfig({
           // A group takes the modules it names, not what they import (those follow the usual splitting).
           includeDependenciesRecursively: false,
           groups: [
-            // What every page needs: React, the router and styled-components (loaded by src/start.tsx).
+            // What every page needs: React in a chunk of its own (src/main.tsx runs it in a task before the app's),
+            // then the router and styled-components (loaded by src/start.tsx).
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+              priority: 6,
+            },
             {
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|styled-components|stylis)[\\/]|^\0rolldown[\\/]runtime/,
+              test: /node_modules[\\/](react-router|styled-components|stylis)[\\/]|^\0rolldown[\\/]runtime/,
               priority: 5,
             },
             // The form parts the login page shares with the hub.

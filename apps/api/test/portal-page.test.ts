@@ -102,10 +102,12 @@ describe.each(databases)('portal pages ($name)', (target) => {
     const client = await t.app.inject({ method: 'GET', url: '/api/demo' });
     expect(answers).toEqual({ '/api/demo': client.json() });
     expect(answers?.['/api/demo']).toMatchObject({ logged_in: false, email: '' });
-    // The login page does not sit in the hub: its own chunks only.
+    // The app's chunks, then the login page's own (it does not sit in the hub), each once.
     expect(preloads(response.body)).toEqual([
-      '/assets/login-aaa111.js',
+      '/assets/start-eee555.js',
+      '/assets/framework-fff666.js',
       '/assets/button-bbb222.js',
+      '/assets/login-aaa111.js',
     ]);
     const logo = (client.json() as { branding: { logo_url: string } }).branding.logo_url;
     expect(response.body).toContain(`<link rel="preload" as="image" href="${logo}">`);
@@ -184,11 +186,13 @@ describe.each(databases)('portal pages ($name)', (target) => {
       expect(answers?.[path], path).toEqual(direct.json());
     }
     expect(answers?.['/api/demo']).toMatchObject({ logged_in: true, email: 'ada@example.com' });
-    // Hub pages preload the hub layout and then the page's own chunks, each once.
+    // Hub pages preload the app's chunks, the hub layout and then the page's own chunks, each once.
     expect(preloads(response.body)).toEqual([
+      '/assets/start-eee555.js',
+      '/assets/framework-fff666.js',
+      '/assets/button-bbb222.js',
       '/assets/app-root-ddd444.js',
       '/assets/dashboard-ccc333.js',
-      '/assets/button-bbb222.js',
     ]);
     const poster = (answers?.['/api/demo/video'] as { poster: string }).poster;
     expect(response.body).toContain(`<link rel="preload" as="image" href="${poster}">`);
@@ -339,7 +343,12 @@ describe.each(databases)('portal pages ($name)', (target) => {
       headers: { accept: NAVIGATION },
     });
     expect(response.statusCode).toBe(404);
-    expect(preloads(response.body)).toEqual(['/assets/app-root-ddd444.js']);
+    expect(preloads(response.body)).toEqual([
+      '/assets/start-eee555.js',
+      '/assets/framework-fff666.js',
+      '/assets/button-bbb222.js',
+      '/assets/app-root-ddd444.js',
+    ]);
     expect(response.body).not.toContain('alert(1)');
   });
 

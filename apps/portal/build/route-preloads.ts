@@ -18,6 +18,11 @@ interface Chunk {
 }
 
 export interface RoutePreloads {
+  /**
+   * The app's files beyond the entry (START_MODULE and its static imports): every page loads them. The entry
+   * evaluates React before it imports the app (src/main.tsx), so naming them lets them travel beside React.
+   */
+  app: string[];
   /** Each lazy page module, by its file's base name (`dashboard`, `building-warranty`): the files it loads. */
   pages: Record<string, string[]>;
   /** The hub layout's files (every page but the login page sits inside it). */
@@ -82,6 +87,8 @@ export function appClosure(
 export function routePreloads(chunks: Chunk[]): RoutePreloads {
   const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const { files: loaded, start } = appClosure(byName);
+  const entry = chunks.find((chunk) => chunk.isEntry)?.fileName;
+  const app = [...closure(byName, start)].filter((file) => file !== entry);
   const pages: Record<string, string[]> = {};
   let hub: string[] = [];
   for (const chunk of chunks) {
@@ -91,12 +98,12 @@ export function routePreloads(chunks: Chunk[]): RoutePreloads {
     if (name === HUB_LAYOUT) hub = files;
     else pages[name] = files;
   }
-  return { pages, hub, paths: pagePaths() };
+  return { app, pages, hub, paths: pagePaths() };
 }
 
 /**
- * Writes `.vite/route-preloads.json`: for each lazy page, the chunks it needs that the entry and the app do not
- * already load. The server names them in the page's data (`modules`), and the entry asks for them beside the app
+ * Writes `.vite/route-preloads.json`: the app's chunks, and for each lazy page the chunks it needs that the entry
+ * and the app do not already load. The server names them in the page's data (`modules`), and the entry asks for them beside the app
  * (`<link rel="modulepreload">`) instead of after the router has found the page. A page module is named after the last segment of its URL
  * (`calculator/building-warranty` → building-warranty.tsx), as the bundle budget also assumes.
  */

@@ -42,7 +42,7 @@ export function jsonForScript(value: unknown): string {
 export interface PortalShell {
   html: string;
   /** `paths`: the router's page paths under `/{client}/` (absent from a build before it: every page then found). */
-  preloads: { pages: Record<string, string[]>; hub: string[]; paths?: string[] };
+  preloads: { app?: string[]; pages: Record<string, string[]>; hub: string[]; paths?: string[] };
 }
 
 /**
@@ -77,9 +77,9 @@ const SAFE_ASSET = /^assets\/[\w.-]+\.js$/;
 const SAFE_MEDIA = /^\/media\/[a-z0-9-]+\/[a-f0-9]{20}\.[a-z0-9]+$/;
 
 /**
- * The page's own chunks beyond the app's (the page module is named after the URL's last segment; every page but
- * the login page also loads the hub layout), for the page's data: the portal's entry asks for them beside the app
- * once the HTML is painted, rather than after the router has found the page.
+ * The app's chunks and the page's own beyond them (the page module is named after the URL's last segment; every
+ * page but the login page also loads the hub layout), for the page's data: the portal's entry asks for them beside
+ * React once the HTML is painted, rather than after React has run or the router has found the page.
  */
 function pageModules(shell: PortalShell, pathname: string): string[] {
   const segments = pathname.split('/').filter(Boolean);
@@ -89,6 +89,7 @@ function pageModules(shell: PortalShell, pathname: string): string[] {
     : undefined;
   const files = new Set<string>();
   if (pageFiles !== undefined) {
+    for (const file of shell.preloads.app ?? []) files.add(file);
     if (last !== 'login') for (const file of shell.preloads.hub) files.add(file);
     for (const file of pageFiles) files.add(file);
   }
