@@ -64,31 +64,30 @@ export function closure(
 export const START_MODULE = '/src/start.tsx';
 
 /**
- * The files every page loads before its own: the entry and the app (START_MODULE), each with its static imports.
- * Throws when the bundle has no entry or no app chunk.
+ * The files every page loads before its own: the entry and the app (START_MODULE), each with its static imports;
+ * `app` is those the entry itself does not load. Throws when the bundle has no entry or no app chunk.
  */
 export function appClosure(
   chunks: ReadonlyMap<
     string,
     { imports: string[]; isEntry: boolean; facadeModuleId: string | null }
   >,
-): { files: Set<string>; start: string } {
+): { files: Set<string>; start: string; app: string[] } {
   const all = [...chunks.entries()];
   const entry = all.find(([, chunk]) => chunk.isEntry);
   const start = all.find(([, chunk]) => chunk.facadeModuleId?.endsWith(START_MODULE));
   if (!entry || !start)
     throw new Error(`the bundle has no entry chunk or no ${START_MODULE} chunk`);
   const files = closure(chunks, entry[0]);
+  const entryFiles = new Set(files);
   closure(chunks, start[0], files);
-  return { files, start: start[0] };
+  return { files, start: start[0], app: [...files].filter((file) => !entryFiles.has(file)) };
 }
 
 /** The map from the bundle's chunks: what each lazy page loads beyond what the entry and the app already load. */
 export function routePreloads(chunks: Chunk[]): RoutePreloads {
   const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const { files: loaded, start } = appClosure(byName);
-  const entry = chunks.find((chunk) => chunk.isEntry)?.fileName;
-  const app = [...closure(byName, start)].filter((file) => file !== entry);
+  const { files: loaded, start, app } = appClosure(byName);
   const pages: Record<string, string[]> = {};
   let hub: string[] = [];
   for (const chunk of chunks) {
@@ -103,8 +102,8 @@ export function routePreloads(chunks: Chunk[]): RoutePreloads {
 
 /**
  * Writes `.vite/route-preloads.json`: the app's chunks, and for each lazy page the chunks it needs that the entry
- * and the app do not already load. The server names them in the page's data (`modules`), and the entry asks for them beside the app
- * (`<link rel="modulepreload">`) instead of after the router has found the page. A page module is named after the last segment of its URL
+ * and the app do not already load. The server names them in the page's data (`modules`), and the entry asks for
+ * them beside React (`<link rel="modulepreload">`) instead of after React has run or the router has found the page. A page module is named after the last segment of its URL
  * (`calculator/building-warranty` → building-warranty.tsx), as the bundle budget also assumes.
  */
 export function routePreloadsPlugin(): Plugin {

@@ -158,8 +158,8 @@ export async function findClientSession(
   const id = sessionId ?? null;
   // On SQLite the answer is kept until this process writes to one of its three tables, or another connection
   // commits anything (committed-reads.ts): a run of reads, or of quotes, activity and mails between them, costs
-  // one data-version check each instead of this query, and still sees every change at once. What is kept is the
-  // row as read and what it resolves to (frozen: the same objects serve every request until the next change).
+  // one data-version check each instead of this query, and still sees every change at once. What is kept is what
+  // the row resolves to (frozen: the same objects serve every request until the next change).
   const cache = committedReadsOf<Resolved | null>(db as Kysely<unknown>, 'client-session', [
     'clients',
     'sessions',
