@@ -5,7 +5,7 @@
  *
  * - every acknowledged submission (201 / 303 received) is stored exactly once;
  * - each stored submission came with its team e-mail in the outbox (written to the outbox folder once, and
- *   there if marked sent), and the references of each kind run
+ *   there if marked sent), and each portal client's references of each kind run
  *   1, 2, 3 … without a gap or a repeat, matching the counter (a POST is all or nothing, and POSTs committed
  *   together, then killed before their commit, give their numbers back);
  * - every stored attachment's SHA-256 matches the file on disk (acknowledged ones also match what was sent);
@@ -429,7 +429,7 @@ async function main(): Promise<number> {
   }
   // Every due diligence mail carries its request's file, byte for byte (the mail is what the team opens).
   const ddMail = db.prepare(
-    "select o.id as id, d.attachment_sha256 as sha256, d.reference as reference from due_diligence d join outbox o on o.kind = 'mail' and o.payload like '%' || d.reference || '%' where d.attachment_path is not null",
+    "select o.id as id, d.attachment_sha256 as sha256, d.reference as reference from due_diligence d join clients c on c.id = d.client_id join outbox o on o.kind = 'mail' and o.payload like '%' || d.reference || ' from %(' || c.prefix || ')%' where d.attachment_path is not null",
   );
   let attachmentsChecked = 0;
   for (const row of ddMail.all() as { id: string; sha256: string; reference: string }[]) {
@@ -450,23 +450,28 @@ async function main(): Promise<number> {
     problems.push(`${sentWithoutFile.length} mails marked sent with no file in the outbox folder`);
   const counters = new Map(
     (
-      db.prepare('select kind, year, value from sequences').all() as {
+      db.prepare('select client_id, kind, year, value from sequences').all() as {
+        client_id: string;
         kind: string;
         year: number;
         value: number;
       }[]
-    ).map((r) => [`${r.kind}-${r.year}`, r.value]),
+    ).map((r) => [`${r.client_id} ${r.kind}-${r.year}`, r.value]),
   );
+  // Each client's references of a kind and year run 1…n on their own.
   const byCounter = new Map<string, number[]>();
-  for (const { reference } of db
-    .prepare('select reference from quotes union all select reference from due_diligence')
-    .all() as { reference: string }[]) {
+  for (const { client_id, reference } of db
+    .prepare(
+      'select client_id, reference from quotes union all select client_id, reference from due_diligence',
+    )
+    .all() as { client_id: string; reference: string }[]) {
     const match = /^([A-Z]+-\d{4})-(\d{6})$/.exec(reference);
     if (match === null) {
       problems.push(`odd reference ${reference}`);
       continue;
     }
-    const [, counter = '', number = ''] = match;
+    const [, kindYear = '', number = ''] = match;
+    const counter = `${client_id} ${kindYear}`;
     byCounter.set(counter, [...(byCounter.get(counter) ?? []), Number(number)]);
   }
   for (const [counter, numbers] of byCounter) {

@@ -1,4 +1,11 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  PostgresAdapter,
+  sql,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
 import type { Database } from './schema.js';
 import { searchTextOf } from './search-text.js';
 
@@ -265,7 +272,169 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // References are numbered per client (one counter per kind and year for every client let a client read the
+  // firm's volume and other clients' activity from the gaps between its own references). Each client's
+  // counter carries on from the highest number that client already holds of that kind and year, so no client
+  // is ever given a reference it holds; the old global counters are dropped. Two clients may now hold the
+  // same reference: it is unique per client.
+  '2026-11-23-006-references-per-client': {
+    async up(db: Kysely<unknown>) {
+      const typed = db as unknown as Kysely<Database>;
+      const held = new Map<
+        string,
+        { client_id: string; kind: string; year: number; value: number }
+      >();
+      const stored = await typed
+        .selectFrom('quotes')
+        .select(['client_id', 'reference'])
+        .unionAll(typed.selectFrom('due_diligence').select(['client_id', 'reference']))
+        .execute();
+      for (const { client_id, reference } of stored) {
+        // What nextReference makes: the kind, the year, the number (six digits or more).
+        const match = /^([A-Z]+)-(\d{4})-(\d{6,})$/.exec(reference);
+        if (match === null) continue; // never one nextReference could give again
+        const [, kind = '', year = '', number = ''] = match;
+        const key = JSON.stringify([client_id, kind, year]);
+        const value = Number(number);
+        const counter = held.get(key);
+        if (counter === undefined) held.set(key, { client_id, kind, year: Number(year), value });
+        else counter.value = Math.max(counter.value, value);
+      }
+
+      await db.schema.alterTable('sequences').renameTo('sequences_global').execute();
+      await db.schema
+        .createTable('sequences')
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('year', 'integer', (c) => c.notNull())
+        .addColumn('value', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('sequences_client_kind_year_pk', ['client_id', 'kind', 'year'])
+        .execute();
+      for (const counter of held.values()) {
+        await typed.insertInto('sequences').values(counter).execute();
+      }
+      await db.schema.dropTable('sequences_global').execute();
+
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        await sql`alter table quotes drop constraint quotes_reference_key`.execute(db);
+        await sql`alter table due_diligence drop constraint due_diligence_reference_key`.execute(
+          db,
+        );
+      } else {
+        // SQLite cannot drop a column's UNIQUE: the two tables are rebuilt without it, as they stand after
+        // the migrations above (same columns, same indexes). Nothing references them, so dropping the old
+        // ones checks no foreign key.
+        await rebuildSqliteTable(db, 'quotes', QUOTES_COLUMNS, async () => {
+          await db.schema
+            .createIndex('quotes_client_created')
+            .on('quotes')
+            .columns(['client_id', 'created_at'])
+            .execute();
+          await db.schema
+            .createIndex('quotes_user_idempotency_key')
+            .unique()
+            .on('quotes')
+            .columns(['user_id', 'idempotency_key'])
+            .where(sql.ref('idempotency_key'), 'is not', null)
+            .execute();
+        });
+        await rebuildSqliteTable(db, 'due_diligence', DUE_DILIGENCE_COLUMNS, async () => {
+          await db.schema
+            .createIndex('due_diligence_client_created')
+            .on('due_diligence')
+            .columns(['client_id', 'created_at'])
+            .execute();
+          await db.schema
+            .createIndex('due_diligence_user_idempotency_key')
+            .unique()
+            .on('due_diligence')
+            .columns(['user_id', 'idempotency_key'])
+            .where(sql.ref('idempotency_key'), 'is not', null)
+            .execute();
+        });
+      }
+      await db.schema
+        .createIndex('quotes_client_reference')
+        .unique()
+        .on('quotes')
+        .columns(['client_id', 'reference'])
+        .execute();
+      await db.schema
+        .createIndex('due_diligence_client_reference')
+        .unique()
+        .on('due_diligence')
+        .columns(['client_id', 'reference'])
+        .execute();
+    },
+  },
 };
+
+type ColumnList = [name: string, type: 'text' | 'integer', constraint: string][];
+
+/** `quotes` as it stands after 2026-11-22-004, its reference no longer unique on its own. */
+const QUOTES_COLUMNS: ColumnList = [
+  ['id', 'text', 'primary key'],
+  ['reference', 'text', 'not null'],
+  ['kind', 'text', 'not null'],
+  ['client_id', 'text', 'not null references clients (id)'],
+  ['user_id', 'text', 'not null references users (id)'],
+  ['input', 'text', 'not null'],
+  ['quote', 'text', 'not null'],
+  ['rate_table_version', 'text', 'not null'],
+  ['contact_name', 'text', 'not null'],
+  ['contact_phone', 'text', 'not null'],
+  ['contact_email', 'text', 'not null'],
+  ['created_at', 'text', 'not null'],
+  ['idempotency_key', 'text', ''],
+];
+
+/** `due_diligence` as it stands after 2026-11-22-005, its reference no longer unique on its own. */
+const DUE_DILIGENCE_COLUMNS: ColumnList = [
+  ['id', 'text', 'primary key'],
+  ['reference', 'text', 'not null'],
+  ['client_id', 'text', 'not null references clients (id)'],
+  ['user_id', 'text', 'not null references users (id)'],
+  ['project_name', 'text', 'not null'],
+  ['project_address', 'text', 'not null'],
+  ['city_postcode', 'text', 'not null'],
+  ['project_description', 'text', 'not null'],
+  ['build_cost', 'text', 'not null'],
+  ['gdv', 'text', 'not null'],
+  ['loan_amount', 'text', 'not null'],
+  ['email', 'text', 'not null'],
+  ['full_name', 'text', 'not null'],
+  ['attachment_path', 'text', ''],
+  ['attachment_name', 'text', ''],
+  ['attachment_size', 'integer', ''],
+  ['attachment_sha256', 'text', ''],
+  ['attachment_mime', 'text', ''],
+  ['created_at', 'text', 'not null'],
+  ['idempotency_key', 'text', ''],
+];
+
+/**
+ * SQLite's way to change a constraint: a new table with the new definition, the rows copied, the old table
+ * dropped (its indexes with it) and the new one renamed in its place, then the indexes made again.
+ */
+async function rebuildSqliteTable(
+  db: Kysely<unknown>,
+  table: string,
+  columns: ColumnList,
+  indexes: () => Promise<void>,
+): Promise<void> {
+  const next = `${table}_next`;
+  const definitions = columns.map(([name, type, constraint]) =>
+    sql.raw(`"${name}" ${type} ${constraint}`.trim()),
+  );
+  const names = sql.join(columns.map(([name]) => sql.id(name)));
+  await sql`create table ${sql.id(next)} (${sql.join(definitions)})`.execute(db);
+  await sql`insert into ${sql.id(next)} (${names}) select ${names} from ${sql.id(table)}`.execute(
+    db,
+  );
+  await db.schema.dropTable(table).execute();
+  await db.schema.alterTable(next).renameTo(table).execute();
+  await indexes();
+}
 
 const provider: MigrationProvider = {
   getMigrations: () => Promise.resolve(migrations),

@@ -98,7 +98,9 @@ export interface VideosTable {
   updated_at: string;
 }
 
+/** A client's reference counter of one kind and year (its last number given). */
 export interface SequencesTable {
+  client_id: string;
   kind: string;
   year: number;
   value: number;

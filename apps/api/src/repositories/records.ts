@@ -84,15 +84,21 @@ export async function insertQuote(
   return row;
 }
 
-/** The quote a user stored with an `Idempotency-Key`, if any (the unique index answers it). */
+/**
+ * The quote a user of a client stored with an `Idempotency-Key`, if any (the unique index answers it). Scoped
+ * to the client as well as the user, as every look-up of a record is: a reference means something only
+ * within its client.
+ */
 export async function findQuoteByIdempotencyKey(
   db: Kysely<Database>,
+  clientId: string,
   userId: string,
   key: string,
 ): Promise<Pick<QuotesTable, 'reference' | 'kind' | 'input' | 'quote'> | undefined> {
   return db
     .selectFrom('quotes')
     .select(['reference', 'kind', 'input', 'quote'])
+    .where('client_id', '=', clientId)
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
@@ -119,15 +125,17 @@ export async function insertDueDiligence(
   return full;
 }
 
-/** The due-diligence request a user stored with an `Idempotency-Key`, if any (the unique index answers it). */
+/** The due-diligence request a user of a client stored with an `Idempotency-Key`, if any (as for quotes). */
 export async function findDueDiligenceByIdempotencyKey(
   db: Kysely<Database>,
+  clientId: string,
   userId: string,
   key: string,
 ): Promise<DueDiligenceRow | undefined> {
   return db
     .selectFrom('due_diligence')
     .selectAll()
+    .where('client_id', '=', clientId)
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();

@@ -24,11 +24,11 @@ describe('CommittedReads on a SQLite file', () => {
   const writeHere = () =>
     db.kysely
       .insertInto('sequences')
-      .values({ kind: 'T', year: (year += 1), value: 1 })
+      .values({ client_id: 'c', kind: 'T', year: (year += 1), value: 1 })
       .execute();
   const writeElsewhere = () =>
     other
-      .prepare('insert into sequences (kind, year, value) values (?, ?, 1)')
+      .prepare("insert into sequences (client_id, kind, year, value) values ('c', ?, ?, 1)")
       .run('O', (year += 1));
 
   beforeAll(async () => {
@@ -103,7 +103,7 @@ describe('CommittedReads on a SQLite file', () => {
       db.kysely.transaction().execute(async (trx) => {
         await trx
           .insertInto('sequences')
-          .values({ kind: 'R', year: (year += 1), value: 1 })
+          .values({ client_id: 'c', kind: 'R', year: (year += 1), value: 1 })
           .execute();
         throw new Error('undo');
       }),
@@ -115,7 +115,7 @@ describe('CommittedReads on a SQLite file', () => {
     keep('a', 1);
     await db.kysely
       .insertInto('sequences')
-      .values({ kind: 'N', year: (year += 1), value: 1 })
+      .values({ client_id: 'c', kind: 'N', year: (year += 1), value: 1 })
       .returning('value')
       .execute();
     expect(cache.get('a')).toBeUndefined();
@@ -136,7 +136,7 @@ describe('CommittedReads on a SQLite file', () => {
       await db.kysely.transaction().execute(async (trx) => {
         await trx
           .insertInto('sequences')
-          .values({ kind: 'S', year: (year += 1), value: 1 })
+          .values({ client_id: 'c', kind: 'S', year: (year += 1), value: 1 })
           .execute();
       });
       expect(scoped.get('a')).toBe(1);

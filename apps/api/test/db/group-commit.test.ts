@@ -12,6 +12,8 @@ import { nextReference } from '../../src/repositories/references.js';
 import { createPgSchema, databases, type DatabaseTarget } from '../helper.js';
 
 const NOW = new Date('2026-03-02T09:00:00.000Z');
+/** The client the references are numbered for (the counters name it; no client row is needed). */
+const CLIENT = 'client-a';
 
 /** What another connection sees: only committed rows. */
 interface Observer {
@@ -105,7 +107,7 @@ describe.each(databases)('Db.write ($name)', (target) => {
 
   it('should store concurrent units with distinct, consecutive references', async () => {
     const references = await Promise.all(
-      Array.from({ length: 40 }, () => db.write((trx) => nextReference(trx, 'BW', NOW))),
+      Array.from({ length: 40 }, () => db.write((trx) => nextReference(trx, CLIENT, 'BW', NOW))),
     );
     expect([...references].sort()).toEqual(
       Array.from({ length: 40 }, (_, i) => `BW-2026-${String(i + 1).padStart(6, '0')}`),
@@ -114,11 +116,32 @@ describe.each(databases)('Db.write ($name)', (target) => {
     if (target.name === 'sqlite') expect(references).toEqual([...references].sort());
   });
 
+  it('should number each client on its own: interleaved concurrent units leave no gaps in either', async () => {
+    const clients = ['client-a', 'client-b', 'client-a', 'client-a', 'client-b'];
+    const references = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const client = clients[i % clients.length] ?? CLIENT;
+        return db
+          .write((trx) => nextReference(trx, client, 'BW', NOW))
+          .then((reference) => ({ client, reference }));
+      }),
+    );
+    const of = (client: string) =>
+      references
+        .filter((r) => r.client === client)
+        .map((r) => r.reference)
+        .sort();
+    const run = (n: number) =>
+      Array.from({ length: n }, (_, i) => `BW-2026-${String(i + 1).padStart(6, '0')}`);
+    expect(of('client-a')).toEqual(run(24));
+    expect(of('client-b')).toEqual(run(16));
+  });
+
   it('should fail only the unit that throws, undoing its statements, and go on with the others', async () => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 5 }, (_, i) =>
         db.write(async (trx) => {
-          const reference = await nextReference(trx, 'BW', NOW);
+          const reference = await nextReference(trx, CLIENT, 'BW', NOW);
           await mark(trx, `m${i}`);
           if (i === 2) await mark(trx, 'm0'); // duplicate primary key: this unit fails
           return reference;
@@ -156,7 +179,7 @@ describe.each(databases)('Db.write ($name)', (target) => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 6 }, (_, i) =>
         db.write(async (trx) => {
-          const reference = await nextReference(trx, 'BW', NOW);
+          const reference = await nextReference(trx, CLIENT, 'BW', NOW);
           await mark(trx, `m${i}`);
           // The orphan passes its statement; the deferred foreign key fails the COMMIT.
           if (i === 3) await sql`insert into commit_guard (mark_id) values ('none')`.execute(trx);

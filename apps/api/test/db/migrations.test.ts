@@ -1,9 +1,12 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, migrations } from '../../src/db/migrations.js';
 import type { Database as Schema } from '../../src/db/schema.js';
 import { searchFold } from '../../src/db/search-text.js';
+import { nextReference } from '../../src/repositories/references.js';
+import { createPgSchema, databases, type DatabaseTarget } from '../helper.js';
 
 describe('migrations', () => {
   let db: Kysely<Schema> | undefined;
@@ -38,3 +41,199 @@ describe('migrations', () => {
     expect(row.search_text).not.toContain('strong');
   });
 });
+
+/** A database of this kind, migrated up to (and with) `last` only, as it stood before later migrations. */
+async function migratedTo(
+  target: DatabaseTarget,
+  last: string,
+): Promise<{ db: Kysely<Schema>; schema: string | null }> {
+  let db: Kysely<Schema>;
+  let schema: string | null = null;
+  if (target.url === null) {
+    const sqlite = new Database(':memory:');
+    sqlite.pragma('foreign_keys = ON');
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  } else {
+    ({ schema } = await createPgSchema(target.url));
+    db = new Kysely<Schema>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: target.url,
+          max: 2,
+          options: `-c search_path=${schema}`,
+        }),
+      }),
+    });
+  }
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(schema === null ? {} : { migrationTableSchema: schema }),
+  });
+  const { error } = await migrator.migrateTo(last);
+  expect(error).toBeUndefined();
+  return { db, schema };
+}
+
+describe.each(databases)(
+  'references per client, migrated from global counters ($name)',
+  (target) => {
+    let db: Kysely<Schema> | undefined;
+    let schema: string | null = null;
+    afterEach(async () => {
+      await db?.destroy();
+      db = undefined;
+    });
+    const latest = (migrated: Kysely<Schema>) =>
+      migrateToLatest(migrated as unknown as Kysely<unknown>, schema);
+    const NOW = new Date('2026-05-04T10:00:00.000Z');
+    const AT = '2026-03-01T09:00:00.000Z';
+
+    /** The old schema with what the global counters made: clients a and b's numbers interleaved. */
+    async function oldDatabase(): Promise<Kysely<Schema>> {
+      let old: Kysely<Schema>;
+      ({ db: old, schema } = await migratedTo(
+        target,
+        '2026-11-22-005-due-diligence-idempotency-key',
+      ));
+      for (const id of ['a', 'b']) {
+        await sql`insert into clients (id, prefix, name, branding, login_policy, created_at)
+        values (${id}, ${`client-${id}`}, ${`Client ${id}`}, '{}', 'open', ${AT})`.execute(old);
+        await sql`insert into users (id, client_id, email, first_name, last_name, phone, verified, created_at)
+        values (${`u${id}`}, ${id}, 'ada@example.com', 'Ada', 'L', '020', 0, ${AT})`.execute(old);
+      }
+      const quote = (id: string, client: string, reference: string, key: string | null = null) =>
+        sql`insert into quotes (id, reference, kind, client_id, user_id, input, quote, rate_table_version,
+          contact_name, contact_phone, contact_email, created_at, idempotency_key)
+        values (${id}, ${reference}, 'warranty', ${client}, ${`u${client}`}, '{}', '{}', 'v1', 'Ada', '020',
+          'ada@example.com', ${AT}, ${key})`.execute(old);
+      // BW-2026: a holds 1, 3, 4 and b holds 2, 5; the counter is at 6 (the sixth was rolled back).
+      await quote('q1', 'a', 'BW-2026-000001', 'key-1');
+      await quote('q2', 'b', 'BW-2026-000002');
+      await quote('q3', 'a', 'BW-2026-000003');
+      await quote('q4', 'a', 'BW-2026-000004');
+      await quote('q5', 'b', 'BW-2026-000005');
+      // Another year, and a counter nobody holds a reference of.
+      await quote('q6', 'b', 'BTR-2025-000007');
+      await sql`insert into due_diligence (id, reference, client_id, user_id, project_name, project_address,
+        city_postcode, project_description, build_cost, gdv, loan_amount, email, full_name, created_at)
+      values ('d1', 'DD-2026-000001', 'a', 'ua', 'Quay', '1 Quay St', 'E1', 'Flats', '1', '2', '3',
+        'ada@example.com', 'Ada L', ${AT})`.execute(old);
+      await sql`insert into sequences (kind, year, value)
+      values ('BW', 2026, 6), ('BTR', 2025, 7), ('DD', 2026, 1), ('CAR', 2026, 2)`.execute(old);
+      return old;
+    }
+
+    it('should carry each client on from the highest reference it holds, never repeating one', async () => {
+      db = await oldDatabase();
+      await latest(db);
+      const counters = await db
+        .selectFrom('sequences')
+        .selectAll()
+        .orderBy('client_id')
+        .orderBy('kind')
+        .execute();
+      expect(counters).toEqual([
+        { client_id: 'a', kind: 'BW', year: 2026, value: 4 },
+        { client_id: 'a', kind: 'DD', year: 2026, value: 1 },
+        { client_id: 'b', kind: 'BTR', year: 2025, value: 7 },
+        { client_id: 'b', kind: 'BW', year: 2026, value: 5 },
+      ]);
+      const next = (client: string, kind: string, at = NOW) =>
+        db!.transaction().execute((trx) => nextReference(trx, client, kind, at));
+      expect(await next('a', 'BW')).toBe('BW-2026-000005');
+      expect(await next('b', 'BW')).toBe('BW-2026-000006');
+      expect(await next('a', 'BW')).toBe('BW-2026-000006');
+      expect(await next('a', 'DD')).toBe('DD-2026-000002');
+      expect(await next('b', 'DD')).toBe('DD-2026-000001');
+      expect(await next('a', 'CAR')).toBe('CAR-2026-000001');
+      expect(await next('b', 'BTR', new Date('2025-12-31T23:00:00.000Z'))).toBe('BTR-2025-000008');
+
+      // The rows are all there, with their indexes: the user's idempotency key is still unique.
+      expect(
+        await db.selectFrom('quotes').select(['id', 'reference']).orderBy('id').execute(),
+      ).toEqual([
+        { id: 'q1', reference: 'BW-2026-000001' },
+        { id: 'q2', reference: 'BW-2026-000002' },
+        { id: 'q3', reference: 'BW-2026-000003' },
+        { id: 'q4', reference: 'BW-2026-000004' },
+        { id: 'q5', reference: 'BW-2026-000005' },
+        { id: 'q6', reference: 'BTR-2025-000007' },
+      ]);
+      expect(
+        await db.selectFrom('due_diligence').select(['id', 'reference', 'project_name']).execute(),
+      ).toEqual([{ id: 'd1', reference: 'DD-2026-000001', project_name: 'Quay' }]);
+      await expect(insertQuoteRow(db, 'q7', 'a', 'BW-2026-000099', 'key-1')).rejects.toMatchObject({
+        code: target.name === 'sqlite' ? 'SQLITE_CONSTRAINT_UNIQUE' : '23505',
+      });
+    });
+
+    it('should let two clients hold the same reference, and one client only once', async () => {
+      db = await oldDatabase();
+      await latest(db);
+      const unique = { code: target.name === 'sqlite' ? 'SQLITE_CONSTRAINT_UNIQUE' : '23505' };
+      // b's BW-2026-000002 for a too; a's own BW-2026-000001 again is refused.
+      await insertQuoteRow(db, 'q7', 'a', 'BW-2026-000002');
+      await expect(insertQuoteRow(db, 'q8', 'a', 'BW-2026-000001')).rejects.toMatchObject(unique);
+      await insertDueDiligenceRow(db, 'd2', 'b', 'DD-2026-000001');
+      await expect(insertDueDiligenceRow(db, 'd3', 'a', 'DD-2026-000001')).rejects.toMatchObject(
+        unique,
+      );
+      // A client that does not exist still cannot hold a quote.
+      await expect(insertQuoteRow(db, 'q9', 'nobody', 'BW-2026-000001')).rejects.toThrow();
+    });
+  },
+);
+
+const insertQuoteRow = (
+  db: Kysely<Schema>,
+  id: string,
+  client: string,
+  reference: string,
+  key: string | null = null,
+) =>
+  db
+    .insertInto('quotes')
+    .values({
+      id,
+      reference,
+      kind: 'warranty',
+      client_id: client,
+      user_id: `u${client}`,
+      input: '{}',
+      quote: '{}',
+      rate_table_version: 'v1',
+      contact_name: 'Ada',
+      contact_phone: '020',
+      contact_email: 'ada@example.com',
+      created_at: '2026-05-04T10:00:00.000Z',
+      idempotency_key: key,
+    })
+    .execute();
+
+const insertDueDiligenceRow = (db: Kysely<Schema>, id: string, client: string, reference: string) =>
+  db
+    .insertInto('due_diligence')
+    .values({
+      id,
+      reference,
+      client_id: client,
+      user_id: `u${client}`,
+      project_name: 'Wharf',
+      project_address: '2 Wharf Rd',
+      city_postcode: 'E2',
+      project_description: 'Offices',
+      build_cost: '1',
+      gdv: '2',
+      loan_amount: '3',
+      email: 'ada@example.com',
+      full_name: 'Ada L',
+      attachment_path: null,
+      attachment_name: null,
+      attachment_size: null,
+      attachment_sha256: null,
+      attachment_mime: null,
+      created_at: '2026-05-04T10:00:00.000Z',
+      idempotency_key: null,
+    })
+    .execute();

@@ -27,7 +27,9 @@ describe.each(databases)('precompiled ($name)', (target) => {
     let builds = 0;
     const insert = precompiled<'kind' | 'year'>(['kind', 'year'], (k, slot) => {
       builds += 1;
-      return k.insertInto('sequences').values({ kind: slot('kind'), year: slot('year'), value: 7 });
+      return k
+        .insertInto('sequences')
+        .values({ client_id: 'c', kind: slot('kind'), year: slot('year'), value: 7 });
     });
     const read = precompiled<'kind', { year: number; value: number }>(['kind'], (k, slot) =>
       k
@@ -53,12 +55,14 @@ describe.each(databases)('precompiled ($name)', (target) => {
 
   it('should bind a value used twice in both places, and refuse a query without one of its slots', async () => {
     const both = precompiled<'n'>(['n'], (k, slot) =>
-      k.insertInto('sequences').values({ kind: 'twice', year: slot('n'), value: slot('n') }),
+      k
+        .insertInto('sequences')
+        .values({ client_id: 'c', kind: 'twice', year: slot('n'), value: slot('n') }),
     );
     await both(db.kysely, { n: 5 });
     expect(
       await db.kysely.selectFrom('sequences').selectAll().where('kind', '=', 'twice').execute(),
-    ).toEqual([{ kind: 'twice', year: 5, value: 5 }]);
+    ).toEqual([{ client_id: 'c', kind: 'twice', year: 5, value: 5 }]);
 
     const unused = precompiled<'kind' | 'forgotten'>(['kind', 'forgotten'], (k, slot) =>
       k.selectFrom('sequences').selectAll().where('kind', '=', slot('kind')),

@@ -637,7 +637,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           // Looked up in the transaction that would store it: on SQLite a resend in the same batch finds the
           // first one's row; on PostgreSQL a resend racing the first meets the unique index (below).
           if (key !== undefined) {
-            const found = await findDueDiligenceByIdempotencyKey(trx, user.id, key);
+            const found = await findDueDiligenceByIdempotencyKey(trx, client.id, user.id, key);
             if (found !== undefined) return found;
           }
           await storeRequest(trx);
@@ -645,7 +645,12 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         })
         .catch(async (error: unknown) => {
           if (key === undefined || !isUniqueViolation(error)) throw error;
-          const found = await findDueDiligenceByIdempotencyKey(app.db.kysely, user.id, key);
+          const found = await findDueDiligenceByIdempotencyKey(
+            app.db.kysely,
+            client.id,
+            user.id,
+            key,
+          );
           if (found === undefined) throw error;
           return found;
         });
@@ -667,7 +672,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
     return 'stored';
 
     async function storeRequest(trx: typeof app.db.kysely): Promise<void> {
-      const reference = await nextReference(trx, 'DD', now);
+      const reference = await nextReference(trx, client.id, 'DD', now);
       await insertDueDiligence(trx, {
         reference,
         client_id: client.id,
@@ -688,12 +693,14 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
           kind: 'mail',
           payload: {
             to: app.config.teamEmail,
-            subject: `Due diligence request ${reference} from ${client.name}`,
+            // Per client, like every reference: the client's unique prefix makes it unambiguous.
+            subject: `Due diligence request ${reference} from ${client.name} (${client.prefix})`,
             text:
               `A due diligence request was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
               // Who sent it is the session's account: the form's Email and Full name are contact details
               // the browser sends, and a request naming them as its sender passed for anyone's.
-              `Reference: ${reference}\nSubmitted by: ${user.first_name} ${user.last_name} ` +
+              `Reference: ${reference}\nClient: ${client.name} (${client.prefix})\n` +
+              `Submitted by: ${user.first_name} ${user.last_name} ` +
               `<${user.email}> (the logged-in account)\n\n${lines.join('\n')}\n\n` +
               (stored === undefined
                 ? 'No file was attached.\n'

@@ -377,10 +377,12 @@ function teamMail(
   const { name, phone, email } = priced.contact;
   return {
     to: '',
-    subject: `${calculator.title} enquiry ${reference} from ${client.name}`,
+    // References are numbered per client (two clients may both hold BW-2026-000001): the subject and the
+    // reference's line name the client by its prefix, which is unique, as well as by its name.
+    subject: `${calculator.title} enquiry ${reference} from ${client.name} (${client.prefix})`,
     text:
       `A ${calculator.noun} quote was submitted on the ${client.name} portal (${client.prefix}).\n\n` +
-      `Reference: ${reference}\n` +
+      `Reference: ${reference}\nClient: ${client.name} (${client.prefix})\n` +
       `Name: ${oneLine(name)}\nTelephone: ${oneLine(phone)}\nE-mail: ${oneLine(email)}\n\n` +
       `${priced.lines.join('\n')}\n\nRate table version: ${priced.quote.rateTableVersion}\n` +
       'The figures were recomputed by the server; they are indicative only.\n',
@@ -443,14 +445,14 @@ export default function submissionRoutes(app: FastifyInstance): void {
             // Looked up in the transaction that would store it: on SQLite a resend in the same batch finds the
             // first one's row; on PostgreSQL a resend racing the first meets the unique index (below).
             if (key !== undefined) {
-              const earlier = await findQuoteByIdempotencyKey(trx, user.id, key);
+              const earlier = await findQuoteByIdempotencyKey(trx, client.id, user.id, key);
               if (earlier !== undefined) return { earlier };
             }
             return { reference: await store(trx) };
           })
           .catch(async (error: unknown) => {
             if (key === undefined || !isUniqueViolation(error)) throw error;
-            const earlier = await findQuoteByIdempotencyKey(app.db.kysely, user.id, key);
+            const earlier = await findQuoteByIdempotencyKey(app.db.kysely, client.id, user.id, key);
             if (earlier === undefined) throw error;
             return { earlier };
           });
@@ -471,7 +473,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
 
         async function store(trx: typeof app.db.kysely): Promise<string> {
           const now = app.clock();
-          const ref = await nextReference(trx, calculator.prefix, now);
+          const ref = await nextReference(trx, client.id, calculator.prefix, now);
           await insertQuote(
             trx,
             {
