@@ -30,7 +30,11 @@ import {
 import { HttpError, clientOf, userOf } from '../../types.js';
 import { LINE_BREAK, clientParams, emailField, errors, requiredText } from '../schemas.js';
 
-/** Figures the browser computed: accepted for the record, never used (the server recomputes). */
+/**
+ * Figures the browser computed (its estimate, premiums, totals): accepted, so the portal may send what it
+ * shows, and then dropped. The server recomputes the quote and never uses, stores, mails or answers them: the
+ * stored input is the submission without them (`withoutBrowserFigures`).
+ */
 const browserFigure = { type: ['number', 'string'], maxLength: 50 } as const;
 const money = { type: 'number' } as const;
 
@@ -389,9 +393,39 @@ function teamMail(
   };
 }
 
-/** Whether a stored submission's body (its `input` JSON) is the one sent now: the same fields, the same values. */
-function sameSubmission(stored: string, body: Record<string, unknown>): boolean {
-  const earlier = JSON.parse(stored) as Record<string, unknown>;
+/** Each calculator's fields that carry a figure the browser computed, read from its body schema. */
+const browserFigureFields = new Map<QuoteKind, ReadonlySet<string>>(
+  calculators.map((calculator) => [
+    calculator.kind,
+    new Set(
+      Object.entries(calculator.body.properties)
+        .filter(([, schema]) => schema === browserFigure)
+        .map(([name]) => name),
+    ),
+  ]),
+);
+
+/** The submission as it is stored: the body without the figures the browser computed. */
+function withoutBrowserFigures(
+  calculator: { kind: QuoteKind },
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  const figures = browserFigureFields.get(calculator.kind);
+  return Object.fromEntries(Object.entries(body).filter(([name]) => !figures?.has(name)));
+}
+
+/**
+ * Whether a stored submission (its `input` JSON) is the one sent now: the same fields, the same values, the
+ * browser's figures left out on both sides (they are not part of it; rows stored before they were dropped
+ * still hold them).
+ */
+function sameSubmission(
+  calculator: { kind: QuoteKind },
+  stored: string,
+  sent: Record<string, unknown>,
+): boolean {
+  const earlier = withoutBrowserFigures(calculator, JSON.parse(stored) as Record<string, unknown>);
+  const body = withoutBrowserFigures(calculator, sent);
   const names = Object.keys(body);
   return (
     names.length === Object.keys(earlier).length &&
@@ -410,7 +444,8 @@ export default function submissionRoutes(app: FastifyInstance): void {
         schema: {
           summary: `Submit a ${calculator.noun} quote`,
           description:
-            'The server recomputes the quote with @firm/pricing (figures sent by the browser are ignored), ' +
+            'The server recomputes the quote with @firm/pricing (figures sent by the browser are accepted and ' +
+            'dropped: never used, stored, e-mailed or answered), ' +
             'stores it with a reference and the rate-table version, and e-mails the team. With an ' +
             '`Idempotency-Key` header (1–255 visible ASCII characters), the same submission sent again by the ' +
             'same user is answered from the stored one (`Idempotent-Replayed: true`; nothing stored or mailed ' +
@@ -458,7 +493,10 @@ export default function submissionRoutes(app: FastifyInstance): void {
           });
         if ('earlier' in stored) {
           const { earlier } = stored;
-          if (earlier.kind !== calculator.kind || !sameSubmission(earlier.input, request.body)) {
+          if (
+            earlier.kind !== calculator.kind ||
+            !sameSubmission(calculator, earlier.input, request.body)
+          ) {
             throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
           }
           return reply
@@ -481,7 +519,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
               kind: calculator.kind,
               clientId: client.id,
               userId: user.id,
-              input: request.body,
+              input: withoutBrowserFigures(calculator, request.body),
               quote: priced.quote,
               rateTableVersion: priced.quote.rateTableVersion,
               contactName: priced.contact.name.trim(),

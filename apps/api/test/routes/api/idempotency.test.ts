@@ -86,13 +86,35 @@ describe.each(databases)('Idempotency-Key on calculator submissions ($name)', (t
     for (const [path, body] of [
       ['warranty', { ...WARRANTY, units: 11 }],
       ['warranty', { ...WARRANTY, email: 'grace@example.com' }],
-      ['warranty', { ...WARRANTY, estimateValue: 1 }],
       ['car', CAR],
     ] as const) {
       const response = await post(path, body, 'changed-1');
       expect(response.statusCode, JSON.stringify(body)).toBe(409);
       expect(response.json()).toEqual({ error: IDEMPOTENCY_KEY_REUSED });
     }
+    expect(await count('quotes')).toBe(before);
+  });
+
+  it('should take a resend that differs only in the browser’s figures for the same submission', async () => {
+    const first = await post('warranty', { ...WARRANTY, estimateValue: 1 }, 'figures-1');
+    expect(first.statusCode).toBe(201);
+    const before = await count('quotes');
+    // The figures are not part of the submission (the server never uses or keeps them).
+    const again = await post('warranty', { ...WARRANTY, estimateValue: 99 }, 'figures-1');
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    // A row stored before they were dropped still holds them: a resend is matched against it all the same.
+    const { reference } = first.json<{ reference: string }>();
+    await t.app.db.kysely
+      .updateTable('quotes')
+      .set({ input: JSON.stringify({ ...WARRANTY, estimateValue: 1, totalPercentage: '1.5' }) })
+      .where('reference', '=', reference)
+      .where('idempotency_key', '=', 'figures-1')
+      .execute();
+    const old = await post('warranty', WARRANTY, 'figures-1');
+    expect(old.headers['idempotent-replayed']).toBe('true');
+    expect(old.json()).toEqual(first.json());
     expect(await count('quotes')).toBe(before);
   });
 

@@ -91,7 +91,8 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
       contact_email: 'ada@example.com',
     });
     expect(JSON.parse(row.quote)).toEqual(expected);
-    expect(JSON.parse(row.input)).toMatchObject({ estimateValue: 1 });
+    // The submission is stored without the browser's figures.
+    expect(JSON.parse(row.input)).toEqual(WARRANTY);
   });
 
   it('should number references per kind and year', async () => {
@@ -152,6 +153,41 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
         contractWorksValue: 3450000,
       }),
     );
+  });
+
+  it('should keep absurd browser figures out of the stored row, the team e-mail and the answer', async () => {
+    const forged = (field: string, i: number) => (i % 2 === 0 ? `FORGED-${field}` : -987654321987);
+    for (const [path, body, figures] of [
+      ['warranty', WARRANTY, ['buildCostValue', 'totalPercentage', 'estimateValue']],
+      ['btr', BTR, ['stageValue', 'subTotal', 'ipt', 'total', 'est']],
+      ['car', CAR, ['lowPremium', 'mediumPremium', 'highPremium']],
+    ] as const) {
+      const sent = {
+        ...body,
+        ...Object.fromEntries(figures.map((field, i) => [field, forged(field, i)])),
+      };
+      const response = await post(path, sent);
+      expect(response.statusCode, path).toBe(201);
+      const noForgery = (text: string) => {
+        expect(text, path).not.toContain('FORGED');
+        expect(text, path).not.toContain('987654321987');
+        expect(text, path).not.toContain('987,654,321,987');
+      };
+      noForgery(response.body);
+      const { reference } = response.json<{ reference: string }>();
+      const row = await t.app.db.kysely
+        .selectFrom('quotes')
+        .selectAll()
+        .where('reference', '=', reference)
+        .executeTakeFirstOrThrow();
+      noForgery(JSON.stringify(row));
+      expect(JSON.parse(row.input), path).toEqual(body);
+      const mails = (await t.app.db.kysely.selectFrom('outbox').select('payload').execute())
+        .map((r) => JSON.parse(r.payload) as { subject: string; text: string })
+        .filter((mail) => mail.subject.includes(` ${reference} `));
+      expect(mails, path).toHaveLength(1);
+      noForgery(JSON.stringify(mails));
+    }
   });
 
   it('should answer 400 naming the submission field when a figure is out of range', async () => {
