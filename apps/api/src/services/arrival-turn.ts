@@ -21,6 +21,10 @@ import { SharedCheck } from '../db/committed-reads.js';
  * to every one of them (a commit before a request was sent is seen; a commit after is concurrent with it).
  *
  * Requests that cannot be shown to have arrived that way check for themselves:
+ * - a request with a body: it is judged (its session looked up) once its body has arrived, which may be many
+ *   polls, even minutes, after its headers; a check of the turn its headers came in would answer it with the
+ *   database as it was before the rest was sent (a session logged out on another instance, or ended by the
+ *   staff tool, before the body's last byte was sent, used to store a quote and mail the team);
  * - a request behind another on the same connection (pipelined, or sent after an answer that went out in this
  *   turn): its bytes may have been read after the poll returned (libuv goes on reading a connection, within
  *   the same poll, while its reads fill the whole buffer);
@@ -76,12 +80,24 @@ export function countConnections(server: Server): void {
  */
 export function noteArrival(request: IncomingMessage, answersPending: number): void {
   const socket = request.socket;
-  if (!(socket instanceof Socket) || answersPending > 0) return;
+  if (!(socket instanceof Socket) || answersPending > 0 || hasBody(request)) return;
   if (openConnections >= MAX_SHARING_CONNECTIONS || !countedSockets.has(socket)) return;
   const last = lastAnswerIn.get(socket);
   const now = currentTurn();
   if (last === null || last === now) return;
   arrivedIn.set(request, now);
+}
+
+/**
+ * Whether a body follows the request's headers (HTTP/1.1 message framing: a transfer coding, or a length other
+ * than 0; Node's parser has already refused a length it cannot read).
+ */
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return (
+    request.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && Number(length) !== 0)
+  );
 }
 
 /** Notes that the answer to `request` has gone out, or will not (its response closed). */
