@@ -29,8 +29,10 @@ export async function createLoginToken(
 }
 
 /**
- * Uses a token: succeeds once, for this client, before it expires. The conditional update makes two
- * concurrent uses of the same token end with exactly one winner.
+ * Uses a token: succeeds once, for this client, before it expires. One conditional update both spends it and
+ * reads it, so two concurrent uses of the same token end with exactly one winner. It is the first statement
+ * of the link's transaction: on SQLite a transaction that read first cannot write once another connection has
+ * committed (the staff tool, another instance), and a good link used to fail with "database is locked".
  */
 export async function consumeLoginToken(
   db: Kysely<Database>,
@@ -38,21 +40,13 @@ export async function consumeLoginToken(
   token: string,
   now: Date,
 ): Promise<UserDetails | undefined> {
-  const hash = sha256(token);
-  const row = await db
-    .selectFrom('login_tokens')
-    .select(['email', 'first_name', 'last_name', 'phone'])
-    .where('hash', '=', hash)
+  return db
+    .updateTable('login_tokens')
+    .set({ used_at: now.toISOString() })
+    .where('hash', '=', sha256(token))
     .where('client_id', '=', clientId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now.toISOString())
+    .returning(['email', 'first_name', 'last_name', 'phone'])
     .executeTakeFirst();
-  if (row === undefined) return undefined;
-  const result = await db
-    .updateTable('login_tokens')
-    .set({ used_at: now.toISOString() })
-    .where('hash', '=', hash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? row : undefined;
 }
