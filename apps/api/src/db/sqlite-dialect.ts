@@ -12,6 +12,7 @@ import {
   type QueryResult,
   type SqliteDatabase,
   type SqliteStatement,
+  type TransactionSettings,
 } from 'kysely';
 
 /**
@@ -129,6 +130,7 @@ class SqliteConnection implements DatabaseConnection {
 
 const raw = (sql: string) => CompiledQuery.raw(sql);
 const BEGIN = raw('begin');
+const BEGIN_IMMEDIATE = raw('begin immediate');
 const COMMIT = raw('commit');
 const ROLLBACK = raw('rollback');
 
@@ -156,8 +158,19 @@ class FairSqliteDriver implements Driver {
     return this.#connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(BEGIN);
+  /**
+   * A transaction takes the write lock at BEGIN (`begin immediate`) unless it is marked read only. A deferred
+   * BEGIN takes its snapshot at its first read, and SQLite cannot move a transaction that has read onto a newer
+   * snapshot to write: a commit by another connection (the staff tool, a second instance) between its first read
+   * and its first write failed the write at once ("database is locked", no busy wait) and the request with a 5xx
+   * (a submission's idempotency look-up, then its insert, failing its whole group-commit batch). Taking the lock
+   * first waits for such a writer (busy_timeout) instead, and then reads the latest snapshot.
+   */
+  async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings = {},
+  ): Promise<void> {
+    await connection.executeQuery(settings.accessMode === 'read only' ? BEGIN : BEGIN_IMMEDIATE);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

@@ -146,7 +146,12 @@ export function inOneSnapshot<T>(
   db: Kysely<Database>,
   read: (snapshot: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().setIsolationLevel('repeatable read').execute(read);
+  // Read only: on SQLite it then takes no write lock (sqlite-dialect.ts begins every other transaction immediate).
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(read);
 }
 
 /** A client's whole hub, or a search of it, as of one moment, with the content version it belongs to. */

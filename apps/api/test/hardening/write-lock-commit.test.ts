@@ -1,0 +1,123 @@
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildTestApp, countRows, loginOpen, type TestApp } from '../helper.js';
+
+const WARRANTY = {
+  build_type: 'New Build',
+  stageType: 'Not Started',
+  units: 12,
+  build_value: 2_500_000,
+  GDV: 6_000_000,
+  name: 'Ada Lovelace',
+  telephone: '020 7946 0123',
+  email: 'ada@example.com',
+};
+
+/**
+ * A submission stored while another connection to the SQLite file tries to commit (the staff tool, a second
+ * instance). A submission with an Idempotency-Key first reads (is the key used?), then writes. With a deferred
+ * BEGIN the transaction's snapshot was taken by that read, and a commit by anyone between the read and the
+ * first write failed the write at once ("database is locked", no busy wait): the whole group-commit batch, every
+ * POST in it, was answered 5xx (found by the twelfth session's probe, on the login link; the same shape here).
+ * Now every transaction that may write takes the write lock at BEGIN: the other connection cannot commit in
+ * between (it waits for the lock; here, with no busy wait, it gives up), and the submission is stored.
+ */
+describe('a submission stored while another connection commits (SQLite)', () => {
+  let t: TestApp;
+  let staff: SqliteDatabase.Database;
+  let cookie: string;
+  let year = 4000;
+  beforeAll(async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+    cookie = await loginOpen(t.app);
+    staff = new SqliteDatabase(path.join(t.dataDir, 'portal.sqlite'));
+    // It runs inside the app's own thread below: waiting for the app's lock would only stall the test.
+    staff.pragma('busy_timeout = 0');
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  afterAll(async () => {
+    staff.close();
+    await t.close();
+  });
+
+  /**
+   * Has the staff connection try to commit just before the app's connection runs a statement on `table`; counts
+   * its commits and the tries the app's write lock refused.
+   */
+  function commitElsewhereBefore(table: string) {
+    const statement = Object.getPrototypeOf(staff.prepare('select 1')) as {
+      run: (...args: unknown[]) => unknown;
+      all: (...args: unknown[]) => unknown;
+      get: (...args: unknown[]) => unknown;
+    };
+    const seen = { commits: 0, refused: 0 };
+    for (const method of ['run', 'all', 'get'] as const) {
+      const original = statement[method];
+      vi.spyOn(statement, method).mockImplementation(function (
+        this: { source: string; database: unknown },
+        ...args: unknown[]
+      ) {
+        if (this.database !== staff && this.source.includes(`"${table}"`)) {
+          try {
+            staff
+              .prepare(
+                "insert into sequences (client_id, kind, year, value) values ('c', 'S', ?, 1)",
+              )
+              .run((year += 1));
+            seen.commits += 1;
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+            seen.refused += 1;
+          }
+        }
+        return original.apply(this, args);
+      });
+    }
+    return seen;
+  }
+
+  it('should store a keyed submission whose look-up is followed by another connection’s commit', async () => {
+    const before = await countRows(t.app, 'quotes');
+    // The first write after the key's look-up is the reference counter's.
+    const seen = commitElsewhereBefore('sequences');
+    const post = (key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/demo/warranty',
+        headers: { cookie, 'idempotency-key': key },
+        payload: WARRANTY,
+      });
+    const answers = await Promise.all([post('lock-1'), post('lock-2'), post('lock-3')]);
+    expect(
+      answers.map((a) => a.statusCode),
+      answers.map((a) => a.body).join('\n'),
+    ).toEqual([201, 201, 201]);
+    // The other connection tried while the app held the write lock, so it could not commit in between.
+    expect(seen.refused).toBeGreaterThan(0);
+    expect(seen.commits).toBe(0);
+    vi.restoreAllMocks();
+    expect(await countRows(t.app, 'quotes')).toBe(before + 3);
+    // A resend under a key is answered from the stored quote.
+    const again = await post('lock-2');
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(answers[1]?.json());
+  });
+
+  it('should still let another connection commit between the app’s transactions', async () => {
+    const free = staff
+      .prepare("insert into sequences (client_id, kind, year, value) values ('c', 'S', ?, 1)")
+      .run((year += 1));
+    expect(free.changes).toBe(1);
+    // A read-only snapshot (the hub's content) takes no write lock.
+    const content = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo/content',
+      headers: { cookie },
+    });
+    expect(content.statusCode).toBe(200);
+  });
+});
