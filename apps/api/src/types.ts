@@ -22,6 +22,11 @@ declare module 'fastify' {
     loadClient: (request: FastifyRequest) => Promise<void>;
     /** Like loadClient, then requires a live session of that client (401) into `request.portalUser`. */
     requireUser: (request: FastifyRequest) => Promise<void>;
+    /**
+     * For a route that reads its body itself, after requireUser (the due-diligence upload): once the body is
+     * in, requires the same session to be live still, as the database holds it now (401 otherwise).
+     */
+    requireUserStill: (request: FastifyRequest) => Promise<void>;
     sessionCookie: SessionCookie;
   }
   interface FastifyContextConfig {

@@ -69,6 +69,24 @@ export default fp(
       await app.loadClient(request);
       if (request.portalUser === null) throw new HttpError(401, NOT_LOGGED_IN);
     });
+
+    // requireUser runs before the handler, which for a multipart body is before the body is read: an upload
+    // may take minutes, and a session logged out (on any instance) or ended by the staff tool meanwhile must
+    // not store it. Looked up again with no shared check (it checks other connections' commits itself).
+    app.decorate('requireUserStill', async (request: FastifyRequest) => {
+      const before = request.portalUser;
+      const found = await findClientSession(
+        app.db.kysely,
+        request.portalClient?.prefix ?? '',
+        sessionCookieValue(request)?.id,
+        app.clock(),
+      );
+      if (before === null || found?.user === undefined || found.user.id !== before.id) {
+        throw new HttpError(401, NOT_LOGGED_IN);
+      }
+      request.portalClient = found.client;
+      request.portalUser = found.user;
+    });
   },
   { name: 'session', dependencies: ['services', 'cookie'] },
 );

@@ -571,8 +571,6 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
     reply: FastifyReply,
     key: string | undefined,
   ): Promise<'stored' | 'replayed'> {
-    const client = clientOf(request);
-    const user = userOf(request);
     const { fields, upload, problem } = await receive(request, reply, uploadsDir);
     const stored = upload?.status === 'stored' ? upload : undefined;
     const discard = async () => {
@@ -600,6 +598,16 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       throw new HttpError(400, badFormat);
     }
 
+    // The session was judged before the body was read; the upload may have taken minutes. A session ended
+    // meanwhile (a logout on any instance, the staff tool) stores nothing, as for a JSON body judged once in.
+    try {
+      await app.requireUserStill(request);
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+    const client = clientOf(request);
+    const user = userOf(request);
     const now = app.clock();
     const value = (name: FieldName) => fields[name] ?? '';
     const email = value('Email') || user.email;
