@@ -21,8 +21,8 @@ import { DUE_DILIGENCE_FIELDS, multipart, pdf } from './support.js';
  * logged out on another instance, or ended by another connection (the staff tool switching an open client to
  * magic-link, the hourly purge), while the file was still on its way used to store the request, keep its file
  * and mail the team, on either database, where the same JSON submission (judged once its body is in) is
- * refused. Found by the thirteenth session's black-box probe of the built server (two instances on one
- * PostgreSQL database, and on one SQLite folder).
+ * refused. Found by a black-box probe of the built server (two instances on one PostgreSQL database,
+ * and on one SQLite folder).
  */
 describe.each(databases)(
   'a session ended while a due-diligence upload is on its way ($name, two instances)',
