@@ -177,9 +177,18 @@ async function brokenPage(page: Page): Promise<string[]> {
   });
 }
 
-/** Gives late events (image errors, animations, autofocus) time to fire, then checks the DOM. */
+/**
+ * Waits for the app to draw the page (a slower machine draws it well after `load`: the app starts once the
+ * loading note is painted), gives late events (image errors, animations, autofocus) time to fire, then checks
+ * the DOM. A page never drawn within the wait is reported by `brokenPage`.
+ */
 async function settle(page: Page, where: string) {
   await page.waitForLoadState('load');
+  await page
+    .locator('#root main, #root form')
+    .first()
+    .waitFor({ state: 'visible', timeout: 15_000 })
+    .catch(() => undefined);
   await page.waitForTimeout(150);
   expect(await dangerousMarkup(page), `dangerous markup on ${where}`).toEqual([]);
   expect(await brokenPage(page), `page broken on ${where}`).toEqual([]);
