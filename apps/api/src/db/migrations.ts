@@ -315,56 +315,37 @@ export const migrations: Record<string, Migration> = {
       }
       await db.schema.dropTable('sequences_global').execute();
 
-      if (db.getExecutor().adapter instanceof PostgresAdapter) {
-        await sql`alter table quotes drop constraint quotes_reference_key`.execute(db);
-        await sql`alter table due_diligence drop constraint due_diligence_reference_key`.execute(
-          db,
-        );
-      } else {
-        // SQLite cannot drop a column's UNIQUE: the two tables are rebuilt without it, as they stand after
-        // the migrations above (same columns, same indexes). Nothing references them, so dropping the old
-        // ones checks no foreign key.
-        await rebuildSqliteTable(db, 'quotes', QUOTES_COLUMNS, async () => {
-          await db.schema
-            .createIndex('quotes_client_created')
-            .on('quotes')
-            .columns(['client_id', 'created_at'])
-            .execute();
-          await db.schema
-            .createIndex('quotes_user_idempotency_key')
-            .unique()
-            .on('quotes')
-            .columns(['user_id', 'idempotency_key'])
-            .where(sql.ref('idempotency_key'), 'is not', null)
-            .execute();
-        });
-        await rebuildSqliteTable(db, 'due_diligence', DUE_DILIGENCE_COLUMNS, async () => {
-          await db.schema
-            .createIndex('due_diligence_client_created')
-            .on('due_diligence')
-            .columns(['client_id', 'created_at'])
-            .execute();
-          await db.schema
-            .createIndex('due_diligence_user_idempotency_key')
-            .unique()
-            .on('due_diligence')
-            .columns(['user_id', 'idempotency_key'])
-            .where(sql.ref('idempotency_key'), 'is not', null)
-            .execute();
-        });
+      // quotes and due_diligence alike: their reference becomes unique per client, not on its own.
+      for (const table of ['quotes', 'due_diligence'] as const) {
+        if (db.getExecutor().adapter instanceof PostgresAdapter) {
+          const constraint = `${table}_reference_key`;
+          await sql`alter table ${sql.id(table)} drop constraint ${sql.id(constraint)}`.execute(db);
+        } else {
+          // SQLite cannot drop a column's UNIQUE: the table is rebuilt without it, as it stands after the
+          // migrations above (same columns, same indexes). Nothing references it, so dropping the old one checks
+          // no foreign key.
+          await rebuildSqliteTable(db, table, REBUILT_COLUMNS[table], async () => {
+            await db.schema
+              .createIndex(`${table}_client_created`)
+              .on(table)
+              .columns(['client_id', 'created_at'])
+              .execute();
+            await db.schema
+              .createIndex(`${table}_user_idempotency_key`)
+              .unique()
+              .on(table)
+              .columns(['user_id', 'idempotency_key'])
+              .where(sql.ref('idempotency_key'), 'is not', null)
+              .execute();
+          });
+        }
+        await db.schema
+          .createIndex(`${table}_client_reference`)
+          .unique()
+          .on(table)
+          .columns(['client_id', 'reference'])
+          .execute();
       }
-      await db.schema
-        .createIndex('quotes_client_reference')
-        .unique()
-        .on('quotes')
-        .columns(['client_id', 'reference'])
-        .execute();
-      await db.schema
-        .createIndex('due_diligence_client_reference')
-        .unique()
-        .on('due_diligence')
-        .columns(['client_id', 'reference'])
-        .execute();
     },
   },
 };
@@ -411,6 +392,9 @@ const DUE_DILIGENCE_COLUMNS: ColumnList = [
   ['created_at', 'text', 'not null'],
   ['idempotency_key', 'text', ''],
 ];
+
+/** The tables 2026-11-23-006 rebuilds on SQLite, with their columns. */
+const REBUILT_COLUMNS = { quotes: QUOTES_COLUMNS, due_diligence: DUE_DILIGENCE_COLUMNS };
 
 /**
  * SQLite's way to change a constraint: a new table with the new definition, the rows copied, the old table
