@@ -9,6 +9,7 @@ import {
   sessionCookie,
   type TestApp,
 } from '../helper.js';
+import { commitElsewhereBefore } from './support.js';
 
 /**
  * A login link used while another connection to the SQLite file commits (the staff tool's content import or
@@ -22,7 +23,6 @@ import {
 describe('a login link used while another connection commits (SQLite)', () => {
   let t: TestApp;
   let staff: SqliteDatabase.Database;
-  let year = 3000;
   beforeAll(async () => {
     t = await buildTestApp({ name: 'sqlite', url: null });
     staff = new SqliteDatabase(path.join(t.dataDir, 'portal.sqlite'));
@@ -51,44 +51,9 @@ describe('a login link used while another connection commits (SQLite)', () => {
     return loginLinkToken(mail);
   }
 
-  /**
-   * Has the staff connection try to commit just before the app's connection runs any statement on `table`;
-   * counts the tries (a try the app's write lock refuses is the lock doing its work: sqlite-dialect.ts).
-   */
-  function commitElsewhereBefore(table: string) {
-    const statement = Object.getPrototypeOf(staff.prepare('select 1')) as {
-      run: (...args: unknown[]) => unknown;
-      all: (...args: unknown[]) => unknown;
-      get: (...args: unknown[]) => unknown;
-    };
-    let commits = 0;
-    for (const method of ['run', 'all', 'get'] as const) {
-      const original = statement[method];
-      vi.spyOn(statement, method).mockImplementation(function (
-        this: { source: string; database: unknown },
-        ...args: unknown[]
-      ) {
-        if (this.database !== staff && this.source.includes(`"${table}"`)) {
-          commits += 1;
-          try {
-            staff
-              .prepare(
-                "insert into sequences (client_id, kind, year, value) values ('c', 'S', ?, 1)",
-              )
-              .run((year += 1));
-          } catch (error) {
-            if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-          }
-        }
-        return original.apply(this, args);
-      });
-    }
-    return () => commits;
-  }
-
   it('should log in with a good link whenever another connection commits, and spend it once', async () => {
     const token = await requestToken('commit-race@example.com');
-    const commits = commitElsewhereBefore('login_tokens');
+    const seen = commitElsewhereBefore(staff, 'login_tokens');
     const use = () =>
       t.app.inject({
         method: 'POST',
@@ -97,7 +62,7 @@ describe('a login link used while another connection commits (SQLite)', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
     const first = await use();
-    expect(commits()).toBeGreaterThan(0);
+    expect(seen.tries).toBeGreaterThan(0);
     expect(first.statusCode, first.body).toBe(303);
     const cookie = sessionCookie(first);
     const me = await t.app.inject({ method: 'GET', url: '/api/northbank', headers: { cookie } });

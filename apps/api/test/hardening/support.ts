@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 
 export { multipart, pdf, type FilePart } from '../helper.js';
 
@@ -205,4 +206,45 @@ export function expectContractAnswer(
   const body = JSON.parse(response.body) as unknown;
   expect(body, context).toEqual({ error: expect.any(String) });
   expect((body as { error: string }).error.length, context).toBeGreaterThan(0);
+}
+
+/** A year no counter of the app's uses, so the other connection's rows never meet the app's. */
+let otherCommitYear = 3000;
+
+/**
+ * Has `other` (a second connection to the app's SQLite file, as the staff tool or another instance holds) try to
+ * commit a row just before the app's connection runs any statement naming `table`, in the app's own thread, and
+ * counts the tries, the commits and the tries refused with SQLITE_BUSY (give `other` a busy_timeout of 0: a try
+ * the app's write lock refuses is that lock doing its work, see db/sqlite-dialect.ts). Undo with
+ * `vi.restoreAllMocks()`.
+ */
+export function commitElsewhereBefore(other: SqliteDatabase.Database, table: string) {
+  const statement = Object.getPrototypeOf(other.prepare('select 1')) as {
+    run: (...args: unknown[]) => unknown;
+    all: (...args: unknown[]) => unknown;
+    get: (...args: unknown[]) => unknown;
+  };
+  const seen = { tries: 0, commits: 0, refused: 0 };
+  for (const method of ['run', 'all', 'get'] as const) {
+    const original = statement[method];
+    vi.spyOn(statement, method).mockImplementation(function (
+      this: { source: string; database: unknown },
+      ...args: unknown[]
+    ) {
+      if (this.database !== other && this.source.includes(`"${table}"`)) {
+        seen.tries += 1;
+        try {
+          other
+            .prepare("insert into sequences (client_id, kind, year, value) values ('c', 'S', ?, 1)")
+            .run((otherCommitYear += 1));
+          seen.commits += 1;
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+          seen.refused += 1;
+        }
+      }
+      return original.apply(this, args);
+    });
+  }
+  return seen;
 }

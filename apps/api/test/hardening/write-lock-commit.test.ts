@@ -2,6 +2,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, countRows, loginOpen, type TestApp } from '../helper.js';
+import { commitElsewhereBefore } from './support.js';
 
 const WARRANTY = {
   build_type: 'New Build',
@@ -43,46 +44,10 @@ describe('a submission stored while another connection commits (SQLite)', () => 
     await t.close();
   });
 
-  /**
-   * Has the staff connection try to commit just before the app's connection runs a statement on `table`; counts
-   * its commits and the tries the app's write lock refused.
-   */
-  function commitElsewhereBefore(table: string) {
-    const statement = Object.getPrototypeOf(staff.prepare('select 1')) as {
-      run: (...args: unknown[]) => unknown;
-      all: (...args: unknown[]) => unknown;
-      get: (...args: unknown[]) => unknown;
-    };
-    const seen = { commits: 0, refused: 0 };
-    for (const method of ['run', 'all', 'get'] as const) {
-      const original = statement[method];
-      vi.spyOn(statement, method).mockImplementation(function (
-        this: { source: string; database: unknown },
-        ...args: unknown[]
-      ) {
-        if (this.database !== staff && this.source.includes(`"${table}"`)) {
-          try {
-            staff
-              .prepare(
-                "insert into sequences (client_id, kind, year, value) values ('c', 'S', ?, 1)",
-              )
-              .run((year += 1));
-            seen.commits += 1;
-          } catch (error) {
-            if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-            seen.refused += 1;
-          }
-        }
-        return original.apply(this, args);
-      });
-    }
-    return seen;
-  }
-
   it('should store a keyed submission whose look-up is followed by another connection’s commit', async () => {
     const before = await countRows(t.app, 'quotes');
     // The first write after the key's look-up is the reference counter's.
-    const seen = commitElsewhereBefore('sequences');
+    const seen = commitElsewhereBefore(staff, 'sequences');
     const post = (key: string) =>
       t.app.inject({
         method: 'POST',
