@@ -1,11 +1,10 @@
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import app, { serverOptions } from '../../src/app.js';
 import { buildTestApp, listenLocally, loginOpen, type TestApp } from '../helper.js';
-import { VALID_BODIES } from './support.js';
+import { VALID_BODIES, openRaw, secondInstance } from './support.js';
 
 /**
  * A session ended elsewhere (the staff tool's connection, a logout on another instance) while a request of it
@@ -25,9 +24,7 @@ describe('a session ended while a request’s body is on its way (SQLite, two in
   beforeAll(async () => {
     t = await buildTestApp({ name: 'sqlite', url: null });
     // A second instance on the same data folder, behind the same load balancer.
-    other = Fastify({ ...serverOptions(t.config), logger: false });
-    await other.register(app, { config: t.config, clock: t.clock.now });
-    await other.ready();
+    other = await secondInstance(t);
     port = await listenLocally(t.app);
   });
   afterAll(async () => {
@@ -36,19 +33,7 @@ describe('a session ended while a request’s body is on its way (SQLite, two in
     await t.close();
   });
 
-  /** A connection to the listening instance, once it has accepted it (so its next request is read at once). */
-  async function open(): Promise<Socket & { text: string }> {
-    const socket = await new Promise<Socket>((resolve, reject) => {
-      const s = connect(port, '127.0.0.1', () => resolve(s));
-      s.once('error', reject);
-    });
-    sockets.push(socket);
-    const withText = Object.assign(socket, { text: '' });
-    socket.on('data', (chunk: Buffer) => {
-      withText.text += chunk.toString('latin1');
-    });
-    return withText;
-  }
+  const open = () => openRaw(port, sockets);
   const accepted = (count: number) =>
     new Promise<void>((resolve) => {
       const poll = () =>

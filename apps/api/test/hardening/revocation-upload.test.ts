@@ -1,10 +1,9 @@
 import { readdir } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import app, { serverOptions } from '../../src/app.js';
 import {
   buildTestApp,
   countRows,
@@ -13,7 +12,7 @@ import {
   loginOpen,
   type TestApp,
 } from '../helper.js';
-import { DUE_DILIGENCE_FIELDS, multipart, pdf } from './support.js';
+import { DUE_DILIGENCE_FIELDS, multipart, pdf, openRaw, secondInstance } from './support.js';
 
 /**
  * A due-diligence request is multipart: its handler reads the body itself, so the session is judged (by
@@ -35,9 +34,7 @@ describe.each(databases)(
     beforeAll(async () => {
       t = await buildTestApp(target);
       // A second instance on the same database and data folder, behind the same load balancer.
-      other = Fastify({ ...serverOptions(t.config), logger: false });
-      await other.register(app, { config: t.config, clock: t.clock.now });
-      await other.ready();
+      other = await secondInstance(t);
       port = await listenLocally(t.app);
     });
     afterAll(async () => {
@@ -46,18 +43,7 @@ describe.each(databases)(
       await t.close();
     });
 
-    async function open(): Promise<Socket & { text: string }> {
-      const socket = await new Promise<Socket>((resolve, reject) => {
-        const s = connect(port, '127.0.0.1', () => resolve(s));
-        s.once('error', reject);
-      });
-      sockets.push(socket);
-      const withText = Object.assign(socket, { text: '' });
-      socket.on('data', (chunk: Buffer) => {
-        withText.text += chunk.toString('latin1');
-      });
-      return withText;
-    }
+    const open = () => openRaw(port, sockets);
     /** The status line's code once the whole head of the answer is in. */
     const status = (socket: Socket & { text: string }) =>
       new Promise<number>((resolve, reject) => {

@@ -2,9 +2,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import app, { serverOptions } from '../../src/app.js';
 import { HOUR, MINUTE } from '../../src/clock.js';
 import { sha256 } from '../../src/crypto.js';
 import { openDatabase } from '../../src/db/connect.js';
@@ -19,6 +18,7 @@ import {
   loginOpen,
   type TestApp,
 } from '../helper.js';
+import { secondInstance } from './support.js';
 
 /**
  * Two instances of the API on one database (behind a load balancer), plus the staff tool's own connection:
@@ -31,9 +31,7 @@ describe.each(databases)('two instances sharing a database ($name)', (target) =>
   let other: FastifyInstance;
   beforeAll(async () => {
     t = await buildTestApp(target);
-    other = Fastify({ ...serverOptions(t.config), logger: false });
-    await other.register(app, { config: t.config, clock: t.clock.now });
-    await other.ready();
+    other = await secondInstance(t);
   });
   afterAll(async () => {
     await other.close();

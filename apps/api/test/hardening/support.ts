@@ -1,8 +1,11 @@
 import { readdir } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { expect, vi } from 'vitest';
+import app, { serverOptions } from '../../src/app.js';
+import type { TestApp } from '../helper.js';
 
 export { multipart, pdf, type FilePart } from '../helper.js';
 
@@ -247,4 +250,29 @@ export function commitElsewhereBefore(other: SqliteDatabase.Database, table: str
     });
   }
   return seen;
+}
+
+/** A second instance of the app on the test app's database and data folder (as behind one load balancer). */
+export async function secondInstance(t: TestApp): Promise<FastifyInstance> {
+  const other = Fastify({ ...serverOptions(t.config), logger: false });
+  await other.register(app, { config: t.config, clock: t.clock.now });
+  await other.ready();
+  return other;
+}
+
+/**
+ * A raw connection to 127.0.0.1:`port`, once accepted, whose received bytes gather in `text` (as latin1); it is
+ * added to `opened`, for the caller to destroy at the end.
+ */
+export async function openRaw(port: number, opened: Socket[]): Promise<Socket & { text: string }> {
+  const socket = await new Promise<Socket>((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+  opened.push(socket);
+  const withText = Object.assign(socket, { text: '' });
+  socket.on('data', (chunk: Buffer) => {
+    withText.text += chunk.toString('latin1');
+  });
+  return withText;
 }
