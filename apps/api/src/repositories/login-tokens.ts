@@ -30,9 +30,9 @@ export async function createLoginToken(
 
 /**
  * Uses a token: succeeds once, for this client, before it expires. One conditional update both spends it and
- * reads it, so two concurrent uses of the same token end with exactly one winner. It is the first statement
- * of the link's transaction: on SQLite a transaction that read first cannot write once another connection has
- * committed (the staff tool, another instance), and a good link used to fail with "database is locked".
+ * reads it, so two concurrent uses of the same token end with exactly one winner. (On SQLite a transaction that
+ * read first could not write once another connection had committed, and a good link failed with "database is
+ * locked"; every transaction that may write now takes the write lock at BEGIN, see db/sqlite-dialect.ts.)
  */
 export async function consumeLoginToken(
   db: Kysely<Database>,

@@ -2,18 +2,10 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, countRows, loginOpen, type TestApp } from '../helper.js';
-import { commitElsewhereBefore } from './support.js';
+import { VALID_BODIES, commitElsewhereBefore } from './support.js';
 
-const WARRANTY = {
-  build_type: 'New Build',
-  stageType: 'Not Started',
-  units: 12,
-  build_value: 2_500_000,
-  GDV: 6_000_000,
-  name: 'Ada Lovelace',
-  telephone: '020 7946 0123',
-  email: 'ada@example.com',
-};
+/** The warranty body every hardening test starts from. */
+const WARRANTY = VALID_BODIES['POST /api/:client/warranty'];
 
 /**
  * A submission stored while another connection to the SQLite file tries to commit (the staff tool, a second
