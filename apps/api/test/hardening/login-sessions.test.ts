@@ -156,6 +156,11 @@ describe.each(databases)('login links, hostile uses ($name)', (target) => {
       '?token=',
       `?token=${token}&token=${token}`,
       `?token=${'A'.repeat(201)}`,
+      // Characters a token never has: a NUL (never written into the page), markup, a space a mail client added.
+      `?token=${token}%00`,
+      '?token=%00',
+      `?token=${token}%22%3E%3Cscript%3E`,
+      `?token=%20${token}`,
     ]) {
       const damaged = await t.app.inject({
         method: 'GET',
@@ -163,6 +168,8 @@ describe.each(databases)('login links, hostile uses ($name)', (target) => {
       });
       expect(damaged.statusCode, query).toBe(400);
       expect(damaged.headers['content-type'], query).toBe('text/html; charset=utf-8');
+      expect(damaged.body, query).toContain('invalid');
+      expect(damaged.body, query).not.toContain('\u0000');
       expect(noSession(damaged)).toEqual([]);
     }
     expect((await useToken(t, token)).statusCode).toBe(303);

@@ -39,6 +39,11 @@ interface LoginBody {
 }
 
 const tokenField = { type: 'string', minLength: 1, maxLength: 200 } as const;
+/**
+ * What a login token can look like: `randomToken()` is base64url. A link whose token has any other character (a NUL,
+ * a quote, a space a mail client added) is damaged: its Continue page would only fail later, so it is refused at once.
+ */
+const LINK_TOKEN = /^[A-Za-z0-9_-]+$/;
 
 /** POST login (both policies), the login link's Continue page and its POST, and logout. */
 export default function loginRoutes(app: FastifyInstance): void {
@@ -180,7 +185,8 @@ export default function loginRoutes(app: FastifyInstance): void {
       if (
         typeof token !== 'string' ||
         token.length < tokenField.minLength ||
-        token.length > tokenField.maxLength
+        token.length > tokenField.maxLength ||
+        !LINK_TOKEN.test(token)
       ) {
         return reply.code(400).send(invalidLinkPage(client.name, client.prefix));
       }

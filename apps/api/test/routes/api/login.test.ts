@@ -285,8 +285,11 @@ describe.each(databases)('login ($name)', (target) => {
         method: 'GET',
         url: '/api/northbank/login/link?token=abc%00def',
       });
-      expect(page.statusCode).toBe(200);
+      // The invalid-link page at once: a token never holds a NUL, and the NUL is never written into a page.
+      expect(page.statusCode).toBe(400);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toContain('invalid or has expired');
+      expect(page.body).not.toContain('\u0000');
       const used = await useToken(t, 'abc\u0000def');
       expect(used.statusCode).toBe(400);
       expect(used.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -302,6 +305,39 @@ describe.each(databases)('login ($name)', (target) => {
       // The API itself still refuses it.
       const api = await t.app.inject({ method: 'GET', url: '/api/demo/content?search=a%00b' });
       expect(api.statusCode).toBe(400);
+    });
+
+    it('should refuse a body that is not the form (multipart, text) by name, and take the form or JSON', async () => {
+      const send = (type: string, payload: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/northbank/login/link',
+          payload,
+          headers: { 'content-type': type },
+        });
+      for (const [type, payload] of [
+        [
+          'multipart/form-data; boundary=x',
+          '--x\r\nContent-Disposition: form-data; name="token"\r\n\r\nabc\r\n--x--\r\n',
+        ],
+        ['text/plain', 'token=abc'],
+      ] as const) {
+        const refused = await send(type, payload);
+        expect(refused.statusCode, type).toBe(415);
+        expect(refused.json(), type).toEqual({
+          error:
+            'This content type is not accepted: send the login link’s form (token=…) as application/x-www-form-urlencoded.',
+        });
+      }
+      // The form and JSON are read: an unknown token is the invalid-link page.
+      for (const [type, payload] of [
+        ['application/x-www-form-urlencoded', 'token=abc'],
+        ['application/json', '{"token":"abc"}'],
+      ] as const) {
+        const read = await send(type, payload);
+        expect(read.statusCode, type).toBe(400);
+        expect(read.body, type).toContain('invalid or has expired');
+      }
     });
   });
 
