@@ -23,7 +23,7 @@ import staticFiles from './plugins/app/static.js';
 import bodyParsers from './plugins/external/body-parsers.js';
 import cookie from './plugins/external/cookie.js';
 import openapi from './plugins/external/openapi.js';
-import security, { CONTENT_SECURITY_POLICY, securityHeaders } from './plugins/external/security.js';
+import security, { securityHeaders } from './plugins/external/security.js';
 import activityRoutes from './routes/api/activity.js';
 import clientRoutes from './routes/api/client.js';
 import contentRoutes from './routes/api/content.js';
@@ -112,6 +112,27 @@ const UNSUPPORTED_TYPE_MESSAGE =
 
 /** The calls that take an HTML form's body (the login link's Continue form, the due-diligence form). */
 const FORM_ROUTES = new Set(['/api/:client/login/link', '/api/:client/due-diligence']);
+
+/**
+ * The login link's form takes its urlencoded body (what the Continue page sends) or JSON; anything else (a
+ * multipart body, say) is refused by name rather than read as an empty form.
+ */
+const LOGIN_LINK_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
+const LOGIN_LINK_TYPE_MESSAGE =
+  'This content type is not accepted: send the login link’s form (token=…) as application/x-www-form-urlencoded.';
+
+function loginLinkFormOnly(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  const type = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+  if (type !== undefined && !LOGIN_LINK_TYPES.has(type)) {
+    done(new HttpError(415, LOGIN_LINK_TYPE_MESSAGE));
+    return;
+  }
+  done();
+}
 
 /** Refuses a body that is not JSON before anything else is done with the request. */
 function jsonOnly(
@@ -251,7 +272,11 @@ function trackAnswer(request: IncomingMessage, response: ServerResponse): void {
  * first of them, and theirs would be lost with the connection. Should they take longer than a connection may
  * stay silent, the connection is closed without it.
  */
-function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+function answerClientError(
+  error: Error & { code?: string },
+  socket: Duplex,
+  headers: Readonly<Record<string, string>>,
+): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || refusing.has(socket)) return;
   const pending = [...(unanswered.get(socket) ?? [])];
   if (pending.length > 0 && pending.every((response) => response.req.complete)) {
@@ -265,7 +290,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     ).then(() => {
       clearTimeout(deadline);
       refusing.delete(socket);
-      answerClientError(error, socket);
+      answerClientError(error, socket, headers);
     });
     return;
   }
@@ -279,28 +304,53 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request took too long to arrive.']
         : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
-  answerOnSocket(socket, status, reason, message);
+  answerOnSocket(socket, headers, status, reason, message);
 }
 
 /**
  * A CONNECT (a proxy tunnel) never reaches Fastify: Node hands it to the server's 'connect' event, and would
- * drop the connection without a word when nothing listens. It gets the 405 any other method gets.
+ * drop the connection without a word when nothing listens. It gets the 405 any other method gets, with the
+ * methods the address does take in `Allow` (none for an address that is not a path, such as `host:443`).
  */
-function answerConnect(request: IncomingMessage, socket: Duplex): void {
-  answerOnSocket(socket, 405, 'Method Not Allowed', 'Method CONNECT is not allowed here.');
+function answerConnect(
+  request: IncomingMessage,
+  socket: Duplex,
+  headers: Readonly<Record<string, string>>,
+  allow: string,
+): void {
+  answerOnSocket(
+    socket,
+    { ...headers, allow },
+    405,
+    'Method Not Allowed',
+    'Method CONNECT is not allowed here.',
+  );
   request.resume();
 }
 
-/** Writes a whole `{ error }` answer on a raw socket, then closes the connection. */
-function answerOnSocket(socket: Duplex, status: number, reason: string, message: string): void {
+/**
+ * Writes a whole `{ error }` answer on a raw socket, then closes the connection. `headers` are the security
+ * headers every answer carries (and `no-store`, as every error): these answers are written before any hook runs.
+ */
+function answerOnSocket(
+  socket: Duplex,
+  headers: Readonly<Record<string, string>>,
+  status: number,
+  reason: string,
+  message: string,
+): void {
   const body = JSON.stringify({ error: message });
   if (socket.writable) {
+    // Names capitalised as Node writes its own (`Content-Type`), which some tools read as case-sensitive.
+    const lines = Object.entries({ ...headers, 'cache-control': 'no-store' })
+      .map(
+        ([name, value]) =>
+          `${name.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase())}: ${value}\r\n`,
+      )
+      .join('');
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
-        // The CSP every answer carries: these are written before any hook could add it.
-        `Content-Security-Policy: ${CONTENT_SECURITY_POLICY}\r\n` +
-        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\n${lines}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -405,7 +455,7 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
     // defaults wait for ever, holding the socket and a half-written upload.
     connectionTimeout: IDLE_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, refusalHeaders),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // Node would answer a missing Host with an empty 400; the hook below gives it the `{ error }` contract.
     http: { requireHostHeader: false },
@@ -460,7 +510,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   /** The security headers of every answer (plugins/external/security.ts), for answers made before its hook. */
   const everyAnswer = securityHeaders(opts.config.publicUrl.protocol === 'https:');
-  fastify.server.on('connect', answerConnect);
+  fastify.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const target = request.url ?? '';
+    answerConnect(request, socket, everyAnswer, target.startsWith('/') ? allowedAt(target) : '');
+  });
   // Requests that came in together share one check of other connections' commits (arrival-turn.ts).
   countConnections(fastify.server);
   fastify.server.prependListener('request', trackAnswer);
@@ -486,6 +539,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     ) {
       route.onRequest = [jsonOnly, ...[route.onRequest ?? []].flat()];
     }
+    if ([route.method].flat().includes('POST') && route.url === '/api/:client/login/link') {
+      route.onRequest = [loginLinkFormOnly, ...[route.onRequest ?? []].flat()];
+    }
     if (route.url.includes('*')) return;
     // A parameter longer than the router takes matches no route: no 405 for it, a 404.
     const pattern = new RegExp(
@@ -495,13 +551,25 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     routes.push({ pattern, methods });
   });
 
+  /** The methods a known /api or /media path takes (none for any other path, or an unknown one). */
+  const methodsAt = (url: string): string[] =>
+    url === '/api' || url.startsWith('/api/') || url.startsWith('/media/')
+      ? [...new Set(routes.filter((r) => r.pattern.test(url)).flatMap((r) => r.methods))]
+      : [];
+  /** `Allow` for a CONNECT to a path: a known /api or /media path's methods; the portal's pages and files GET and HEAD. */
+  function allowedAt(target: string): string {
+    const url = target.split(/[?#]/)[0] ?? '/';
+    const methods = methodsAt(url);
+    if (methods.length > 0) return methods.join(', ');
+    return url === '/api' || url.startsWith('/api/') || url.startsWith('/media/')
+      ? ''
+      : 'GET, HEAD';
+  }
+
   /** A request no route takes: 405 (with Allow) on a known /api or /media path whatever the method, else 404. */
   const answerNoRoute = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const url = request.url.split('?')[0] ?? '/';
-    const allowed =
-      url === '/api' || url.startsWith('/api/') || url.startsWith('/media/')
-        ? [...new Set(routes.filter((r) => r.pattern.test(url)).flatMap((r) => r.methods))]
-        : [];
+    const allowed = methodsAt(url);
     // A route that takes the method and found nothing (a media file not there calls this) is a 404.
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       return reply
@@ -543,6 +611,14 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       done(new HttpError(400, 'Bad request: the Host header is missing.'));
+      return;
+    }
+    // A fragment never leaves the browser (RFC 9112 §3.2): one sent is a malformed address, not the start of a
+    // query (`/api/demo/content#x` would otherwise be refused as an unknown query parameter "x").
+    if (request.originalUrl.includes('#')) {
+      done(
+        new HttpError(400, 'Bad request: the address has a fragment (#…); send it without one.'),
+      );
       return;
     }
     const repeated = repeatedSingleHeader(request.raw.rawHeaders);

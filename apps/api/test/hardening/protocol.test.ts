@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, serverOptions } from '../../src/app.js';
-import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
+import { securityHeaders } from '../../src/plugins/external/security.js';
 import { buildTestApp, databases, listenLocally, loginOpen } from '../helper.js';
 import { DUE_DILIGENCE_FIELDS, multipart, pdf, walk } from './support.js';
 
@@ -20,6 +20,27 @@ function raw(port: number, data: string | Buffer, { hold = false } = {}): Promis
 
 const jsonOf = (response: string) =>
   JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as unknown;
+
+/** A raw answer's headers, names in lower case. */
+function headersOf(response: string): Map<string, string> {
+  const lines = response.slice(0, response.indexOf('\r\n\r\n')).split('\r\n').slice(1);
+  return new Map(
+    lines.map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+    }),
+  );
+}
+
+/** The headers every answer carries (docs/api.md), and the no-store every error carries: on the parser's answers too. */
+function expectEveryAnswersHeaders(response: string, what: string): void {
+  const headers = headersOf(response);
+  for (const [name, value] of Object.entries(securityHeaders(false))) {
+    expect(headers.get(name), `${what}: ${name}`).toBe(value);
+  }
+  expect(headers.get('cache-control'), what).toBe('no-store');
+  expect(headers.get('content-type'), what).toBe('application/json; charset=utf-8');
+}
 
 describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', (target) => {
   const IDLE_MS = 400;
@@ -50,20 +71,49 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     ]) {
       const response = await raw(port, request);
       expect(response, request).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-      expect(response).toContain('Content-Type: application/json; charset=utf-8');
-      expect(response).toContain(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}\r\n`);
+      expectEveryAnswersHeaders(response, request);
       expect(jsonOf(response)).toEqual({ error: 'Bad request: it is not well-formed HTTP.' });
     }
   });
 
+  it('should refuse an address with a fragment as malformed, not read it as a query', async () => {
+    for (const target of [
+      '/api/demo#frag',
+      '/api/demo/content#frag',
+      '/api/demo/content?#',
+      '/api/demo?x#y',
+    ]) {
+      const response = await raw(
+        port,
+        `GET ${target} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`,
+        {
+          hold: true,
+        },
+      );
+      expect(response, target).toMatch(/^HTTP\/1\.1 400 /);
+      expect(jsonOf(response), target).toEqual({
+        error: 'Bad request: the address has a fragment (#…); send it without one.',
+      });
+    }
+  });
+
   it('should answer a CONNECT (a proxy tunnel) with 405 JSON { error } and close', async () => {
-    for (const target of ['127.0.0.1:22', 'example.com:443', '/api/demo']) {
+    // A 405 names the methods the address takes (RFC 9110 §15.5.6): none for one that is not a path.
+    for (const [target, allow] of [
+      ['127.0.0.1:22', ''],
+      ['example.com:443', ''],
+      ['/api/demo', 'GET, HEAD'],
+      ['/api/demo/warranty?x=1', 'POST'],
+      ['/api/demo/nothing', ''],
+      ['/demo/dashboard', 'GET, HEAD'],
+    ]) {
       const response = await raw(port, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`, {
         hold: true,
       });
       expect(response, target).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
-      expect(response).toContain('Connection: close');
-      expect(response).toContain(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}\r\n`);
+      expect(headersOf(response).get('connection')).toBe('close');
+      expect(headersOf(response).get('allow'), target).toBe(allow);
+      expectEveryAnswersHeaders(response, target);
       expect(jsonOf(response)).toEqual({ error: 'Method CONNECT is not allowed here.' });
     }
   });
@@ -97,6 +147,7 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     ]) {
       const response = await raw(port, request);
       expect(response).toMatch(/^HTTP\/1\.1 431 /);
+      expectEveryAnswersHeaders(response, '431');
       expect(jsonOf(response)).toEqual({
         error: 'The request’s headers (or its address) are too long.',
       });
