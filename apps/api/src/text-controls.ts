@@ -34,3 +34,10 @@ export const NOT_SHOWN_IN_A_LINE = new RegExp(
   `[\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029${FORMAT_CONTROL}]`,
   'u',
 );
+
+/**
+ * At least one character that shows: not only spaces, nor only the invisible ones (zero-width space and
+ * joiners, word joiner, soft hyphen, Mongolian vowel separator, and NEL, which \s leaves out; \s already covers
+ * the BOM and the other spaces), nor control characters.
+ */
+export const VISIBLE_CHARACTER = `[^\\s\\u0085\\u00AD\\u180E\\u200B-\\u200D\\u2060${CONTROL_CHARACTER}${FORMAT_CONTROL}]`;

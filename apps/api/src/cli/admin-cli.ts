@@ -212,6 +212,7 @@ async function run(
           `${removed.topic} topics${removed.video ? ', the video' : ''}; ` +
           `${summary.media_removed.length} unused media files.\n`,
       );
+      for (const note of summary.notes) io.stderr(`Note: ${note}\n`);
       if (summary.media_problem !== null) {
         io.stderr(
           `The content was imported, but its media could not be checked afterwards (${summary.media_problem}). ` +

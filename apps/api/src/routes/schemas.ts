@@ -1,7 +1,12 @@
 /** JSON schemas shared by the routes (also the OpenAPI document's components). */
-import { CONTROL_CHARACTER, FORMAT_CONTROL, LINE_BREAK } from '../text-controls.js';
+import {
+  CONTROL_CHARACTER,
+  FORMAT_CONTROL,
+  LINE_BREAK,
+  VISIBLE_CHARACTER,
+} from '../text-controls.js';
 
-export { CONTROL_CHARACTER, FORMAT_CONTROL, LINE_BREAK };
+export { CONTROL_CHARACTER, FORMAT_CONTROL, LINE_BREAK, VISIBLE_CHARACTER };
 
 export const errorSchema = {
   type: 'object',
@@ -24,13 +29,6 @@ export const clientParams = {
 export function errors(...statuses: number[]): Record<number, typeof errorSchema> {
   return Object.fromEntries(statuses.map((s) => [s, errorSchema]));
 }
-
-/**
- * At least one character that shows: not only spaces, nor only the invisible ones (zero-width space and
- * joiners, word joiner, soft hyphen, Mongolian vowel separator, and NEL, which \s leaves out; \s already covers
- * the BOM and the other spaces), nor control characters.
- */
-export const VISIBLE_CHARACTER = `[^\\s\\u0085\\u00AD\\u180E\\u200B-\\u200D\\u2060${CONTROL_CHARACTER}${FORMAT_CONTROL}]`;
 
 /** What no one-line field holds: line breaks, control characters and the invisible format controls. */
 export const NOT_IN_ONE_LINE = `${LINE_BREAK}${CONTROL_CHARACTER}${FORMAT_CONTROL}`;

@@ -35,7 +35,12 @@ import { fsyncPath } from './fsync.js';
 import { HOST_MARK, processGone } from './process-mark.js';
 import { sanitizeHtml } from './sanitize.js';
 import { shownText } from './shown-text.js';
-import { FORMAT_CONTROL } from '../text-controls.js';
+import {
+  CONTROL_CHARACTER,
+  FORMAT_CONTROL,
+  LINE_BREAK,
+  VISIBLE_CHARACTER,
+} from '../text-controls.js';
 
 /** A problem in a content folder, reported with the file it is in. */
 export class ContentError extends Error {
@@ -115,7 +120,30 @@ const refuseCode = (): object => {
     'front matter must be YAML (or JSON); JavaScript front matter is never run.',
   );
 };
-const FRONT_MATTER = { engines: { javascript: refuseCode, js: refuseCode } };
+/**
+ * YAML aliases may name at most this many nodes in all. An alias repeats what its anchor holds, and anchors of
+ * aliases nest, so a 4 KB front matter can stand for billions of values ("billion laughs"): gray-matter's own YAML
+ * reader shares them, and every walk over the values then took minutes (an import, or the server's first start
+ * with such a seed, was stuck for ever). Real front matter uses none.
+ */
+const MAX_YAML_ALIASES = 100;
+
+/** gray-matter's YAML engine, replaced by `yaml`, which refuses front matter past {@link MAX_YAML_ALIASES}. */
+function readYaml(source: string): object {
+  try {
+    return (parseYaml(source, { maxAliasCount: MAX_YAML_ALIASES }) as object | null) ?? {};
+  } catch (error) {
+    if (error instanceof Error && /alias count/i.test(error.message)) {
+      throw new Error(
+        `front matter repeats values through YAML aliases (*name) past ${MAX_YAML_ALIASES} in all: write them out.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+const FRONT_MATTER = { engines: { yaml: readYaml, javascript: refuseCode, js: refuseCode } };
 
 function frontMatter(source: string, where: string): matter.GrayMatterFile<string> {
   let parsed: matter.GrayMatterFile<string>;
@@ -140,8 +168,14 @@ const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
  */
 function refuseUnstorableText(data: unknown, where: string): void {
   const pending: unknown[] = [data];
+  // Each object once: values YAML aliases share are looked at once, not once for every way to reach them.
+  const seen = new Set<object>();
   while (pending.length > 0) {
     const value = pending.pop();
+    if (value !== null && typeof value === 'object') {
+      if (seen.has(value)) continue;
+      seen.add(value);
+    }
     if (typeof value === 'string') {
       if (UNSTORABLE.test(value)) {
         throw new ContentError(
@@ -421,12 +455,34 @@ class MediaCopier {
   }
 }
 
+/** A character that shows (not a space, nor an invisible one such as U+200B): a text without one is blank. */
+const SHOWN = new RegExp(VISIBLE_CHARACTER, 'u');
+
 function text(data: Record<string, unknown>, field: string, where: string): string {
   const value = data[field];
-  if (typeof value !== 'string' || value.trim() === '') {
+  if (typeof value !== 'string' || !SHOWN.test(value)) {
     throw new ContentError(`${where}: front matter "${field}" is required (text).`);
   }
   return value.trim();
+}
+
+/** Control characters (C0 but tab and line breaks, DEL, C1), and for a title line breaks too. */
+const CONTROL = new RegExp(`[${CONTROL_CHARACTER}]`, 'u');
+const NOT_IN_A_TITLE = new RegExp(`[${CONTROL_CHARACTER}${LINE_BREAK}\\t]`, 'u');
+
+/**
+ * A title is one line (a heading, a card's title, the browser's tab), and no shown text holds control characters
+ * (they show nothing, or a box, and a BEL or ESC reaches the staff tool's terminal when it prints a title).
+ */
+function shownTextOnly(value: string, field: 'title' | 'summary', where: string): string {
+  if ((field === 'title' ? NOT_IN_A_TITLE : CONTROL).test(value)) {
+    throw new ContentError(
+      field === 'title'
+        ? `${where}: front matter "title" must be one line of text, without line breaks, tabs or control characters.`
+        : `${where}: front matter "${field}" must not hold control characters.`,
+    );
+  }
+  return value;
 }
 
 /** The invisible format controls that reorder or hide text (bidi overrides, embeddings, isolates, marks). */
@@ -437,13 +493,17 @@ const TEXT_DIRECTION_CONTROL = new RegExp(`[${FORMAT_CONTROL}]`, 'u');
  * override (U+202E) showed reversed on its card, its page, the search results and in the browser's tab, and a
  * summary on its card ("Trojan Source" spoofing); right-to-left letters need none of them.
  */
-function withoutDirectionControls(value: string, field: string, where: string): string {
+function withoutDirectionControls(
+  value: string,
+  field: 'title' | 'summary',
+  where: string,
+): string {
   if (TEXT_DIRECTION_CONTROL.test(value)) {
     throw new ContentError(
       `${where}: front matter "${field}" must not hold invisible text-direction marks or format controls (U+202E and the like).`,
     );
   }
-  return value;
+  return shownTextOnly(value, field, where);
 }
 
 function optionalText(
@@ -634,6 +694,8 @@ export interface ImportResult extends ImportSummary {
   media_removed: string[];
   /** Set when the import was committed but its media could not be checked afterwards. */
   media_problem: string | null;
+  /** What was imported but will not show as written (see {@link PreparedImport.notes}). */
+  notes: readonly string[];
 }
 
 /**
@@ -647,6 +709,8 @@ export interface PreparedImport {
   readonly logoUrl: string | null;
   /** The media the rows name, planned (copied by {@link publishImportMedia}). */
   readonly media: { copyPlanned(): Promise<string[]> };
+  /** What was imported but will not show as written (a related slug of no article), for the staff tool to print. */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -729,6 +793,8 @@ export async function prepareImport(
     }
   }
 
+  const notes = relatedNotes(items);
+
   let video: Video | undefined;
   const videoFile = path.join(root, 'video.md');
   if (existsSync(videoFile)) {
@@ -752,7 +818,38 @@ export async function prepareImport(
     if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml', 'image');
   }
 
-  return { items, video, logoUrl, media };
+  return { items, video, logoUrl, media, notes };
+}
+
+const FOLDER_OF: Record<ContentType, string> = Object.fromEntries(
+  FOLDERS.map(({ folder, type }) => [type, folder]),
+) as Record<ContentType, string>;
+
+/**
+ * `related` names other articles (case studies or insights), as the article page looks them up. The item itself is
+ * refused. A slug of no article in the folder (a typo, a topic, an article since removed) is imported, so that
+ * removing an article does not mean editing every list that names it first, and it comes back as a note the staff
+ * tool prints: the article page lists only the articles there are.
+ */
+function relatedNotes(items: readonly ContentItemInput[]): string[] {
+  const articles = new Set(items.filter((item) => item.type !== 'topic').map((item) => item.slug));
+  const notes: string[] = [];
+  for (const item of items) {
+    const where = `${FOLDER_OF[item.type]}/${item.slug}.md`;
+    for (const slug of item.related) {
+      if (slug === item.slug) {
+        throw new ContentError(
+          `${where}: front matter "related" names the item itself ("${slug}").`,
+        );
+      }
+      if (!articles.has(slug)) {
+        notes.push(
+          `${where}: "related" names "${slug}", which is not a file in case-studies/ or insights/: the article does not list it.`,
+        );
+      }
+    }
+  }
+  return notes;
 }
 
 /**
@@ -952,9 +1049,9 @@ export async function importContent(
     // client failing and taking back a file it had copied, or sweeping in the instant this one touched it).
     await publishImportMedia(prepared);
     const removed = await sweepUnusedMedia(db, client, mediaDir);
-    return { ...summary, media_removed: removed, media_problem: null };
+    return { ...summary, media_removed: removed, media_problem: null, notes: prepared.notes };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { ...summary, media_removed: [], media_problem: message };
+    return { ...summary, media_removed: [], media_problem: message, notes: prepared.notes };
   }
 }

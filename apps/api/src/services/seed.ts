@@ -70,8 +70,9 @@ export async function seedIfEmpty(
     await unpublishMedia(published);
     throw error;
   }
-  planned.forEach(({ details }, i) =>
-    log.info({ client: details.prefix, ...summaries[i] }, 'Seeded client from content folder'),
-  );
+  planned.forEach(({ details, prepared }, i) => {
+    log.info({ client: details.prefix, ...summaries[i] }, 'Seeded client from content folder');
+    for (const note of prepared.notes) log.warn({ client: details.prefix }, note);
+  });
   return planned.map(({ details }) => details.prefix);
 }

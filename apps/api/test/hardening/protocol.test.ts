@@ -106,7 +106,7 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
       ['/api/demo/warranty?x=1', 'POST'],
       ['/api/demo/nothing', ''],
       ['/demo/dashboard', 'GET, HEAD'],
-    ]) {
+    ] as const) {
       const response = await raw(port, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`, {
         hold: true,
       });

@@ -327,6 +327,85 @@ describe('content import, hostile files', () => {
     await expect(withRelated(many.slice(0, 50))).resolves.toBeDefined();
   });
 
+  it('should refuse the item itself in related, and import a slug of no article with a note naming it', async () => {
+    await expect(
+      importWith(
+        'case-studies/itself.md',
+        '---\ntitle: T\nsummary: S\nrelated: [itself]\n---\n\nBody.\n',
+      ),
+    ).rejects.toThrow(
+      'case-studies/itself.md: front matter "related" names the item itself ("itself").',
+    );
+    // Another article of either type is fine; a typo or a topic is imported with a note, not silently dropped.
+    const result = await importWith(
+      'case-studies/listing.md',
+      '---\ntitle: T\nsummary: S\nrelated: [mill-lane, warranty-choice, mill-lnae, contractors-all-risks]\n---\n\nBody.\n',
+    );
+    expect(result.notes).toEqual([
+      'case-studies/listing.md: "related" names "mill-lnae", which is not a file in case-studies/ or insights/: the article does not list it.',
+      'case-studies/listing.md: "related" names "contractors-all-risks", which is not a file in case-studies/ or insights/: the article does not list it.',
+    ]);
+  });
+
+  it('should refuse a title that shows nothing, or is not one line of text, and a summary with control characters', async () => {
+    for (const [title, summary, message] of [
+      ['\u200B\u200B', 'S', 'front matter "title" is required (text).'],
+      ['\u00AD\u2060 ', 'S', 'front matter "title" is required (text).'],
+      ['Bell\u0007', 'S', 'front matter "title" must be one line of text'],
+      ['Escape \u001B[31mred', 'S', 'front matter "title" must be one line of text'],
+      ['Two\nlines', 'S', 'front matter "title" must be one line of text'],
+      ['Tab\there', 'S', 'front matter "title" must be one line of text'],
+      ['Plain', 'Escape \u001B[2J', 'front matter "summary" must not hold control characters.'],
+      ['Plain', '\u200B', 'front matter "summary" is required (text).'],
+    ] as const) {
+      await expect(
+        importWith(
+          'insights/shown.md',
+          `---\ntitle: ${JSON.stringify(title)}\nsummary: ${JSON.stringify(summary)}\n---\n\nBody.\n`,
+        ),
+        JSON.stringify(title + summary),
+      ).rejects.toThrow(`insights/shown.md: ${message}`);
+    }
+    // A summary may run over lines (YAML folds or keeps them).
+    await expect(
+      importWith(
+        'insights/shown.md',
+        '---\ntitle: Fine\nsummary: |\n  One line.\n  Another.\n---\n\nBody.\n',
+      ),
+    ).resolves.toBeDefined();
+  });
+
+  it('should refuse a YAML alias bomb at once, naming the file, rather than walk its billions of values', async () => {
+    // Ten levels of nine aliases each: 3.5 billion values from 1 KB (the import ran for minutes before).
+    const levels = ['x0: &a0 [' + Array(9).fill('"lol"').join(', ') + ']'];
+    for (let level = 1; level <= 10; level += 1) {
+      levels.push(
+        `x${level}: &a${level} [` +
+          Array(9)
+            .fill(`*a${level - 1}`)
+            .join(', ') +
+          ']',
+      );
+    }
+    const started = Date.now();
+    await expect(
+      importWith(
+        'insights/bomb.md',
+        `---\ntitle: Bomb\nsummary: S\n${levels.join('\n')}\n---\n\nBody.\n`,
+      ),
+    ).rejects.toThrow(
+      'insights/bomb.md: front matter repeats values through YAML aliases (*name) past 100 in all: write them out.',
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // A few aliases, as an author might use them, are fine.
+    await expect(
+      importWith(
+        'insights/aliases.md',
+        '---\ntitle: &t Aliased\nsummary: *t\nrelated: &r [warranty-choice]\nextra: *r\n---\n\nBody.\n',
+      ),
+    ).resolves.toBeDefined();
+  });
+
   it("should drop /media/ paths in HTML that are not the client's own published files", async () => {
     const other = '/media/northbank/0123456789abcdef0123.png';
     await importWith(
