@@ -79,10 +79,21 @@ export class FileSniffer {
     }
   }
 
+  /** The text from the first character that is not white space, while that is `<` and the next has not come. */
+  #pendingOpening = '';
+
   #judgeOpening(text: string): void {
     if (this.#opening !== 'unknown') return;
-    const first = FIRST_SHOWN.exec(text)?.[0];
-    if (first !== undefined) this.#opening = first === '<' ? 'markup' : 'plain';
+    const start = this.#pendingOpening === '' ? FIRST_SHOWN.exec(text)?.index : 0;
+    if (start === undefined) return;
+    const opening = this.#pendingOpening + text.slice(start, start + 2);
+    if (opening[0] !== '<') {
+      this.#opening = 'plain';
+    } else if (opening.length < 2) {
+      this.#pendingOpening = opening;
+    } else {
+      this.#opening = OPENS_A_TAG.test(opening) ? 'markup' : 'plain';
+    }
   }
 
   /**
@@ -137,6 +148,11 @@ const CSV: AllowedType = { mime: 'text/csv', ext: 'csv' };
  * first such character opens a tag, however much white space comes before it.
  */
 const FIRST_SHOWN = /\S/u;
+/**
+ * What opens a tag, a comment, a doctype or an XML declaration: `<` then a letter, `!`, `?` or `/` (as HTML
+ * parsers and browsers' type sniffing read it). `< 5` or `<5 years` opens a line of text, not markup.
+ */
+const OPENS_A_TAG = /^<[A-Za-z!?/]/;
 /** The uploaded name's extension, lower-case, or '' when it has none. */
 const extensionOf = (fileName: string): string =>
   /\.([^./\\]*)$/.exec(fileName.trim())?.[1]?.toLowerCase() ?? '';

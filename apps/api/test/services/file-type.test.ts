@@ -183,5 +183,13 @@ describe('FileSniffer: text is plain text or CSV, and only when it says so', () 
     }
     // A tag further on is text like any other.
     expect(await sniff(Buffer.from('Use <b> for bold.\n'), 'notes.txt')).toBe('txt');
+    // So is a `<` that opens no tag: a comparison, an age band.
+    expect(await sniff(Buffer.from('< 5 is less than 6\n'), 'notes.txt')).toBe('txt');
+    expect(await sniff(Buffer.from('<5 years,12\n5-10 years,3\n'), 'ages.csv')).toBe('csv');
+    expect(await sniff(Buffer.from('  <= 10\n'), 'notes.txt')).toBe('txt');
+    // A tag whose `<` ends one chunk and whose name begins the next is still a tag; end tags and comments too.
+    for (const page of [' '.repeat(999) + '<script>alert(1)</script>', '</p>', '<!-- x -->']) {
+      expect(await sniff(Buffer.from(page), 'notes.txt'), page.trim()).toBeUndefined();
+    }
   });
 });
