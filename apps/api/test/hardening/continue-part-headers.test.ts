@@ -111,7 +111,7 @@ describe.each(databases)(
       expect(await kept()).toEqual(before);
     });
 
-    it('should name a part without Content-Disposition, or with a header line not well formed', async () => {
+    it('should name a part without Content-Disposition or a name in it, or with a header line not well formed', async () => {
       for (const [part, error] of [
         [
           { headers: ['Content-Type: text/plain'], content: 'x' },
@@ -123,6 +123,14 @@ describe.each(databases)(
             content: 'x',
           },
           'A part of the form has a header line that is not well formed.',
+        ],
+        [
+          { headers: ['Content-Disposition: form-data'], content: 'x' },
+          'A part of the form has a Content-Disposition header without a name for its field.',
+        ],
+        [
+          { headers: ['Content-Disposition: form-data; filename="a.txt"'], content: 'x' },
+          'A part of the form has a Content-Disposition header without a name for its field.',
         ],
       ] as const) {
         const response = await post([...fields('SingleLine'), part]);

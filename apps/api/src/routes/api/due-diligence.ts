@@ -270,6 +270,9 @@ class PartHeaderCheck {
     } else if (disposition === undefined || !/^\s*form-data\s*(;|$)/i.test(disposition)) {
       this.problem =
         'A part of the form has no Content-Disposition: form-data header naming its field.';
+    } else if (!/;\s*name\*?\s*=/i.test(disposition)) {
+      this.problem =
+        'A part of the form has a Content-Disposition header without a name for its field.';
     }
   }
 }
@@ -387,10 +390,16 @@ async function receive(
       )
         throw new HttpError(413, TOO_LARGE_MESSAGE);
       const code = (error as { code?: unknown }).code;
+      // A second file part after one already refused by name (`Unknown field "x".`): that name is the problem.
+      if (code === 'FST_FILES_LIMIT' && received.problem !== undefined) {
+        throw new HttpError(400, received.problem);
+      }
       const refusal = typeof code === 'string' ? LIBRARY_REFUSALS[code] : undefined;
+      // Not a limit: a part whose headers were seen to be wrong (a Content-Disposition with no name, which the
+      // parser throws on) says so in its words.
       throw new HttpError(
         400,
-        refusal ?? 'The form data is malformed. Please send the form again.',
+        refusal ?? headers?.problem ?? 'The form data is malformed. Please send the form again.',
       );
     }
     complete = false;
@@ -432,7 +441,9 @@ async function readParts(
     }
     if (part.type === 'file') {
       if (part.fieldname !== FILE_FIELD || received.upload !== undefined) {
-        received.problem ??= `Unknown field "${shownText(part.fieldname)}".`;
+        received.problem ??= isField(part.fieldname)
+          ? `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must be sent as text, not as a file.`
+          : `Unknown field "${shownText(part.fieldname)}".`;
         received.file = part.file;
         // `finished` also settles for a stream that has already ended (waiting for 'end' would hang).
         await finished(part.file.resume());

@@ -300,6 +300,20 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
       multipart(FIELDS, { field: 'Other', filename: 'a.pdf', content: pdf(10) }),
     );
     expect(otherFile.statusCode).toBe(400);
+    expect(otherFile.json()).toEqual({ error: 'Unknown field "Other".' });
+    // A field the form has, sent as a file: named as such, not as unknown.
+    const { SingleLine: _name, ...withoutName } = FIELDS;
+    const nameAsFile = await post(
+      multipart(withoutName, {
+        field: 'SingleLine',
+        filename: 'name.txt',
+        content: Buffer.from('Quay'),
+      }),
+    );
+    expect(nameAsFile.statusCode).toBe(400);
+    expect(nameAsFile.json()).toEqual({
+      error: 'The field "SingleLine" (Project name) must be sent as text, not as a file.',
+    });
   });
 
   it('should answer the form limits with a 400 in its own words, and keep no file', async () => {
@@ -320,6 +334,11 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
       `Content-Type: application/pdf\r\n\r\n${pdf(2000).toString('latin1')}\r\n`;
     const valid = Object.entries(FIELDS).map(([name, value]) => field(name, value));
     const cases: [string, { payload: Buffer; headers: Record<string, string> }, string][] = [
+      [
+        'an unknown file part, then the file',
+        form([...valid, file('a.pdf').replace('name="FileUpload"', 'name="Other"'), file('b.pdf')]),
+        'Unknown field "Other".',
+      ],
       [
         'two files',
         form([...valid, file('a.pdf'), file('b.pdf')]),
