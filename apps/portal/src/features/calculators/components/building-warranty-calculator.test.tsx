@@ -92,6 +92,29 @@ describe('BuildingWarrantyCalculator', () => {
       expect(fetchMock).not.toHaveBeenCalled();
     });
 
+    it('should show a name or telephone the API would refuse at its field, and post nothing', async () => {
+      const user = userEvent.setup();
+      renderCalculator();
+      const name = await screen.findByLabelText('Name');
+      await user.clear(name);
+      // A right-to-left mark pasted inside the name (invisible), and a telephone number too long.
+      fireEvent.change(name, { target: { value: 'Ada\u200FLovelace' } });
+      fireEvent.change(screen.getByLabelText('Telephone'), { target: { value: '0'.repeat(41) } });
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      expect(name).toHaveAttribute('aria-invalid', 'true');
+      expect(name).toHaveFocus();
+      expect(name).toHaveAccessibleDescription(
+        'Remove the line breaks or hidden characters (such as text-direction marks) from this field',
+      );
+      expect(screen.getByLabelText('Telephone')).toHaveAccessibleDescription(
+        'Use at most 40 characters',
+      );
+      expect(screen.queryByText('Estimated premium')).not.toBeInTheDocument();
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
+
     it('should clear a field’s highlight once it is filled in', async () => {
       const user = userEvent.setup();
       renderCalculator();

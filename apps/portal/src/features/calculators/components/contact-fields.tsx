@@ -5,7 +5,7 @@ import { styled } from 'styled-components';
 import type { ContactDetails } from '../stores/create-draft-store';
 import { isBlank } from '@/lib/text';
 
-import type { ContactField } from '../utils/contact';
+import { CONTACT_MAX_LENGTH, contactProblem, type ContactField } from '../utils/contact';
 
 export interface ContactFieldsProps {
   /** Prefix of the three inputs' ids (`{idPrefix}-name`, `-telephone`, `-email`). */
@@ -30,6 +30,29 @@ export function emailMessage(email: string): string {
   return isBlank(email)
     ? 'Enter your email address'
     : 'Enter an email address such as name@example.com';
+}
+
+/**
+ * What a contact field says when Calculate cannot go on with it. `missing` is the field's own request ("Enter
+ * your name"); the other problems say what to change.
+ */
+function contactMessage(
+  contact: ContactDetails,
+  field: ContactField,
+  missing: string,
+): string | undefined {
+  switch (contactProblem(contact, field)) {
+    case undefined:
+      return undefined;
+    case 'missing':
+      return field === 'email' ? emailMessage(contact.email) : missing;
+    case 'hidden-characters':
+      return 'Remove the line breaks or hidden characters (such as text-direction marks) from this field';
+    case 'too-long':
+      return `Use at most ${CONTACT_MAX_LENGTH[field]} characters`;
+    case 'not-an-address':
+      return emailMessage(contact.email);
+  }
 }
 
 /** The id of a contact field's input, so a screen can move focus to it. */
@@ -59,7 +82,9 @@ export function ContactFields({
         value={value.name}
         onChange={update('name')}
         invalid={isInvalid('name')}
-        errorMessage={isInvalid('name') ? 'Enter your name' : undefined}
+        errorMessage={
+          isInvalid('name') ? contactMessage(value, 'name', 'Enter your name') : undefined
+        }
       />
       <TextField
         id={contactFieldId(idPrefix, 'telephone')}
@@ -70,7 +95,11 @@ export function ContactFields({
         value={value.telephone}
         onChange={update('telephone')}
         invalid={isInvalid('telephone')}
-        errorMessage={isInvalid('telephone') ? telephone.errorMessage : undefined}
+        errorMessage={
+          isInvalid('telephone')
+            ? contactMessage(value, 'telephone', telephone.errorMessage)
+            : undefined
+        }
       />
       <TextField
         id={contactFieldId(idPrefix, 'email')}
@@ -81,7 +110,7 @@ export function ContactFields({
         value={value.email}
         onChange={update('email')}
         invalid={isInvalid('email')}
-        errorMessage={isInvalid('email') ? emailMessage(value.email) : undefined}
+        errorMessage={isInvalid('email') ? contactMessage(value, 'email', '') : undefined}
       />
     </Fields>
   );

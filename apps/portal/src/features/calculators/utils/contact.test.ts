@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CONTACT_FIELDS,
   contactFromUser,
+  contactProblem,
   invalidContactFields,
   isEmailAddress,
   missingContactFields,
@@ -66,4 +68,44 @@ describe('isEmailAddress', () => {
     'ann@example.com, bob@example.com',
     'Ann <ann@example.com>',
   ])('refuses %s', (email) => expect(isEmailAddress(email)).toBe(false));
+});
+
+describe('contactProblem', () => {
+  const ok = { name: 'Ada Lovelace', telephone: '020 7946 0000', email: 'ada@example.com' };
+
+  it('finds what the API would refuse in each field, as the field would be sent', () => {
+    expect(CONTACT_FIELDS.map((field) => contactProblem(ok, field))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    for (const [contact, field, problem] of [
+      [{ ...ok, name: '\u200B' }, 'name', 'missing'],
+      [{ ...ok, name: 'Ada\u200FLovelace' }, 'name', 'hidden-characters'],
+      [{ ...ok, name: 'Ada \u202Eecalevol' }, 'name', 'hidden-characters'],
+      [{ ...ok, name: 'Ada\nLovelace' }, 'name', 'hidden-characters'],
+      [{ ...ok, name: 'Ada\u0000' }, 'name', 'hidden-characters'],
+      [{ ...ok, name: 'Ada \uD800' }, 'name', 'hidden-characters'],
+      [{ ...ok, name: 'a'.repeat(201) }, 'name', 'too-long'],
+      [{ ...ok, telephone: '0'.repeat(41) }, 'telephone', 'too-long'],
+      [{ ...ok, telephone: '020\u2028 7946' }, 'telephone', 'hidden-characters'],
+      [{ ...ok, email: `${'a'.repeat(250)}@b.co` }, 'email', 'too-long'],
+      [{ ...ok, email: 'ada.example.com' }, 'email', 'not-an-address'],
+    ] as const) {
+      expect(contactProblem(contact, field), JSON.stringify(contact[field]).slice(0, 40)).toBe(
+        problem,
+      );
+    }
+  });
+
+  it('takes what the API takes: the longest values, spaces around them, emoji, joiners and right-to-left letters', () => {
+    for (const contact of [
+      { ...ok, name: ` ${'a'.repeat(200)} ` },
+      { ...ok, name: '👩‍💻'.repeat(10) },
+      { ...ok, name: 'מבטח שלום', telephone: '0'.repeat(40) },
+      { ...ok, name: 'Ada\tLovelace' },
+    ]) {
+      expect(invalidContactFields(contact), contact.name.slice(0, 20)).toEqual([]);
+    }
+  });
 });

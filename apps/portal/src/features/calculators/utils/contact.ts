@@ -1,4 +1,4 @@
-import { isBlank } from '@/lib/text';
+import { characterCount, hasHiddenCharacters, isBlank } from '@/lib/text';
 import type { ContactDetails } from '../stores/create-draft-store';
 
 /** The contact fields in the order they appear on screen. */
@@ -54,15 +54,40 @@ export function isEmailAddress(value: string): boolean {
   return EMAIL_ADDRESS.test(value.trim());
 }
 
+/** The longest value the API takes in each contact field (as sent: trimmed), in characters. */
+export const CONTACT_MAX_LENGTH: Record<ContactField, number> = {
+  name: 200,
+  telephone: 40,
+  email: 254,
+};
+
+/** Why Calculate cannot go on with a contact field. */
+export type ContactProblem = 'missing' | 'too-long' | 'hidden-characters' | 'not-an-address';
+
 /**
- * The contact fields Calculate must not go on with, in screen order: the empty ones, and an e-mail address that
- * is not one.
+ * What is wrong with one contact field, as the API would judge it, or `undefined`: empty, longer than it takes,
+ * holding a character it refuses in a line (a line break, a control character, an invisible text-direction mark),
+ * or, for the e-mail, not an address.
+ *
+ * @example contactProblem({ name: 'Ada\u200FLovelace', telephone: '1', email: 'a@b.co' }, 'name') // 'hidden-characters'
+ */
+export function contactProblem(
+  contact: ContactDetails,
+  field: ContactField,
+): ContactProblem | undefined {
+  const value = contact[field];
+  if (isBlank(value)) return 'missing';
+  if (hasHiddenCharacters(value)) return 'hidden-characters';
+  if (characterCount(value.trim()) > CONTACT_MAX_LENGTH[field]) return 'too-long';
+  if (field === 'email' && !isEmailAddress(value)) return 'not-an-address';
+  return undefined;
+}
+
+/**
+ * The contact fields Calculate must not go on with, in screen order (see {@link contactProblem}).
  *
  * @example invalidContactFields({ name: 'Ada', telephone: '', email: 'ada.example.com' }) // ['telephone', 'email']
  */
 export function invalidContactFields(contact: ContactDetails): ContactField[] {
-  const missing = missingContactFields(contact);
-  return CONTACT_FIELDS.filter(
-    (field) => missing.includes(field) || (field === 'email' && !isEmailAddress(contact.email)),
-  );
+  return CONTACT_FIELDS.filter((field) => contactProblem(contact, field) !== undefined);
 }
