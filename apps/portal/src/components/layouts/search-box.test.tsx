@@ -67,6 +67,11 @@ describe('SearchBox', () => {
       expect(await screen.findByRole('searchbox')).toHaveValue('terrorism');
     });
 
+    it('should show a longer query from the address cut to the 200 characters searched, without direction marks', async () => {
+      renderSearchBox(`/demo/search-results?search=%E2%80%8F${'a'.repeat(5000)}`);
+      expect(await screen.findByRole('searchbox')).toHaveValue('a'.repeat(200));
+    });
+
     describe('when a new search is made', () => {
       it('should show the new query and keep focus in the box', async () => {
         const user = userEvent.setup();

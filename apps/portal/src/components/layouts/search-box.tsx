@@ -4,7 +4,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 
 import { paths } from '@/config/paths';
-import { MAX_SEARCH_LENGTH } from '@/features/content/utils/search-text';
+import { MAX_SEARCH_LENGTH, searchText } from '@/features/content/utils/search-text';
 
 interface SearchBoxProps {
   prefix: string;
@@ -19,7 +19,8 @@ export function SearchBox({ prefix }: SearchBoxProps) {
   const { pathname } = useLocation();
   const [searchParams] = useSearchParams();
   const onResults = pathname === paths.app.searchResults(prefix);
-  const query = onResults ? (searchParams.get('search') ?? '') : '';
+  // As the results page reads it: cut to what the box takes (a longer `search=` in an address is cut to 200).
+  const query = onResults ? searchText(searchParams.get('search')) : '';
 
   // Follow the URL: a new query (or leaving the results page) replaces what is in the box.
   const [value, setValue] = useState(query);

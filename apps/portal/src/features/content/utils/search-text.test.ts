@@ -24,4 +24,11 @@ describe('searchText', () => {
     expect(searchText('damp\u0000 proofing')).toBe('damp proofing');
     expect(searchText('\u0000\u0000')).toBe('');
   });
+
+  it('should drop invisible text-direction marks, which show nothing and would match nothing', () => {
+    expect(searchText('\u200Fwarranty')).toBe('warranty');
+    expect(searchText('\u202Ewarranty\u2066')).toBe('warranty');
+    // Right-to-left letters and emoji joiners are text.
+    expect(searchText('שלום \u{1F469}\u200D\u{1F4BB}')).toBe('שלום \u{1F469}\u200D\u{1F4BB}');
+  });
 });
