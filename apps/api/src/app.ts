@@ -114,39 +114,32 @@ const UNSUPPORTED_TYPE_MESSAGE =
 const FORM_ROUTES = new Set(['/api/:client/login/link', '/api/:client/due-diligence']);
 
 /**
+ * A hook that refuses a body whose type is not one of `types` (415 with `message`) before anything else is done
+ * with the request; a request without a Content-Type goes on (to be refused for its missing body, if it needs one).
+ */
+function onlyBodyTypes(types: readonly string[], message: string) {
+  const accepted = new Set(types);
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    const type = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+    if (type !== undefined && !accepted.has(type)) {
+      done(new HttpError(415, message));
+      return;
+    }
+    done();
+  };
+}
+
+/** The JSON calls: JSON only. */
+const jsonOnly = onlyBodyTypes(['application/json'], UNSUPPORTED_TYPE_MESSAGE);
+
+/**
  * The login link's form takes its urlencoded body (what the Continue page sends) or JSON; anything else (a
  * multipart body, say) is refused by name rather than read as an empty form.
  */
-const LOGIN_LINK_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
-const LOGIN_LINK_TYPE_MESSAGE =
-  'This content type is not accepted: send the login link’s form (token=…) as application/x-www-form-urlencoded.';
-
-function loginLinkFormOnly(
-  request: FastifyRequest,
-  _reply: FastifyReply,
-  done: (error?: Error) => void,
-): void {
-  const type = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
-  if (type !== undefined && !LOGIN_LINK_TYPES.has(type)) {
-    done(new HttpError(415, LOGIN_LINK_TYPE_MESSAGE));
-    return;
-  }
-  done();
-}
-
-/** Refuses a body that is not JSON before anything else is done with the request. */
-function jsonOnly(
-  request: FastifyRequest,
-  _reply: FastifyReply,
-  done: (error?: Error) => void,
-): void {
-  const type = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
-  if (type !== undefined && type !== 'application/json') {
-    done(new HttpError(415, UNSUPPORTED_TYPE_MESSAGE));
-    return;
-  }
-  done();
-}
+const loginLinkFormOnly = onlyBodyTypes(
+  ['application/x-www-form-urlencoded', 'application/json'],
+  'This content type is not accepted: send the login link’s form (token=…) as application/x-www-form-urlencoded.',
+);
 
 /** The query string of a call that takes no parameters: any parameter is unknown (400). */
 const NO_QUERY = {
