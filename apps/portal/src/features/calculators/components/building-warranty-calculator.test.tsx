@@ -115,6 +115,30 @@ describe('BuildingWarrantyCalculator', () => {
       expect(fetchMock).not.toHaveBeenCalled();
     });
 
+    it('should neither compute nor post with a typed amount the field refused, and focus the first field to fix', async () => {
+      const user = userEvent.setup();
+      renderCalculator();
+      const amount = await screen.findByRole('textbox', { name: /^Sum insured.*exact amount/ });
+      await user.clear(amount);
+      await user.type(amount, '12.5.6');
+      await user.clear(screen.getByLabelText('Name'));
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      // The amount comes before the name in the form: it is the first to fix.
+      expect(amount).toHaveAttribute('aria-invalid', 'true');
+      expect(amount).toHaveFocus();
+      expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.queryByText('Estimated premium')).not.toBeInTheDocument();
+      expect(fetchMock).not.toHaveBeenCalled();
+
+      // The name filled in, the amount still refused: still nothing computed, focus on the amount.
+      await user.type(screen.getByLabelText('Name'), 'Ada Lovelace');
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(amount).toHaveFocus();
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
+
     it('should clear a field’s highlight once it is filled in', async () => {
       const user = userEvent.setup();
       renderCalculator();

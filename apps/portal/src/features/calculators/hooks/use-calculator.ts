@@ -8,7 +8,12 @@ import type { QuoteSubmissionResponse } from '@/types/api';
 
 import { contactFieldId } from '../components/contact-fields';
 import type { ContactDetails, DraftState, Submission } from '../stores/create-draft-store';
-import { contactFromUser, invalidContactFields, type ContactField } from '../utils/contact';
+import {
+  CONTACT_FIELDS,
+  contactFromUser,
+  invalidContactFields,
+  type ContactField,
+} from '../utils/contact';
 
 import { useQuoteSubmission } from './use-quote-submission';
 
@@ -82,9 +87,20 @@ export function useCalculator<I extends object, Q, B>({
     const { inputs: current, contact: edited } = store.getState();
     const details = edited ?? contactFromUser(client);
     const invalid = invalidContactFields(details);
-    if (invalid.length > 0) {
-      setShowMissing(true);
-      document.getElementById(contactFieldId(idPrefix, invalid[0]!))?.focus();
+    // A typed amount the field refused (it says why, and keeps its last good value): not calculated with that
+    // value as if nothing were wrong. Focus goes to the first field to fix, in the form's order.
+    const refused = refusedInputs(idPrefix);
+    if (invalid.length > 0 || refused.length > 0) {
+      setShowMissing(invalid.length > 0);
+      const first = [
+        ...refused,
+        ...invalid.map((field) => document.getElementById(contactFieldId(idPrefix, field))),
+      ]
+        .filter((element): element is HTMLElement => element !== null)
+        .sort((a, b) =>
+          a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+        )[0];
+      first?.focus();
       return;
     }
     setShowMissing(false);
@@ -122,6 +138,19 @@ export function useCalculator<I extends object, Q, B>({
     retry,
     estimateRef,
   };
+}
+
+/**
+ * The form's inputs marked invalid by themselves (a typed amount the field refused), other than the contact
+ * fields, whose marks Calculate sets.
+ */
+function refusedInputs(idPrefix: string): HTMLElement[] {
+  const form = document.getElementById(contactFieldId(idPrefix, 'name'))?.closest('form');
+  if (!form) return [];
+  const contactIds = new Set(CONTACT_FIELDS.map((field) => contactFieldId(idPrefix, field)));
+  return [...form.querySelectorAll<HTMLElement>('[aria-invalid="true"]')].filter(
+    (element) => !contactIds.has(element.id),
+  );
 }
 
 /** Brings the estimate into view on small screens, where it sits below the form. */
