@@ -205,6 +205,33 @@ describe('BuildingWarrantyCalculator', () => {
         item: 'Building Warranty Cost Calculator',
       });
     });
+
+    it('should not send the same estimate again on a second Calculate, but a changed one', async () => {
+      const user = userEvent.setup();
+      let reference = 0;
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? created(`BW-2026-00012${(reference += 1)}`)
+          : new Response(null, { status: 204 }),
+      );
+      renderCalculator();
+      await enterDocumentedExample(user);
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(await screen.findByText('Your reference: BW-2026-000121')).toBeInTheDocument();
+
+      // Pressed again (Enter twice, say) once the first was answered: the same estimate and reference, no post.
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(screen.getByText('Your reference: BW-2026-000121')).toBeInTheDocument();
+      expect(postsTo('/api/demo/warranty')).toHaveLength(1);
+
+      // Another telephone number is another submission.
+      const telephone = screen.getByLabelText('Telephone');
+      await user.clear(telephone);
+      await user.type(telephone, '020 7946 0000');
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(await screen.findByText('Your reference: BW-2026-000122')).toBeInTheDocument();
+      expect(postsTo('/api/demo/warranty')).toHaveLength(2);
+    });
   });
 
   describe('when Calculate is pressed for Conversion, Part Complete, 60 units and £5,000,000', () => {

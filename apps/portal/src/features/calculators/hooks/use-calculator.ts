@@ -114,9 +114,20 @@ export function useCalculator<I extends object, Q, B>({
       return;
     }
     setInputError(null);
+    const body = toSubmission(current, details, figures);
+    // The same estimate for the same person, already with the team (a second press of Enter once the first was
+    // answered): shown again, not stored and e-mailed a second time under a new reference.
+    const last = store.getState().submission;
+    if (
+      (last.status === 'sent' || last.status === 'sending') &&
+      JSON.stringify(last.body) === JSON.stringify(body)
+    ) {
+      revealEstimate(estimateRef.current);
+      return;
+    }
     store.getState().setEstimate({ inputs: current, quote: figures });
     revealEstimate(estimateRef.current);
-    void send(toSubmission(current, details, figures));
+    void send(body);
   }, [store, client, idPrefix, quote, toSubmission, send]);
 
   const retry = useCallback(() => {
