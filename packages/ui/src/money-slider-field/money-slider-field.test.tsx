@@ -184,6 +184,17 @@ describe('MoneySliderField', () => {
       await expectNoAxeViolations(container);
     });
 
+    it('should report the refusal and its end to onProblemChange, once each', async () => {
+      const onProblemChange = vi.fn();
+      const { user } = renderWithTheme(<SumInsured onProblemChange={onProblemChange} />);
+      await user.clear(amountField());
+      await user.type(amountField(), 'abc{Enter}');
+      await user.clear(amountField());
+      await user.type(amountField(), '60m{Enter}');
+      fireEvent.change(slider(), { target: { value: '2000000' } });
+      expect(onProblemChange.mock.calls).toEqual([['unreadable'], ['out-of-range'], [null]]);
+    });
+
     describe('when a valid amount is then committed', () => {
       it('should clear the error', async () => {
         const { user } = renderWithTheme(<SumInsured />);

@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { describedBy } from '../field/field';
 import { FieldError, FieldHint, FieldLabel, FieldRoot } from '../field/field.styles';
 import { snapToStep, sliderFillStyle } from '../slider/slider';
@@ -28,6 +28,11 @@ export interface MoneySliderFieldProps {
   hint?: ReactNode;
   disabled?: boolean;
   className?: string;
+  /**
+   * Called when a typed amount is refused (with why) and when the field is fine again (`null`), so that a page
+   * whose figures follow the amount can say they are for the amount last accepted.
+   */
+  onProblemChange?(problem: MoneyInputProblem | null): void;
 }
 
 /** Why a typed amount was refused. */
@@ -61,6 +66,7 @@ export function MoneySliderField({
   hint,
   disabled,
   className,
+  onProblemChange,
 }: MoneySliderFieldProps) {
   const generatedId = useId();
   const sliderId = id ?? `money-${generatedId}`;
@@ -74,6 +80,15 @@ export function MoneySliderField({
   const [draft, setDraft] = useState<string | null>(null);
   const [problem, setProblem] = useState<MoneyInputProblem | null>(null);
   const formatted = format(value);
+  // The latest callback, so that a new function each render does not count as a change of problem.
+  const problemListener = useRef(onProblemChange);
+  problemListener.current = onProblemChange;
+  const reported = useRef<MoneyInputProblem | null>(null);
+  useEffect(() => {
+    if (reported.current === problem) return;
+    reported.current = problem;
+    problemListener.current?.(problem);
+  }, [problem]);
 
   const commit = () => {
     if (draft === null) return;

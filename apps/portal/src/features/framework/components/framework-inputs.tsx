@@ -12,15 +12,24 @@ import { styled } from 'styled-components';
 
 import type { FrameworkInputs } from '../stores/framework-store';
 
+/** The framework's amounts, each typed into a field that may refuse what is typed. */
+export type FrameworkAmount = 'contractValue' | 'gdv' | 'reinstatement';
+
 export interface FrameworkInputsProps {
   inputs: FrameworkInputs;
   onInputChange: <K extends keyof FrameworkInputs>(key: K, value: FrameworkInputs[K]) => void;
+  /** Called when an amount field refuses what was typed (`true`), and when it is fine again (`false`). */
+  onAmountRefused?: (amount: FrameworkAmount, refused: boolean) => void;
 }
 
 const range = ({ min, max, step }: SliderLimit) => ({ min, max, step });
 
 /** The nine facts about the project the framework is worked out from. */
-export function FrameworkInputsForm({ inputs, onInputChange }: FrameworkInputsProps) {
+export function FrameworkInputsForm({
+  inputs,
+  onInputChange,
+  onAmountRefused,
+}: FrameworkInputsProps) {
   return (
     <Form role="group" aria-label="Your project">
       <Select
@@ -36,6 +45,7 @@ export function FrameworkInputsForm({ inputs, onInputChange }: FrameworkInputsPr
         {...range(FRAMEWORK_LIMITS.contractValue)}
         value={inputs.contractValue}
         onValueChange={(value) => onInputChange('contractValue', value)}
+        onProblemChange={(problem) => onAmountRefused?.('contractValue', problem !== null)}
         format={formatPounds}
       />
       <Select
@@ -51,6 +61,7 @@ export function FrameworkInputsForm({ inputs, onInputChange }: FrameworkInputsPr
         {...range(FRAMEWORK_LIMITS.gdv)}
         value={inputs.gdv}
         onValueChange={(value) => onInputChange('gdv', value)}
+        onProblemChange={(problem) => onAmountRefused?.('gdv', problem !== null)}
         format={formatPounds}
       />
       <Select
@@ -72,6 +83,7 @@ export function FrameworkInputsForm({ inputs, onInputChange }: FrameworkInputsPr
         {...range(FRAMEWORK_LIMITS.reinstatement)}
         value={inputs.reinstatement}
         onValueChange={(value) => onInputChange('reinstatement', value)}
+        onProblemChange={(problem) => onAmountRefused?.('reinstatement', problem !== null)}
         format={formatPounds}
       />
       <Switches>

@@ -102,6 +102,27 @@ describe('InsuranceFramework', () => {
   });
 
   describe('when the scheme is a conversion with a basement', () => {
+    it('should say the figures are for the amount last accepted while a typed amount is refused', async () => {
+      const user = userEvent.setup();
+      renderFramework();
+      await screen.findByRole('table', { name: 'Insurances for your project' });
+      await typeAmount(user, /^Gross development value.*exact amount/, '30,000,000');
+      const unsold = () => tableRows().find(([insurance]) => insurance?.startsWith('Completed'));
+      expect(unsold()?.[2]).toBe('£30,000,000');
+      const notice = /for the amounts last accepted/;
+      expect(screen.queryByText(notice)).not.toBeInTheDocument();
+
+      await typeAmount(user, /^Gross development value.*exact amount/, '1');
+
+      expect(screen.getByText(notice)).toBeInTheDocument();
+      expect(unsold()?.[2]).toBe('£30,000,000');
+
+      await typeAmount(user, /^Gross development value.*exact amount/, '£12m');
+
+      expect(screen.queryByText(notice)).not.toBeInTheDocument();
+      expect(unsold()?.[2]).toBe('£12,000,000');
+    });
+
     it('should require existing structures cover and non-negligent liability', async () => {
       const user = userEvent.setup();
       renderFramework();

@@ -1,5 +1,5 @@
 import { recommendInsuranceFramework } from '@firm/pricing';
-import { useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { styled } from 'styled-components';
 import { useShallow } from 'zustand/react/shallow';
 
@@ -8,7 +8,7 @@ import { PageHeading } from '@/components/ui/page-heading';
 import { useFrameworkStore } from '../stores/framework-store';
 import { isMinimumProfessionalIndemnity } from '../utils/recommendation';
 
-import { FrameworkInputsForm } from './framework-inputs';
+import { FrameworkInputsForm, type FrameworkAmount } from './framework-inputs';
 import { FrameworkTable } from './framework-table';
 import { RecommendedLimits } from './recommended-limits';
 
@@ -23,6 +23,17 @@ export function InsuranceFramework() {
     useShallow((state) => ({ inputs: state.inputs, setInput: state.setInput })),
   );
   const recommendation = useMemo(() => recommendInsuranceFramework(inputs), [inputs]);
+  // Amount fields showing a refused typed amount: the figures are then for the amount last accepted, and say so.
+  const [refused, setRefused] = useState<ReadonlySet<FrameworkAmount>>(new Set());
+  const onAmountRefused = useCallback((amount: FrameworkAmount, isRefused: boolean) => {
+    setRefused((current) => {
+      if (current.has(amount) === isRefused) return current;
+      const next = new Set(current);
+      if (isRefused) next.add(amount);
+      else next.delete(amount);
+      return next;
+    });
+  }, []);
   const piIsMinimum = useMemo(
     () => isMinimumProfessionalIndemnity(inputs, recommendation),
     [inputs, recommendation],
@@ -33,8 +44,18 @@ export function InsuranceFramework() {
       <PageHeading lead="Describe your project to see the insurances it needs, the limits we recommend and who should buy each policy. The table updates as you change the details.">
         {INSURANCE_FRAMEWORK_TITLE}
       </PageHeading>
-      <FrameworkInputsForm inputs={inputs} onInputChange={setInput} />
+      <FrameworkInputsForm
+        inputs={inputs}
+        onInputChange={setInput}
+        onAmountRefused={onAmountRefused}
+      />
       <Results aria-live="polite" aria-atomic="false">
+        {refused.size > 0 ? (
+          <OutOfDate>
+            The limits and the table below are for the amounts last accepted: correct the
+            highlighted amount to update them.
+          </OutOfDate>
+        ) : null}
         <RecommendedLimits
           recommendation={recommendation}
           professionalIndemnityIsMinimum={piIsMinimum}
@@ -58,6 +79,13 @@ const Page = styled.div`
 const Results = styled.div`
   display: grid;
   gap: ${({ theme }) => theme.space.lg};
+`;
+
+const OutOfDate = styled.p`
+  margin: 0;
+  padding: ${({ theme }) => `${theme.space.sm} ${theme.space.md}`};
+  border-left: 4px solid ${({ theme }) => theme.color.failure};
+  background: ${({ theme }) => theme.color.failureSurface};
 `;
 
 const Disclaimer = styled.p`
