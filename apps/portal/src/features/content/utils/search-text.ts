@@ -1,3 +1,5 @@
+import { FORMAT_CONTROL } from '@/lib/text';
+
 /** The longest search the API takes (GET /api/{client}/content: `search` of at most 200 characters). */
 export const MAX_SEARCH_LENGTH = 200;
 
@@ -5,9 +7,7 @@ export const MAX_SEARCH_LENGTH = 200;
  * What a search drops: NUL characters, and the invisible text-direction marks and format controls (U+200F, U+202E
  * and the like), which show nothing, match no word, and would have the search find nothing for the text it shows.
  */
-const UNSEARCHABLE =
-  // eslint-disable-next-line no-control-regex -- the NUL is one of what it drops
-  /[\u0000\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u206A-\u206F\uFFF9-\uFFFB]/g;
+const UNSEARCHABLE = new RegExp(`[\\u0000${FORMAT_CONTROL}]`, 'g');
 
 /**
  * The search text of the results page's address, cut to {@link MAX_SEARCH_LENGTH} characters (a pasted paragraph
