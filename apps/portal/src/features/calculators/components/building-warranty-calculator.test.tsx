@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLayoutEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { jsonResponse, makeClient } from '@/testing/fixtures';
@@ -376,6 +377,49 @@ describe('BuildingWarrantyCalculator', () => {
       expect(await screen.findByLabelText('Name')).toHaveValue('Grace Hopper');
       expect(screen.getByRole('slider', { name: 'Number of units' })).toHaveValue('1');
       expect(screen.queryByText('Estimated premium')).not.toBeInTheDocument();
+    });
+
+    // The DOM of the first render, read by a layout effect that runs before the calculator's own (the claim that
+    // empties another user's draft): the previous user's contact details and estimate are not in it at all.
+    it("should not render the previous user's details even before their draft is emptied", async () => {
+      const user = userEvent.setup();
+      fetchMock.mockReturnValue(new Promise<Response>(() => {}));
+      const first = renderCalculator();
+      await enterDocumentedExample(user);
+      const phone = screen.getByLabelText('Telephone');
+      await user.clear(phone);
+      await user.type(phone, '07700 900999');
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(await screen.findByText('Estimated premium')).toBeInTheDocument();
+      first.unmount();
+
+      const firstRender: string[] = [];
+      function FirstRenderProbe() {
+        useLayoutEffect(() => {
+          firstRender.push(document.body.innerHTML);
+        }, []);
+        return null;
+      }
+      renderWithClient(
+        <>
+          <FirstRenderProbe />
+          <BuildingWarrantyCalculator />
+        </>,
+        {
+          path: PATH,
+          client: makeClient({
+            first_name: 'Grace',
+            last_name: 'Hopper',
+            email: 'grace@example.com',
+          }),
+        },
+      );
+
+      expect(await screen.findByLabelText('Name')).toHaveValue('Grace Hopper');
+      expect(firstRender).toHaveLength(1);
+      expect(firstRender[0]).toContain('Grace Hopper');
+      expect(firstRender[0]).not.toContain('07700 900999');
+      expect(firstRender[0]).not.toContain('Estimated premium');
     });
   });
 

@@ -62,18 +62,22 @@ export function useCalculator<I extends object, Q, B>({
   const { prefix, client } = useClient();
   const owner = `${prefix}/${client.email}`;
 
-  // Before paint: a draft left in this tab by another user or client is never shown.
+  // Before paint: a draft left in this tab by another user or client is emptied. Until then it is not rendered
+  // either (the first render reads a fresh draft in its place): their contact details never reach the page.
   useLayoutEffect(() => store.getState().claim(owner), [store, owner]);
 
   const { inputs, savedContact, estimate, submission, setInput, setContact } = store(
-    useShallow((state) => ({
-      inputs: state.inputs,
-      savedContact: state.contact,
-      estimate: state.estimate,
-      submission: state.submission,
-      setInput: state.setInput,
-      setContact: state.setContact,
-    })),
+    useShallow((state) => {
+      const draft = state.owner === owner ? state : state.initial;
+      return {
+        inputs: draft.inputs,
+        savedContact: draft.contact,
+        estimate: draft.estimate,
+        submission: draft.submission,
+        setInput: state.setInput,
+        setContact: state.setContact,
+      };
+    }),
   );
   const contact = savedContact ?? contactFromUser(client);
 

@@ -26,6 +26,14 @@ export interface Estimate<I, Q> {
   quote: Q;
 }
 
+/** A draft as it starts: the calculator's default inputs, the user's own contact details, no estimate. */
+export interface FreshDraft<I, Q, B> {
+  inputs: I;
+  contact: null;
+  estimate: Estimate<I, Q> | null;
+  submission: Submission<B>;
+}
+
 export interface DraftState<I, Q, B> {
   /** Whose draft this is (`prefix/email`); another user or client starts from a fresh draft. */
   owner: string | null;
@@ -34,6 +42,8 @@ export interface DraftState<I, Q, B> {
   contact: ContactDetails | null;
   estimate: Estimate<I, Q> | null;
   submission: Submission<B>;
+  /** A fresh draft: what the screen shows while the draft held belongs to someone else (not saved). */
+  initial: FreshDraft<I, Q, B>;
   /** Takes the draft for `owner`, starting afresh when it belonged to someone else. */
   claim: (owner: string) => void;
   setInput: <K extends keyof I>(key: K, value: I[K]) => void;
@@ -64,18 +74,21 @@ let lastSubmissionId = 0;
  * @param initialInputs - the inputs of a fresh draft
  */
 export function createDraftStore<I extends object, Q, B>(name: string, initialInputs: I) {
-  const fresh = () => ({
+  // One object, never changed: what a draft of no one (or of another user) reads as.
+  const initial: FreshDraft<I, Q, B> = {
     inputs: initialInputs,
     contact: null,
     estimate: null,
-    submission: { status: 'idle' } as Submission<B>,
-  });
+    submission: { status: 'idle' },
+  };
+  const fresh = () => ({ ...initial });
 
   return create<DraftState<I, Q, B>>()(
     persist(
       (set, get) => ({
         owner: null,
         ...fresh(),
+        initial,
         claim: (owner) => {
           if (get().owner !== owner) set({ owner, ...fresh() });
         },

@@ -1,12 +1,13 @@
 import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLayoutEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from '@/lib/api-client';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { submitDueDiligence } from '../api/submit-due-diligence';
-import { useDueDiligenceDraft } from '../stores/draft-store';
+import { EMPTY_DRAFT, useDueDiligenceDraft } from '../stores/draft-store';
 
 import { DueDiligenceForm } from './due-diligence-form';
 
@@ -66,4 +67,42 @@ describe('DueDiligenceForm when the session has ended', () => {
     renderForm('bob@example.com');
     expect(await screen.findByLabelText('Project name')).toHaveValue('');
   });
+
+  // The DOM of the first render, read by a layout effect that runs before the form's own (the claim): another
+  // user's draft left in the tab must not be in it at all, while the same user's is.
+  it.each([
+    ['bob@example.com', ''],
+    ['ada@example.com', 'Harbour Quay'],
+  ])(
+    'should first render the draft left by demo/ada@example.com for %s as "%s"',
+    (email, shown) => {
+      useDueDiligenceDraft.setState({
+        owner: 'demo/ada@example.com',
+        draft: { ...EMPTY_DRAFT, projectName: 'Harbour Quay' },
+      });
+      const firstValues: string[] = [];
+      function FirstRenderProbe() {
+        useLayoutEffect(() => {
+          const field = document.querySelector<HTMLInputElement>('input[data-field="projectName"]');
+          firstValues.push(field?.value ?? 'no field');
+        }, []);
+        return null;
+      }
+      renderWithClient(
+        <>
+          <FirstRenderProbe />
+          <DueDiligenceForm
+            prefix="demo"
+            user={{ email, fullName: 'Ada Lovelace' }}
+            onSubmitted={vi.fn()}
+          />
+        </>,
+        { path: '/demo/due-diligence' },
+      );
+      return screen.findByLabelText('Project name').then((field) => {
+        expect(firstValues).toEqual([shown]);
+        expect(field).toHaveValue(shown);
+      });
+    },
+  );
 });

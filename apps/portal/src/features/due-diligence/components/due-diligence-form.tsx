@@ -9,7 +9,7 @@ import { ApiError } from '@/lib/api-client';
 import { messageOf } from '@/lib/errors';
 
 import { submitDueDiligence } from '../api/submit-due-diligence';
-import { DUE_DILIGENCE_LIMITS, useDueDiligenceDraft } from '../stores/draft-store';
+import { DUE_DILIGENCE_LIMITS, EMPTY_DRAFT, useDueDiligenceDraft } from '../stores/draft-store';
 import type { DueDiligenceDraft } from '../stores/draft-store';
 import { missingFields, REQUIRED_FIELDS } from '../validation';
 import type { RequiredField } from '../validation';
@@ -42,9 +42,18 @@ type Status =
  * upload. Sending shows the upload progress and a spinner.
  */
 export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceFormProps) {
-  const { draft, claim, update, keyFor, clear } = useDueDiligenceDraft();
+  const {
+    owner: draftOwner,
+    draft: storedDraft,
+    claim,
+    update,
+    keyFor,
+    clear,
+  } = useDueDiligenceDraft();
   const owner = `${prefix}/${user.email}`;
-  // Before paint: a draft left in this tab by another user or client is never shown.
+  // A draft left in this tab by another user or client is never rendered, not even before the claim below
+  // empties it (the claim runs before paint, but the first render would otherwise hold the other user's text).
+  const draft = draftOwner === owner ? storedDraft : EMPTY_DRAFT;
   useLayoutEffect(() => claim(owner), [claim, owner]);
   const [file, setFile] = useState<File | null>(null);
   const [fileTooLarge, setFileTooLarge] = useState(false);
