@@ -10,6 +10,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import { EMAIL_ADDRESS } from './email-address.js';
 import type { Config } from './config.js';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -459,6 +460,10 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
         useDefaults: true,
         allErrors: false,
         allowUnionTypes: true,
+      },
+      // `format: "email"` with the lengths mail servers hold to (64 before the @, 63 a label).
+      onCreate: (ajv) => {
+        ajv.addFormat('email', EMAIL_ADDRESS);
       },
     },
     schemaErrorFormatter: (errors, dataVar) => formatSchemaError(errors as AjvError[], dataVar),

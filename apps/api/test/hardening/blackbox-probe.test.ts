@@ -251,7 +251,15 @@ describe.each(databases)('a black-box hostile run ($name)', (target) => {
 
     it('should refuse an e-mail that is not one address, storing nothing', async () => {
       const before = await stored();
-      for (const value of ['not an email', 'a@b.example, c@d.example', 'a@b', '<a@b.example>']) {
+      for (const value of [
+        'not an email',
+        'a@b.example, c@d.example',
+        'a@b',
+        '<a@b.example>',
+        // Past RFC 5321's lengths: 65 characters before the @, a host label of 64.
+        `${'a'.repeat(65)}@example.com`,
+        `ada@${'b'.repeat(64)}.example.com`,
+      ]) {
         const response = await post(multipart({ ...DUE_DILIGENCE_FIELDS, Email: value }));
         expect(response.statusCode, value).toBe(400);
         expect(response.json()).toEqual({

@@ -3,6 +3,7 @@ import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HOUR } from '../../clock.js';
+import { EMAIL_ADDRESS } from '../../email-address.js';
 import { enqueue } from '../../repositories/outbox.js';
 import {
   findDueDiligenceByIdempotencyKey,
@@ -76,13 +77,6 @@ const HIDDEN_CONTROL = new RegExp(`[${CONTROL_CHARACTER}${FORMAT_CONTROL}]`, 'u'
 const WHOLE_POUNDS = /^£?\s?(?:\d{1,15}|\d{1,3}(?:,\d{3}){1,4})$/u;
 const AMOUNTS = ['Currency1', 'Currency2', 'Currency'] as const;
 
-/**
- * An e-mail address as the JSON calls' `format: "email"` takes it (ajv-formats' full `email`): the request goes
- * to the team and the form service under it, so it is one address, not a list or a sentence.
- */
-const EMAIL =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-
 /** Why an optional field given is not what it names (an amount, an e-mail address), or `undefined`. */
 function formatProblem(fields: Partial<Record<FieldName, string>>): string | undefined {
   for (const name of AMOUNTS) {
@@ -92,7 +86,7 @@ function formatProblem(fields: Partial<Record<FieldName, string>>): string | und
     }
   }
   const email = fields.Email;
-  if (email !== undefined && email !== '' && !EMAIL.test(email)) {
+  if (email !== undefined && email !== '' && !EMAIL_ADDRESS.test(email)) {
     return 'The field "Email" (E-mail) must be an e-mail address.';
   }
   return undefined;

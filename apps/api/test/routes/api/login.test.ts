@@ -124,6 +124,31 @@ describe.each(databases)('login ($name)', (target) => {
       expect(blank.json<{ error: string }>().error).toContain('"first_name"');
     });
 
+    // RFC 5321's limits: mail servers refuse a longer local part or host label, so the address could never be
+    // written to (a login link to it would be lost).
+    it.each([
+      [`${'a'.repeat(64)}@example.com`, 200],
+      [`${'a'.repeat(65)}@example.com`, 400],
+      [`ada@${'b'.repeat(63)}.example.com`, 200],
+      [`ada@${'b'.repeat(64)}.example.com`, 400],
+      [`ada@example.${'c'.repeat(64)}`, 400],
+    ])(
+      'should take %s only within the lengths mail servers hold to (%i)',
+      async (email, status) => {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: { ...PERSON, email },
+        });
+        expect(response.statusCode).toBe(status);
+        if (status === 400) {
+          expect(response.json()).toEqual({
+            error: 'Invalid field "email": must match format "email".',
+          });
+        }
+      },
+    );
+
     it('should refuse a cross-site login (Origin or Sec-Fetch-Site) with 403', async () => {
       const origin = await t.app.inject({
         method: 'POST',

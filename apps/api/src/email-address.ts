@@ -1,0 +1,11 @@
+/**
+ * One e-mail address, as every route takes it: ajv-formats' full `email` (a dot-atom local part, a host name of
+ * letters, digits and hyphens), with the lengths mail servers hold to (RFC 5321 §4.5.3.1): at most 64 characters
+ * before the `@` and at most 63 in each label of the host name. The whole address is at most 254 characters
+ * (each schema's `maxLength`). An address past those limits cannot be delivered to, so a login link or a reply
+ * to it would be lost: it is refused when typed instead.
+ *
+ * The JSON calls' `format: "email"` is this pattern (`app.ts`), and so is the due-diligence form's E-mail field.
+ */
+export const EMAIL_ADDRESS =
+  /^(?=[^@]{1,64}@)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
