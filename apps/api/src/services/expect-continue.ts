@@ -14,6 +14,13 @@ export function awaitsContinue(request: IncomingMessage): boolean {
   return waiting.has(request);
 }
 
+/** Whether an Expect header names 100-continue and nothing else (one or more times, in any case). */
+function onlyContinue(expect: string | undefined): boolean {
+  return (expect ?? '')
+    .split(',')
+    .every((member) => member.trim().toLowerCase() === '100-continue');
+}
+
 /** Whether a request says it has a body (a Content-Length other than 0, or a Transfer-Encoding). */
 function hasBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
@@ -34,6 +41,12 @@ function hasBody(request: IncomingMessage): boolean {
  */
 export function continueWhenRead(server: Server): void {
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    // Node takes any Expect naming 100-continue among others (`100-continue, foo`) as 100-continue alone; an
+    // expectation besides it cannot be met either, so it gets the same 417 as any other (RFC 9110 §10.1.1).
+    if (!onlyContinue(request.headers.expect)) {
+      server.emit('checkExpectation', request, response);
+      return;
+    }
     if (!hasBody(request)) {
       response.writeContinue();
       server.emit('request', request, response);

@@ -138,6 +138,25 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     expect(jsonOf(expectation)).toEqual({
       error: 'The Expect header cannot be met (only 100-continue is).',
     });
+    // 100-continue beside another expectation: Node takes it as 100-continue alone; the other is not met.
+    for (const header of ['100-continue, foo', 'foo, 100-continue', '100-continue;x=1']) {
+      const mixed = await raw(
+        port,
+        `POST /api/demo/login HTTP/1.1\r\nHost: a\r\nExpect: ${header}\r\nContent-Length: 2\r\n\r\n{}`,
+        { hold: true },
+      );
+      expect(mixed, header).toMatch(/^HTTP\/1\.1 417 /);
+      expect(jsonOf(mixed)).toEqual({
+        error: 'The Expect header cannot be met (only 100-continue is).',
+      });
+    }
+    // 100-continue alone, in any case, named twice: still met.
+    const twice = await raw(
+      port,
+      'POST /api/demo/login HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue, 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      { hold: true },
+    );
+    expect(twice).toMatch(/^HTTP\/1\.1 100 /);
   });
 
   it('should answer headers or an address too long with 431 JSON { error }', async () => {
