@@ -269,6 +269,37 @@ describe.each(databases)('a black-box hostile run ($name)', (target) => {
       expect(await stored()).toBe(before);
     });
 
+    // Bytes that are not UTF-8 in a text part (a Latin-1 "é" as 0xE9) were stored as U+FFFD with a 303: what
+    // was typed was lost without a word. The JSON calls refuse such bytes the same way.
+    it('should refuse a text part that is not UTF-8, storing nothing', async () => {
+      const before = { uploads: await uploads(), rows: await stored() };
+      const form = multipart(
+        { ...DUE_DILIGENCE_FIELDS, SingleLine: 'Caf\u0000' },
+        { filename: 'a.pdf', content: pdf(100) },
+      );
+      const latin1 = Buffer.from(
+        form.payload.toString('latin1').replace('Caf\u0000', 'Caf\u00e9'),
+        'latin1',
+      );
+      expect(latin1.includes(Buffer.from([0x43, 0x61, 0x66, 0xe9]))).toBe(true);
+      const response = await post({ payload: latin1, headers: form.headers });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: 'The field "SingleLine" (Project name) is not valid UTF-8 text.',
+      });
+      expect(await uploads()).toEqual(before.uploads);
+      expect(await stored()).toBe(before.rows);
+      // The same letter as UTF-8 is stored as typed.
+      const utf8 = await post(multipart({ ...DUE_DILIGENCE_FIELDS, SingleLine: 'Café Quay' }));
+      expect(utf8.statusCode).toBe(303);
+      const row = await t.app.db.kysely
+        .selectFrom('due_diligence')
+        .select('project_name')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(row.project_name).toBe('Café Quay');
+    });
+
     it('should still take whole pounds as the form sends them, or written with £ and commas, and no amount', async () => {
       const before = await stored();
       for (const fields of [

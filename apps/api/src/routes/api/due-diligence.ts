@@ -470,6 +470,10 @@ async function readParts(
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) is too long.`;
     } else if (!('multiline' in FIELDS[part.fieldname]) && ANY_LINE_BREAK.test(value.trim())) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must be one line.`;
+    } else if (value.includes('\uFFFD')) {
+      // The parser writes U+FFFD for bytes that are not UTF-8 (a Latin-1 form, a damaged body): stored, the
+      // field would have lost what was typed without a word. The JSON calls refuse such bytes the same way.
+      received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) is not valid UTF-8 text.`;
     } else if (HIDDEN_CONTROL.test(value)) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must not hold control characters or invisible text-direction marks.`;
     } else {
