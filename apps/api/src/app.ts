@@ -215,6 +215,22 @@ function badString(text: string): string | undefined {
  * value) holding a NUL character (PostgreSQL cannot store it) or a lone surrogate, or nesting deeper than
  * MAX_NESTING. A walk with its own stack, not recursion: a 20 KB body of `[[[[…` is 10,000 levels deep.
  */
+/**
+ * Whether the query of `url` holds a %-escape that is not one (`%ZZ`, a lone `%`) or escapes bytes that are not
+ * UTF-8 (`%E9`): the query parser keeps such text as it is (`%E9` as those three characters), so a search for
+ * "caf%E9" would quietly look for the wrong thing, where the same fault in the path is a 400.
+ */
+function malformedQuery(url: string): boolean {
+  const start = url.indexOf('?');
+  if (start === -1 || !url.includes('%', start)) return false;
+  try {
+    for (const piece of url.slice(start + 1).split(/[&=]/)) decodeURIComponent(piece);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function findBadText(root: unknown, where: string): string | undefined {
   const stack: Visit[] = [{ value: root, key: '', parent: undefined, depth: 0 }];
   for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
@@ -589,6 +605,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       ((request.is404 || request.routeOptions.url === '/*') && !/^\/api(\/|$|\?)/.test(request.url))
     ) {
       done();
+      return;
+    }
+    if (malformedQuery(request.url)) {
+      done(new HttpError(400, 'Bad request: the address is not well formed.'));
       return;
     }
     for (const [where, value] of [

@@ -58,6 +58,14 @@ describe.each(databases)('a black-box hostile run ($name)', (target) => {
         ['GET /api/%ZZ/content', 400, 'Bad request: the address is not well formed.'],
         ['POST /demo%ZZ/dashboard', 400, 'Bad request: the address is not well formed.'],
         [`POST /api/${'a'.repeat(101)}/login`, 414, 'The address is too long.'],
+        // In the query, too (the parser kept "%E9" as those three characters and searched for them).
+        [
+          'GET /api/demo/content?search=caf%E9',
+          400,
+          'Bad request: the address is not well formed.',
+        ],
+        ['GET /api/demo/content?search=100%', 400, 'Bad request: the address is not well formed.'],
+        ['GET /api/demo/content?search%ZZ=1', 400, 'Bad request: the address is not well formed.'],
       ] as const) {
         const response = await raw(
           port,
