@@ -37,6 +37,7 @@ import { countConnections, noteAnswered, noteArrival } from './services/arrival-
 import { closeAfterAnswer } from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
+import { shownText } from './services/shown-text.js';
 
 export interface AppOptions {
   config: Config;
@@ -229,6 +230,26 @@ function malformedQuery(url: string): boolean {
   } catch {
     return true;
   }
+}
+
+/** The first query parameter a call's schema does not take, when it takes no others, or `undefined`. */
+function unknownQueryParameter(schema: unknown, query: unknown): string | undefined {
+  if (
+    typeof schema !== 'object' ||
+    schema === null ||
+    typeof query !== 'object' ||
+    query === null
+  ) {
+    return undefined;
+  }
+  const { additionalProperties, properties } = schema as {
+    additionalProperties?: unknown;
+    properties?: Record<string, unknown>;
+  };
+  if (additionalProperties !== false) return undefined;
+  return Object.keys(query).find(
+    (key) => properties === undefined || !Object.hasOwn(properties, key),
+  );
 }
 
 function findBadText(root: unknown, where: string): string | undefined {
@@ -609,6 +630,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     }
     if (malformedQuery(request.url)) {
       done(new HttpError(400, 'Bad request: the address is not well formed.'));
+      return;
+    }
+    // Named before the schema's own check, which reports a missing parameter first: `?id[]=x` is an unknown
+    // parameter "id[]", not a missing "id".
+    const unknown = unknownQueryParameter(request.routeOptions.schema?.querystring, request.query);
+    if (unknown !== undefined) {
+      done(new HttpError(400, `Unknown query parameter "${shownText(unknown)}".`));
       return;
     }
     for (const [where, value] of [

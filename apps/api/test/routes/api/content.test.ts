@@ -231,6 +231,24 @@ describe.each(databases)('content routes ($name)', (target) => {
     });
   });
 
+  describe('a query parameter written as a list', () => {
+    // The article call requires `id`: `?id[]=x` was answered 'Missing required query parameter "id"', which sends
+    // the sender looking for the wrong fault.
+    it('should name the parameter as sent, not the one it is not', async () => {
+      for (const [url, name] of [
+        ['/api/demo/article?id[]=x', 'id[]'],
+        ['/api/demo/article?id=x&id%5B%5D=y', 'id[]'],
+        ['/api/demo/content?search[]=a', 'search[]'],
+      ] as const) {
+        const response = await get(url);
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json()).toEqual({ error: `Unknown query parameter "${name}".` });
+      }
+      const missing = await get('/api/demo/article');
+      expect(missing.json()).toEqual({ error: 'Missing required query parameter "id".' });
+    });
+  });
+
   describe('GET /api/{client}/article', () => {
     it('should answer the article with sanitised HTML and its related items in order', async () => {
       const response = await get('/api/demo/article?id=harbour-quay&type=case_study');
