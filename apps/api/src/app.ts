@@ -232,6 +232,28 @@ function malformedQuery(url: string): boolean {
   }
 }
 
+/**
+ * A call's query before its schema: a %-escape that does not decode is a 400 (as in the path), and a parameter
+ * the call does not take is named as sent, where the schema would report a required one missing first (`?id[]=x`
+ * is an unknown parameter "id[]", not a missing "id").
+ */
+function judgeQuery(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  if (malformedQuery(request.url)) {
+    done(new HttpError(400, 'Bad request: the address is not well formed.'));
+    return;
+  }
+  const unknown = unknownQueryParameter(request.routeOptions.schema?.querystring, request.query);
+  if (unknown !== undefined) {
+    done(new HttpError(400, `Unknown query parameter "${shownText(unknown)}".`));
+    return;
+  }
+  done();
+}
+
 /** The first query parameter a call's schema does not take, when it takes no others, or `undefined`. */
 function unknownQueryParameter(schema: unknown, query: unknown): string | undefined {
   if (
@@ -565,6 +587,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     ) {
       route.schema = { ...route.schema, querystring: NO_QUERY };
     }
+    // Each call's query judged as a whole before its schema looks at it, once the session has been asked for
+    // (the route's own preValidation): the query must decode, and a parameter the call does not take is named.
+    if (
+      route.url.startsWith('/api/:client') &&
+      route.config?.page !== true &&
+      !route.url.endsWith('/logout')
+    ) {
+      route.preValidation = [...[route.preValidation ?? []].flat(), judgeQuery];
+    }
     // JSON bodies only, but for the two forms: the app parses urlencoded and multipart bodies for them, and a
     // page of any site can send those without a preflight (string fields would pass the schema).
     if (
@@ -626,17 +657,6 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       ((request.is404 || request.routeOptions.url === '/*') && !/^\/api(\/|$|\?)/.test(request.url))
     ) {
       done();
-      return;
-    }
-    if (malformedQuery(request.url)) {
-      done(new HttpError(400, 'Bad request: the address is not well formed.'));
-      return;
-    }
-    // Named before the schema's own check, which reports a missing parameter first: `?id[]=x` is an unknown
-    // parameter "id[]", not a missing "id".
-    const unknown = unknownQueryParameter(request.routeOptions.schema?.querystring, request.query);
-    if (unknown !== undefined) {
-      done(new HttpError(400, `Unknown query parameter "${shownText(unknown)}".`));
       return;
     }
     for (const [where, value] of [
