@@ -130,19 +130,30 @@ const CRLF_CRLF = Buffer.from('\r\n\r\n');
 /** A multipart boundary as RFC 2046 allows it (a quoted one may hold spaces, not at its end). */
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
 
-/** The boundary of a multipart Content-Type, or `undefined` when it is missing or unusual. */
+/**
+ * The boundary of a multipart Content-Type, or `undefined` when it is missing, unusual, given twice or given
+ * RFC 2231-encoded (`boundary*=UTF-8''…`, which the parser reads): the part-header check must split the body
+ * exactly where the parser does, so a boundary it cannot be sure of is refused rather than left unchecked.
+ */
 function boundaryOf(contentType: string | undefined): string | undefined {
+  let boundary: string | undefined;
+  let given = 0;
   for (const parameter of (contentType ?? '').split(';').slice(1)) {
     const at = parameter.indexOf('=');
     const name = parameter.slice(0, at).trim().toLowerCase();
-    if (name === 'boundary*') return undefined; // RFC 2231 encoded: not read the same way here
-    if (name !== 'boundary') continue;
+    if (name !== 'boundary' && name !== 'boundary*') continue;
+    given += 1;
+    if (name === 'boundary*') continue; // RFC 2231 encoded: not read the same way here
     const value = parameter.slice(at + 1).trim();
     const unquoted = /^"([^"\\]*)"$/.exec(value)?.[1] ?? value;
-    return BOUNDARY.test(unquoted) ? unquoted : undefined;
+    if (BOUNDARY.test(unquoted)) boundary = unquoted;
   }
-  return undefined;
+  return given === 1 ? boundary : undefined;
 }
+
+/** The refusal of a multipart body whose boundary `boundaryOf` cannot be sure of. */
+const BOUNDARY_MESSAGE =
+  'The form data is malformed: its Content-Type must give one boundary, as boundary=… (not boundary*=…).';
 
 /**
  * Follows a multipart body as it arrives, as the parser splits it (a delimiter is CRLF, `--` and the boundary,
@@ -267,6 +278,13 @@ class PartHeaderCheck {
     } else if (!/;\s*name\*?\s*=/i.test(disposition)) {
       this.problem =
         'A part of the form has a Content-Disposition header without a name for its field.';
+    } else if (
+      (disposition.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/;\s*name\*?\s*=/gi) ?? []).length > 1
+    ) {
+      // The parser takes the last name; a filter in front may read the first (`name="Email"; name="SingleLine4"`
+      // was stored as the full name): refused, as two Content-Disposition headers are.
+      this.problem =
+        'A part of the form names its field more than once in its Content-Disposition header.';
     }
   }
 }
@@ -358,8 +376,12 @@ async function receive(
   const guard = guardBody(request, reply);
   // Sees every chunk the parser sees, as the guard does (added in the same tick as the parser's pipe).
   const boundary = boundaryOf(request.headers['content-type']);
-  const headers = boundary === undefined ? undefined : new PartHeaderCheck(boundary);
-  if (headers !== undefined) request.raw.on('data', (chunk: Buffer) => headers.push(chunk));
+  if (boundary === undefined) {
+    guard.refuseEarly();
+    throw new HttpError(400, BOUNDARY_MESSAGE);
+  }
+  const headers = new PartHeaderCheck(boundary);
+  request.raw.on('data', (chunk: Buffer) => headers.push(chunk));
   const reading = readParts(request, uploadsDir, received, guard);
   let complete: boolean;
   try {
@@ -393,7 +415,7 @@ async function receive(
       // parser throws on) says so in its words.
       throw new HttpError(
         400,
-        refusal ?? headers?.problem ?? 'The form data is malformed. Please send the form again.',
+        refusal ?? headers.problem ?? 'The form data is malformed. Please send the form again.',
       );
     }
     complete = false;
@@ -401,7 +423,7 @@ async function receive(
   if (complete) {
     guard.finished();
     // A part the parser dropped for its headers: said first, as it explains anything missing.
-    const unread = headers?.problemAfter(received.parts);
+    const unread = headers.problemAfter(received.parts);
     if (unread !== undefined) received.problem = unread;
     return received;
   }
