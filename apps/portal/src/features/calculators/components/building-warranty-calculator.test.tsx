@@ -322,15 +322,55 @@ describe('BuildingWarrantyCalculator', () => {
       expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
     });
 
-    it('should say so when the network itself fails', async () => {
+    it('should say so when the network itself fails, without claiming the team has nothing', async () => {
       const user = userEvent.setup();
       fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
       renderCalculator();
       await user.click(await screen.findByRole('button', { name: 'Calculate' }));
 
-      expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
+      // No answer came: the post may have been stored before the connection failed.
+      expect(
+        await screen.findByText('We could not confirm that your details reached our team.'),
+      ).toBeInTheDocument();
+      expect(screen.queryByText('Your details did not reach our team.')).not.toBeInTheDocument();
       expect(screen.getByText(/The connection to our server failed\./)).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
+    });
+
+    // Found by the fifteenth session's portal probe: Calculate (or Enter) after a post whose answer was lost
+    // sent the same estimate under a new key, so the API stored it and mailed the team a second time.
+    it('should resend the same estimate under the same key when Calculate is pressed after a lost answer', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+      renderCalculator();
+      await enterDocumentedExample(user);
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(
+        await screen.findByText('We could not confirm that your details reached our team.'),
+      ).toBeInTheDocument();
+
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? created('BW-2026-000125')
+          : new Response(null, { status: 204 }),
+      );
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(await screen.findByText('Your reference: BW-2026-000125')).toBeInTheDocument();
+
+      const posts = postsTo('/api/demo/warranty') as [string, RequestInit][];
+      expect(posts).toHaveLength(2);
+      const key = (post: [string, RequestInit]) =>
+        new Headers(post[1].headers).get('idempotency-key');
+      expect(key(posts[0]!)).toMatch(/\S/);
+      expect(key(posts[1]!)).toBe(key(posts[0]!));
+      expect(posts[1]![1].body).toBe(posts[0]![1].body);
+
+      // A changed estimate is a new submission, with a new key.
+      await user.selectOptions(screen.getByLabelText('Stage'), 'Part Complete');
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      await waitFor(() => expect(postsTo('/api/demo/warranty')).toHaveLength(3));
+      const third = postsTo('/api/demo/warranty')[2] as [string, RequestInit];
+      expect(key(third)).not.toBe(key(posts[0]!));
     });
   });
 

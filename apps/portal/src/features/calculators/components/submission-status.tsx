@@ -56,11 +56,27 @@ export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps)
       case 'failed':
         return (
           <FailureNotice data-state="failed">
-            <FailureTitle>Your details did not reach our team.</FailureTitle>
-            <p>
-              Your estimate is still shown above, but the team has not received it.{' '}
-              {submission.message}
-            </p>
+            {submission.unanswered === true ? (
+              // No answer came: the team may have the details after all. Try again (or Calculate) sends them
+              // under the same key, so they are not stored or mailed twice.
+              <>
+                <FailureTitle>
+                  We could not confirm that your details reached our team.
+                </FailureTitle>
+                <p>
+                  Your estimate is still shown above. {submission.message} Please try again: if the
+                  team did receive them, they will not get them twice.
+                </p>
+              </>
+            ) : (
+              <>
+                <FailureTitle>Your details did not reach our team.</FailureTitle>
+                <p>
+                  Your estimate is still shown above, but the team has not received it.{' '}
+                  {submission.message}
+                </p>
+              </>
+            )}
             {submission.loggedOut === true && prefix !== undefined ? (
               // Logged out: Try again cannot work. The estimate is kept in this tab for when they are back,
               // and the login page brings them back here.

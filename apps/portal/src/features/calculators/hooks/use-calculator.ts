@@ -122,11 +122,17 @@ export function useCalculator<I extends object, Q, B>({
     // The same estimate for the same person, already with the team (a second press of Enter once the first was
     // answered): shown again, not stored and e-mailed a second time under a new reference.
     const last = store.getState().submission;
-    if (
-      (last.status === 'sent' || last.status === 'sending') &&
-      JSON.stringify(last.body) === JSON.stringify(body)
-    ) {
+    const same = last.status !== 'idle' && JSON.stringify(last.body) === JSON.stringify(body);
+    if (same && (last.status === 'sent' || last.status === 'sending')) {
       revealEstimate(estimateRef.current);
+      return;
+    }
+    // The same estimate whose post failed (its answer lost, or the page reloaded while it was on its way):
+    // Calculate is Try again, under the same key, so a post the API stored after all is not stored and mailed
+    // a second time under a new reference.
+    if (same && last.status === 'failed') {
+      revealEstimate(estimateRef.current);
+      void send(body);
       return;
     }
     store.getState().setEstimate({ inputs: current, quote: figures });

@@ -43,6 +43,8 @@ export function useQuoteSubmission<I, Q, B>(
           message: failureMessage(error),
           // The session has ended: trying again cannot work until the user logs in again.
           loggedOut: error instanceof ApiError && error.status === 401,
+          // No answer at all: the post may have been stored before the connection failed.
+          unanswered: !(error instanceof ApiError),
         });
       }
     },

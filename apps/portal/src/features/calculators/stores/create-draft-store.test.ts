@@ -49,6 +49,7 @@ describe('createDraftStore', () => {
         id,
         body: { units: 1 },
         message: INTERRUPTED_MESSAGE,
+        unanswered: true,
         key: sent.status === 'sending' ? sent.key : 'none',
       });
     });

@@ -18,7 +18,19 @@ export type Submission<B> =
   | { status: 'idle' }
   | { status: 'sending'; id: number; body: B; key: string }
   | { status: 'sent'; id: number; body: B; reference: string; key?: string }
-  | { status: 'failed'; id: number; body: B; message: string; loggedOut?: boolean; key?: string };
+  | {
+      status: 'failed';
+      id: number;
+      body: B;
+      message: string;
+      loggedOut?: boolean;
+      /**
+       * No answer came (the connection failed, the wait ran out, the page was reloaded): the team may have the
+       * details after all. Absent when the API answered with a refusal.
+       */
+      unanswered?: boolean;
+      key?: string;
+    };
 
 /** The last figures shown, with the inputs they were computed from. */
 export interface Estimate<I, Q> {
@@ -54,7 +66,7 @@ export interface DraftState<I, Q, B> {
   /** Records the outcome of attempt `id`; ignored when a newer attempt has started since. */
   finishSubmission: (
     id: number,
-    outcome: { reference: string } | { message: string; loggedOut?: boolean },
+    outcome: { reference: string } | { message: string; loggedOut?: boolean; unanswered?: boolean },
   ) => void;
   reset: () => void;
 }
@@ -131,6 +143,7 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
                     message: outcome.message,
                     key: current.key,
                     ...(outcome.loggedOut === true ? { loggedOut: true } : {}),
+                    ...(outcome.unanswered === true ? { unanswered: true } : {}),
                   },
           });
         },
@@ -153,6 +166,7 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
                   id: submission.id,
                   body: submission.body,
                   message: INTERRUPTED_MESSAGE,
+                  unanswered: true,
                   key: submission.key,
                 }
               : submission,
