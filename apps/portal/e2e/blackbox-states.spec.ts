@@ -206,6 +206,41 @@ test.describe('due diligence', () => {
     await page.goto('/demo/due-diligence');
     await expect(page.getByLabel('Project name')).toHaveValue('');
   });
+
+  // Found by the fifteenth session's portal probe: on an open client anyone may log in under any e-mail, and the
+  // drafts were kept by e-mail, so someone logging in on the tab under the previous user's address saw their
+  // name, telephone, estimate and draft (decisions.md §2: an open session unlocks nothing of earlier sessions).
+  test('Log out forgets the tab’s drafts, so the next login under the same e-mail finds none of them', async ({
+    page,
+  }) => {
+    const first = { ...newUser('same-mail'), phone: '07700 900777' };
+    await loginOpen(page, 'demo', first);
+    await page.goto('/demo/calculator/building-warranty');
+    await page.getByLabel('Name').fill('Zebedee Private');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    await expect(page.getByText('Estimated premium').first()).toBeVisible();
+    await page.goto('/demo/insurance-framework');
+    const contract = page.getByRole('textbox', { name: /^Contract value/ });
+    await contract.fill('12,345,000');
+    await contract.press('Enter');
+    await expect(contract).toHaveValue('£12,345,000');
+    await page.goto('/demo/due-diligence');
+    await page.getByLabel('Project name').fill('Zebedee’s scheme');
+    await page.getByRole('link', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/demo\/login$/);
+
+    await loginOpen(page, 'demo', { ...first, first_name: 'Carol', phone: '07700 900888' });
+    await page.goto('/demo/calculator/building-warranty');
+    await expect(page.getByLabel('Name')).toHaveValue(`Carol ${first.last_name}`);
+    await expect(page.getByLabel('Telephone')).toHaveValue('07700 900888');
+    await expect(page.getByText('Estimated premium')).toHaveCount(0);
+    await page.goto('/demo/insurance-framework');
+    await expect(page.getByRole('textbox', { name: /^Contract value/ })).not.toHaveValue(
+      '£12,345,000',
+    );
+    await page.goto('/demo/due-diligence');
+    await expect(page.getByLabel('Project name')).toHaveValue('');
+  });
 });
 
 test.describe('content pages', () => {

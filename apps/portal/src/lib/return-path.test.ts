@@ -32,20 +32,35 @@ describe('safeReturnPath', () => {
 });
 
 describe('rememberReturnPath and takeReturnPath', () => {
-  it('give the remembered page back once', () => {
-    rememberReturnPath('demo', '/demo/due-diligence');
-    expect(takeReturnPath('demo')).toBe('/demo/due-diligence');
-    expect(takeReturnPath('demo')).toBeNull();
+  it('give the remembered page back once, to the user it was remembered for', () => {
+    rememberReturnPath('demo', 'ada@example.com', '/demo/due-diligence');
+    expect(takeReturnPath('demo', ' Ada@Example.com ')).toBe('/demo/due-diligence');
+    expect(takeReturnPath('demo', 'ada@example.com')).toBeNull();
   });
 
-  it('never give back what something else planted in the tab', () => {
-    sessionStorage.setItem(RETURN_PATH_KEY, '//evil.example/demo/dashboard');
-    expect(takeReturnPath('demo')).toBeNull();
+  // Found by the fifteenth session's portal probe: Anna's session ended on a search page, she pressed Log in
+  // again, and Bert, logging in on the tab, landed on her search (her query in the heading and his search box).
+  it("do not take another user to the page someone else's session ended on, and forget it", () => {
+    rememberReturnPath('demo', 'anna@example.com', '/demo/search-results?search=private');
+    expect(takeReturnPath('demo', 'bert@example.com')).toBeNull();
+    expect(sessionStorage.getItem(RETURN_PATH_KEY)).toBeNull();
+    expect(takeReturnPath('demo', 'anna@example.com')).toBeNull();
+  });
+
+  it.each([
+    '//evil.example/demo/dashboard',
+    JSON.stringify({ path: '//evil.example/demo/dashboard', email: 'ada@example.com' }),
+    JSON.stringify({ path: '/demo/info' }),
+    '{',
+    'null',
+  ])('never give back what something else planted in the tab: %s', (planted) => {
+    sessionStorage.setItem(RETURN_PATH_KEY, planted);
+    expect(takeReturnPath('demo', 'ada@example.com')).toBeNull();
     expect(sessionStorage.getItem(RETURN_PATH_KEY)).toBeNull();
   });
 
   it("do not carry one client's page to another client's login", () => {
-    rememberReturnPath('demo', '/demo/info');
-    expect(takeReturnPath('northbank')).toBeNull();
+    rememberReturnPath('demo', 'ada@example.com', '/demo/info');
+    expect(takeReturnPath('northbank', 'ada@example.com')).toBeNull();
   });
 });

@@ -5,20 +5,29 @@ export const RETURN_PATH_KEY = 'portal:return-to';
 
 /**
  * Remembers the current page before a "Log in again" link leaves it, so that logging in comes back to it (and to
- * the draft kept there) rather than to the dashboard.
+ * the draft kept there) rather than to the dashboard: for `email`, the user whose session ended there. Someone
+ * else logging in on the tab goes to the dashboard, not to that user's page (a search holds what they searched
+ * for in its address).
  */
-export function rememberReturnPath(prefix: string, path = currentPath()): void {
+export function rememberReturnPath(prefix: string, email: string, path = currentPath()): void {
   const safe = safeReturnPath(prefix, path);
   try {
     if (safe === null) sessionStorage.removeItem(RETURN_PATH_KEY);
-    else sessionStorage.setItem(RETURN_PATH_KEY, safe);
+    else
+      sessionStorage.setItem(
+        RETURN_PATH_KEY,
+        JSON.stringify({ path: safe, email: sameEmail(email) }),
+      );
   } catch {
     // Storage refused (private mode, quota): the login simply goes to the dashboard.
   }
 }
 
-/** The remembered page, once (it is forgotten as it is read), or `null` when there is none or it is unsafe. */
-export function takeReturnPath(prefix: string): string | null {
+/**
+ * The page remembered for `email`, once (it is forgotten as it is read, whoever logs in), or `null` when there
+ * is none, it was another user's, or it is unsafe.
+ */
+export function takeReturnPath(prefix: string, email: string): string | null {
   let stored: string | null;
   try {
     stored = sessionStorage.getItem(RETURN_PATH_KEY);
@@ -26,7 +35,22 @@ export function takeReturnPath(prefix: string): string | null {
   } catch {
     return null;
   }
-  return stored === null ? null : safeReturnPath(prefix, stored);
+  if (stored === null) return null;
+  let saved: unknown;
+  try {
+    saved = JSON.parse(stored);
+  } catch {
+    return null;
+  }
+  if (typeof saved !== 'object' || saved === null) return null;
+  const { path, email: owner } = saved as Record<string, unknown>;
+  if (typeof path !== 'string' || owner !== sameEmail(email)) return null;
+  return safeReturnPath(prefix, path);
+}
+
+/** An e-mail address as compared here: the API takes addresses without regard to case or outer spaces. */
+function sameEmail(email: string): string {
+  return email.trim().toLowerCase();
 }
 
 function currentPath(): string {

@@ -21,10 +21,10 @@ export function Component() {
         <Lead>Log in to your client hub with your details.</Lead>
         <LoginForm
           prefix={prefix}
-          onLoggedIn={() => {
+          onLoggedIn={(_response, email) => {
             // The session has started: enter the hub with a fresh page load, which reads the client anew, on the
-            // page "Log in again" was pressed on (its draft is kept there), else on the dashboard.
-            window.location.replace(takeReturnPath(prefix) ?? paths.app.dashboard(prefix));
+            // page "Log in again" was pressed on by this user (their draft is kept there), else on the dashboard.
+            window.location.replace(takeReturnPath(prefix, email) ?? paths.app.dashboard(prefix));
           }}
         />
       </Panel>

@@ -2,6 +2,7 @@ import type { RefObject } from 'react';
 import styled from 'styled-components';
 
 import { paths } from '@/config/paths';
+import { forgetTabData } from '@/lib/tab-data';
 import type { Client } from '@/types/api';
 
 import { SearchBox } from './search-box';
@@ -41,7 +42,9 @@ export function SiteHeader({ client, menuOpen, menuId, menuButton, onOpenMenu }:
           </strong>
           <span>{client.email}</span>
         </UserText>
-        <LogOut href={paths.api.logout(client.prefix)}>Log out</LogOut>
+        <LogOut href={paths.api.logout(client.prefix)} onClick={forgetTabData}>
+          Log out
+        </LogOut>
       </User>
     </Header>
   );

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 
 import { paths } from '@/config/paths';
+import { useLoadedClient } from '@/hooks/use-loaded-client';
 import { rememberReturnPath } from '@/lib/return-path';
 
 /**
@@ -8,8 +9,10 @@ import { rememberReturnPath } from '@/lib/return-path';
  * brings the user back to this page afterwards (its draft is kept in the tab).
  */
 export function LogInAgainLink({ prefix }: { prefix: string }) {
+  // The user whose session ended here (the hub's client data, loaded while it was open).
+  const { client } = useLoadedClient();
   return (
-    <Link href={paths.app.login(prefix)} onClick={() => rememberReturnPath(prefix)}>
+    <Link href={paths.app.login(prefix)} onClick={() => rememberReturnPath(prefix, client.email)}>
       Log in again
     </Link>
   );

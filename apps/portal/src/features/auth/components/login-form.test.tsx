@@ -96,7 +96,9 @@ describe('LoginForm', () => {
       await fillIn(user);
       await user.click(screen.getByRole('button', { name: 'Continue' }));
 
-      await waitFor(() => expect(onLoggedIn).toHaveBeenCalledWith({ redirect: '/demo/dashboard' }));
+      await waitFor(() =>
+        expect(onLoggedIn).toHaveBeenCalledWith({ redirect: '/demo/dashboard' }, 'ada@example.com'),
+      );
       expect(
         screen.queryByText('An email has been sent with a link to log in'),
       ).not.toBeInTheDocument();

@@ -13,7 +13,8 @@ const EMPTY: LoginRequest = { first_name: '', last_name: '', email: '', phone: '
 interface LoginFormProps {
   prefix: string;
   /** A truthy `redirect`: the session has started. */
-  onLoggedIn: (response: LoginResponse) => void | Promise<void>;
+  /** The session has started, for `email` (as sent). */
+  onLoggedIn: (response: LoginResponse, email: string) => void | Promise<void>;
 }
 
 /**
@@ -53,7 +54,7 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
       // Stays busy while the hub loads; only a failure to get there gives the button back.
       setFinishing(true);
       try {
-        await onLoggedIn(response);
+        await onLoggedIn(response, details.email.trim());
       } catch (failure) {
         setFinishing(false);
         throw failure;

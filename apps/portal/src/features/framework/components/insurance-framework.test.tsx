@@ -1,7 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLayoutEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { makeClient } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { useFrameworkStore } from '../stores/framework-store';
@@ -199,5 +201,54 @@ describe('InsuranceFramework', () => {
 
       expect(await screen.findByLabelText('Scheme location')).toHaveValue('Green');
     });
+  });
+});
+
+// Found by the fifteenth session's portal probe: the framework's selections had no owner, so the next user of
+// the tab (on this client or another) saw the previous user's contract value and GDV from the first render.
+describe('InsuranceFramework for the next user of the tab', () => {
+  it("should not render the previous user's selections, even before they are reset", async () => {
+    const user = userEvent.setup();
+    const first = renderFramework();
+    await screen.findByRole('textbox', { name: /^Contract value.*exact amount/ });
+    await typeAmount(user, /^Contract value.*exact amount/, '12,345,000');
+    expect(screen.getByRole('textbox', { name: /^Contract value.*exact amount/ })).toHaveValue(
+      '£12,345,000',
+    );
+    first.unmount();
+
+    const firstRender: string[] = [];
+    function FirstRenderProbe() {
+      useLayoutEffect(() => {
+        firstRender.push(document.body.innerHTML);
+      }, []);
+      return null;
+    }
+    renderWithClient(
+      <>
+        <FirstRenderProbe />
+        <InsuranceFramework />
+      </>,
+      {
+        path: '/demo/insurance-framework',
+        client: makeClient({ first_name: 'Grace', email: 'grace@example.com' }),
+      },
+    );
+    const field = await screen.findByRole('textbox', { name: /^Contract value.*exact amount/ });
+    expect(field).not.toHaveValue('£12,345,000');
+    expect(firstRender).toHaveLength(1);
+    expect(firstRender[0]).not.toContain('12,345,000');
+  });
+
+  it('should keep the same user’s selections when they come back to the page', async () => {
+    const user = userEvent.setup();
+    const first = renderFramework();
+    await screen.findByRole('textbox', { name: /^Contract value.*exact amount/ });
+    await typeAmount(user, /^Contract value.*exact amount/, '12,345,000');
+    first.unmount();
+    renderFramework();
+    expect(
+      await screen.findByRole('textbox', { name: /^Contract value.*exact amount/ }),
+    ).toHaveValue('£12,345,000');
   });
 });

@@ -1,11 +1,12 @@
 import { recommendInsuranceFramework } from '@firm/pricing';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import { styled } from 'styled-components';
 import { useShallow } from 'zustand/react/shallow';
 
 import { PageHeading } from '@/components/ui/page-heading';
+import { useClient } from '@/hooks/use-client';
 
-import { useFrameworkStore } from '../stores/framework-store';
+import { initialFrameworkInputs, useFrameworkStore } from '../stores/framework-store';
 import { isMinimumProfessionalIndemnity } from '../utils/recommendation';
 
 import { FrameworkInputsForm, type FrameworkAmount } from './framework-inputs';
@@ -19,8 +20,16 @@ export const INSURANCE_FRAMEWORK_TITLE = 'Insurance Framework';
  * table follow at once, worked out in the browser by @firm/pricing.
  */
 export function InsuranceFramework() {
+  const { prefix, client } = useClient();
+  const owner = `${prefix}/${client.email}`;
+  // Before paint: selections left in this tab by another user or client go back to the defaults; until then
+  // they are not rendered either (the first render reads the defaults in their place).
+  useLayoutEffect(() => useFrameworkStore.getState().claim(owner), [owner]);
   const { inputs, setInput } = useFrameworkStore(
-    useShallow((state) => ({ inputs: state.inputs, setInput: state.setInput })),
+    useShallow((state) => ({
+      inputs: state.owner === owner ? state.inputs : initialFrameworkInputs,
+      setInput: state.setInput,
+    })),
   );
   const recommendation = useMemo(() => recommendInsuranceFramework(inputs), [inputs]);
   // Amount fields showing a refused typed amount: the figures are then for the amount last accepted, and say so.

@@ -28,31 +28,43 @@ export const initialFrameworkInputs: FrameworkInputs = {
 };
 
 interface FrameworkState {
+  /** Whose selections these are (`prefix/email`); another user or client starts from the defaults. */
+  owner: string | null;
   inputs: FrameworkInputs;
+  /** Takes the selections for `owner`, back to the defaults when they belonged to someone else. */
+  claim: (owner: string) => void;
   setInput: <K extends keyof FrameworkInputs>(key: K, value: FrameworkInputs[K]) => void;
   reset: () => void;
 }
 
 /**
  * The framework's selections (client state), kept for the browser session so the table is as the
- * user left it when they come back.
+ * user left it when they come back: the user's own, as the calculators' drafts are.
  */
 export const useFrameworkStore = create<FrameworkState>()(
   persist(
-    (set) => ({
+    (set, get) => ({
+      owner: null,
       inputs: initialFrameworkInputs,
+      claim: (owner) => {
+        if (get().owner !== owner) set({ owner, inputs: initialFrameworkInputs });
+      },
       setInput: (key, value) => set((state) => ({ inputs: { ...state.inputs, [key]: value } })),
-      reset: () => set({ inputs: initialFrameworkInputs }),
+      reset: () => set({ owner: null, inputs: initialFrameworkInputs }),
     }),
     {
       name: 'framework',
       version: 1,
       storage: createJSONStorage(() => sessionStorage),
-      partialize: ({ inputs }) => ({ inputs }),
-      merge: (persisted, current) => ({
-        ...current,
-        inputs: validInputs((persisted as Partial<FrameworkState> | undefined)?.inputs),
-      }),
+      partialize: ({ owner, inputs }) => ({ owner, inputs }),
+      merge: (persisted, current) => {
+        const saved = persisted as Partial<FrameworkState> | undefined;
+        return {
+          ...current,
+          owner: typeof saved?.owner === 'string' ? saved.owner : null,
+          inputs: validInputs(saved?.inputs),
+        };
+      },
     },
   ),
 );

@@ -1,0 +1,13 @@
+/**
+ * Forgets everything the portal keeps in this tab (sessionStorage: the calculators' drafts and estimates, the due
+ * diligence draft, the framework's selections, the page to come back to after logging in). Called as the user
+ * logs out, so whoever uses the tab next starts from nothing, even under the same e-mail address (an open
+ * client's login proves no one's identity: decisions.md §2).
+ */
+export function forgetTabData(): void {
+  try {
+    sessionStorage.clear();
+  } catch {
+    // Storage refused (private mode): nothing was kept.
+  }
+}
