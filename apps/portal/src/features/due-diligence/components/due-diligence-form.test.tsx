@@ -44,6 +44,35 @@ async function fillRequired(user: UserEvent) {
 }
 
 describe('DueDiligenceForm', () => {
+  // Found by the fifteenth session's portal probe: with "£75m" refused in Build cost (over the £50m the slider
+  // takes), Submit request sent the last accepted amount (£500,000) and thanked the user.
+  describe('when submitted with a typed amount the field refused', () => {
+    it('should send nothing and focus the amount to fix', async () => {
+      const user = userEvent.setup();
+      renderForm();
+      await fillRequired(user);
+      const buildCost = screen.getByRole('textbox', { name: /^Build cost/ });
+      await user.clear(buildCost);
+      await user.type(buildCost, '£75m');
+      await user.tab();
+      expect(buildCost).toHaveAttribute('aria-invalid', 'true');
+
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(send).not.toHaveBeenCalled();
+      expect(buildCost).toHaveFocus();
+
+      // Corrected, the request goes.
+      await user.clear(buildCost);
+      await user.type(buildCost, '£7.5m');
+      await user.tab();
+      expect(buildCost).not.toHaveAttribute('aria-invalid');
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(send).toHaveBeenCalledTimes(1);
+      const body = send.mock.calls[0]![0] as FormData;
+      expect(body.get('Currency1')).toBe('7500000');
+    });
+  });
+
   describe('when submitted with required fields empty', () => {
     it('should highlight exactly the empty ones, focus the first and send nothing', async () => {
       const user = userEvent.setup();

@@ -102,10 +102,30 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     event.preventDefault();
     if (status.state === 'sending') return;
     const empty = missingFields(draft);
-    if (empty.length > 0 || fileTooLarge || fileEmpty) {
+    // A typed amount the field refused (it says why, and keeps its last good value): not sent with that value
+    // as if nothing were wrong.
+    const refused = [
+      ...(form.current?.querySelectorAll<HTMLElement>(
+        'input[inputmode="decimal"][aria-invalid="true"]',
+      ) ?? []),
+    ];
+    if (empty.length > 0 || fileTooLarge || fileEmpty || refused.length > 0) {
       setShowMissing(true);
-      const first = empty[0] ?? 'attachment';
-      form.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
+      // Focus goes to the first field to fix, in the form's order.
+      const first = [
+        ...empty.map((field) =>
+          form.current?.querySelector<HTMLElement>(`[data-field="${field}"]`),
+        ),
+        ...refused,
+        fileTooLarge || fileEmpty
+          ? form.current?.querySelector<HTMLElement>('[data-field="attachment"]')
+          : null,
+      ]
+        .filter((element): element is HTMLElement => element != null)
+        .sort((a, b) =>
+          a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+        )[0];
+      first?.focus();
       return;
     }
     setStatus({ state: 'sending', progress: 0 });
