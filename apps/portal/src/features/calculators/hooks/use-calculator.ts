@@ -4,6 +4,7 @@ import type { StoreApi, UseBoundStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 
 import { useClient } from '@/hooks/use-client';
+import { focusFirstInDocumentOrder } from '@/lib/focus-first';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
 import { contactFieldId } from '../components/contact-fields';
@@ -96,15 +97,10 @@ export function useCalculator<I extends object, Q, B>({
     const refused = refusedInputs(idPrefix);
     if (invalid.length > 0 || refused.length > 0) {
       setShowMissing(invalid.length > 0);
-      const first = [
+      focusFirstInDocumentOrder([
         ...refused,
         ...invalid.map((field) => document.getElementById(contactFieldId(idPrefix, field))),
-      ]
-        .filter((element): element is HTMLElement => element !== null)
-        .sort((a, b) =>
-          a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
-        )[0];
-      first?.focus();
+      ]);
       return;
     }
     setShowMissing(false);

@@ -5,6 +5,7 @@ import type { FormEvent } from 'react';
 import styled from 'styled-components';
 
 import { LogInAgainLink } from '@/components/ui/log-in-again-link';
+import { focusFirstInDocumentOrder } from '@/lib/focus-first';
 import { ApiError } from '@/lib/api-client';
 import { messageOf } from '@/lib/errors';
 
@@ -112,7 +113,7 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     if (empty.length > 0 || fileTooLarge || fileEmpty || refused.length > 0) {
       setShowMissing(true);
       // Focus goes to the first field to fix, in the form's order.
-      const first = [
+      focusFirstInDocumentOrder([
         ...empty.map((field) =>
           form.current?.querySelector<HTMLElement>(`[data-field="${field}"]`),
         ),
@@ -120,12 +121,7 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         fileTooLarge || fileEmpty
           ? form.current?.querySelector<HTMLElement>('[data-field="attachment"]')
           : null,
-      ]
-        .filter((element): element is HTMLElement => element != null)
-        .sort((a, b) =>
-          a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
-        )[0];
-      first?.focus();
+      ]);
       return;
     }
     setStatus({ state: 'sending', progress: 0 });
