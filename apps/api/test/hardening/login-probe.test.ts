@@ -28,7 +28,7 @@ describe.each(databases)('login rate limits under a burst ($name)', (target) => 
       Array.from({ length: 12 }, (_, i) =>
         t.app.inject({
           method: 'POST',
-          url: i % 2 === 0 ? '/api/northbank/login' : '/api/demo/login',
+          url: '/api/northbank/login',
           payload: { ...PERSON, email: 'burst@example.com' },
           remoteAddress: `198.51.100.${i + 1}`,
         }),

@@ -46,6 +46,16 @@ const tokenField = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const LINK_TOKEN = /^[A-Za-z0-9_-]+$/;
 
 /** POST login (both policies), the login link's Continue page and its POST, and logout. */
+/**
+ * What the per-e-mail login limit counts under. A magic-link login e-mails the address, so those attempts count
+ * together across every magic-link client (at most LOGIN_LIMIT_PER_EMAIL mails to one inbox a window, whichever
+ * clients are asked). An open login sends nothing and proves nothing, so its attempts count per client: five open
+ * logins under someone's address on the public demo no longer lock that person out of their own client.
+ */
+function emailLimitKey(client: { id: string; loginPolicy: string }, email: string): string {
+  return client.loginPolicy === 'open' ? `email:${client.id}:${email}` : `email:${email}`;
+}
+
 export default function loginRoutes(app: FastifyInstance): void {
   app.post<{ Params: { client: string }; Body: LoginBody }>(
     '/api/:client/login',
@@ -84,7 +94,7 @@ export default function loginRoutes(app: FastifyInstance): void {
         app.db.kysely,
         app.db.dialect,
         [
-          { key: `email:${details.email}`, max: config.loginLimitPerEmail },
+          { key: emailLimitKey(client, details.email), max: config.loginLimitPerEmail },
           { key: `address:${addressKey(request.ip)}`, max: config.loginLimitPerAddress },
         ],
         config.loginWindowMinutes * 60_000,

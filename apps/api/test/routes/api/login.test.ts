@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../../src/clock.js';
+import { createClient } from '../../../src/repositories/clients.js';
 import {
   PERSON,
   buildTestApp,
@@ -425,33 +426,56 @@ describe.each(databases)('login rate limits ($name)', (target) => {
     await t.close();
   });
 
+  const attempt = (prefix: string, email: string, address: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/${prefix}/login`,
+      payload: { ...PERSON, email },
+      remoteAddress: address,
+    });
+
   it('should allow 5 attempts per e-mail in 15 minutes, then answer 429', async () => {
     for (let i = 0; i < 5; i += 1) {
-      const ok = await t.app.inject({
-        method: 'POST',
-        url: '/api/northbank/login',
-        payload: { ...PERSON, email: 'limited@example.com' },
-        remoteAddress: `10.0.0.${i + 1}`,
-      });
-      expect(ok.statusCode).toBe(200);
+      expect(
+        (await attempt('northbank', 'limited@example.com', `10.0.0.${i + 1}`)).statusCode,
+      ).toBe(200);
     }
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: '/api/demo/login',
-      payload: { ...PERSON, email: 'limited@example.com' },
-      remoteAddress: '10.0.0.99',
-    });
+    const refused = await attempt('northbank', 'Limited@Example.com', '10.0.0.99');
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ error: TOO_MANY });
     expect(refused.headers['retry-after']).toBe(String(15 * 60));
     t.clock.advance(15 * MINUTE + 1000);
-    const later = await t.app.inject({
-      method: 'POST',
-      url: '/api/demo/login',
-      payload: { ...PERSON, email: 'limited@example.com' },
-      remoteAddress: '10.0.0.99',
-    });
-    expect(later.statusCode).toBe(200);
+    expect((await attempt('northbank', 'limited@example.com', '10.0.0.99')).statusCode).toBe(200);
+  });
+
+  // Found by the fifteenth session's API probe: the attempts counted per e-mail across clients, so five open
+  // logins on the public demo under someone's address locked that person out of their own (magic-link) client
+  // for the window, again and again. Open logins e-mail nothing and now count per client; magic-link logins,
+  // which e-mail the address, still count together across clients (one inbox gets at most 5 links a window).
+  it("should not let open logins under someone's address lock them out of another client", async () => {
+    for (let i = 0; i < 5; i += 1) {
+      expect((await attempt('demo', 'victim@example.com', `10.0.1.${i + 1}`)).statusCode).toBe(200);
+    }
+    const sixth = await attempt('demo', 'victim@example.com', '10.0.1.99');
+    expect(sixth.statusCode).toBe(429);
+    // The victim's own magic-link client still sends their link.
+    const own = await attempt('northbank', 'victim@example.com', '10.0.2.1');
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toEqual({ redirect: false });
+  });
+
+  it('should count magic-link attempts for one address together across magic-link clients', async () => {
+    await createClient(
+      t.app.db.kysely,
+      { prefix: 'riverside', name: 'Riverside Homes', loginPolicy: 'magic-link' },
+      t.clock.now(),
+    );
+    for (let i = 0; i < 5; i += 1) {
+      const prefix = i % 2 === 0 ? 'northbank' : 'riverside';
+      expect((await attempt(prefix, 'inbox@example.com', `10.0.3.${i + 1}`)).statusCode).toBe(200);
+    }
+    expect((await attempt('riverside', 'inbox@example.com', '10.0.3.99')).statusCode).toBe(429);
+    expect((await attempt('northbank', 'inbox@example.com', '10.0.3.98')).statusCode).toBe(429);
   });
 
   it('should allow 20 attempts per address in 15 minutes, then answer 429', async () => {
