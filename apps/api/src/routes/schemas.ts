@@ -46,6 +46,16 @@ export const requiredText = (maxLength: number, description?: string) =>
     ...(description === undefined ? {} : { description }),
   }) as const;
 
+/** The most characters of a first name or a last name at login. */
+export const NAME_MAX_LENGTH = 100;
+
+/**
+ * The most characters of a full name (a quote's contact name, the due-diligence request's): a first and a last
+ * name of the longest a login takes, with the space between. The portal fills the full name in from the login's
+ * names, so a shorter cap refused every quote and request of such a user, in a field they may not see.
+ */
+export const FULL_NAME_MAX_LENGTH = 2 * NAME_MAX_LENGTH + 1;
+
 export const emailField = { type: 'string', format: 'email', maxLength: 254 } as const;
 
 export const contentItemSchema = {

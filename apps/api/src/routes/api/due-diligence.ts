@@ -34,6 +34,7 @@ import { shownText } from '../../services/shown-text.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
 import {
   CONTROL_CHARACTER,
+  FULL_NAME_MAX_LENGTH,
   FORMAT_CONTROL,
   LINE_BREAK,
   VISIBLE_CHARACTER,
@@ -51,7 +52,7 @@ const FIELDS = {
   Currency2: { label: 'GDV', required: false, max: 50 },
   Currency: { label: 'Loan amount', required: false, max: 50 },
   Email: { label: 'E-mail', required: false, max: 254 },
-  SingleLine4: { label: 'Full name', required: false, max: 200 },
+  SingleLine4: { label: 'Full name', required: false, max: FULL_NAME_MAX_LENGTH },
 } as const;
 type FieldName = keyof typeof FIELDS;
 const FILE_FIELD = 'FileUpload';

@@ -14,7 +14,7 @@ import { addressKey } from '../../services/address-key.js';
 import { continuePage, invalidLinkPage } from '../../services/pages.js';
 import { HttpError, clientOf } from '../../types.js';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../../plugins/app/session.js';
-import { clientParams, emailField, errors, requiredText } from '../schemas.js';
+import { NAME_MAX_LENGTH, clientParams, emailField, errors, requiredText } from '../schemas.js';
 
 export const TOO_MANY_ATTEMPTS =
   'Too many login attempts. Please wait a few minutes and try again.';
@@ -22,8 +22,8 @@ export const TOO_MANY_ATTEMPTS =
 const loginBody = {
   type: 'object',
   properties: {
-    first_name: requiredText(100),
-    last_name: requiredText(100),
+    first_name: requiredText(NAME_MAX_LENGTH),
+    last_name: requiredText(NAME_MAX_LENGTH),
     email: emailField,
     phone: { ...requiredText(40), pattern: '^[0-9+()\\-. ]*[0-9][0-9+()\\-. ]*$' },
   },

@@ -28,7 +28,14 @@ import {
   isUniqueViolation,
 } from '../../services/idempotency.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
-import { LINE_BREAK, clientParams, emailField, errors, requiredText } from '../schemas.js';
+import {
+  FULL_NAME_MAX_LENGTH,
+  LINE_BREAK,
+  clientParams,
+  emailField,
+  errors,
+  requiredText,
+} from '../schemas.js';
 
 /**
  * Figures the browser computed (its estimate, premiums, totals): accepted, so the portal may send what it
@@ -46,7 +53,7 @@ const warrantyBody = {
     units: { type: 'number' },
     build_value: money,
     GDV: money,
-    name: requiredText(200),
+    name: requiredText(FULL_NAME_MAX_LENGTH),
     telephone: requiredText(40),
     email: emailField,
     buildCostValue: browserFigure,
@@ -78,7 +85,7 @@ const btrBody = {
     anticipatedRentalIncome: money,
     term: { type: 'number', enum: [...BTR_TERMS] },
     programmeMonths: { type: 'number' },
-    name: requiredText(200),
+    name: requiredText(FULL_NAME_MAX_LENGTH),
     email: emailField,
     contact_number: requiredText(40),
     subTotal: browserFigure,
@@ -112,7 +119,7 @@ const carBody = {
     units: { type: 'number' },
     build_value: money,
     GDV: money,
-    name: requiredText(200),
+    name: requiredText(FULL_NAME_MAX_LENGTH),
     telephone: requiredText(40),
     email: emailField,
     lowPremium: browserFigure,

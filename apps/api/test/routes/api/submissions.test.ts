@@ -10,9 +10,11 @@ import {
   databases,
   decodeMail,
   loginOpen,
+  multipart,
   outboxMails,
   type TestApp,
 } from '../../helper.js';
+import { DUE_DILIGENCE_FIELDS } from '../../hardening/support.js';
 
 const WARRANTY = {
   build_type: 'Conversion',
@@ -257,5 +259,38 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
       .where('sent_at', 'is', null)
       .execute();
     expect(pending).toEqual([]);
+  });
+
+  // Found by the fifteenth session's portal probe: a login takes first and last names of 100 characters each,
+  // and the portal fills the full name in from them (201 characters with the space), but the quotes and the
+  // due-diligence request took at most 200: every quote and request of such a user was refused.
+  it('should take the full name of the longest names a login takes, and no longer', async () => {
+    const first = 'A'.repeat(100);
+    const last = 'B'.repeat(100);
+    const own = await loginOpen(t.app, 'demo', { first_name: first, last_name: last });
+    const full = `${first} ${last}`;
+    const send = (path: string, payload: object) =>
+      t.app.inject({ method: 'POST', url: `/api/demo/${path}`, payload, headers: { cookie: own } });
+    for (const [path, body] of [
+      ['warranty', WARRANTY],
+      ['btr', BTR],
+      ['car', CAR],
+    ] as const) {
+      expect((await send(path, { ...body, name: full })).statusCode, path).toBe(201);
+      const longer = await send(path, { ...body, name: `${full}C` });
+      expect(longer.statusCode, path).toBe(400);
+      expect(longer.json()).toEqual({
+        error: 'Invalid field "name": must NOT have more than 201 characters.',
+      });
+    }
+    const request = multipart({ ...DUE_DILIGENCE_FIELDS, SingleLine4: full });
+    const due = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload: request.payload,
+      headers: { ...request.headers, cookie: own },
+    });
+    expect(due.statusCode).toBe(303);
+    await t.app.background.drain();
   });
 });

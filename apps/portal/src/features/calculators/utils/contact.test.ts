@@ -92,7 +92,7 @@ describe('contactProblem', () => {
       [{ ...ok, name: 'Ada\nLovelace' }, 'name', 'hidden-characters'],
       [{ ...ok, name: 'Ada\u0000' }, 'name', 'hidden-characters'],
       [{ ...ok, name: 'Ada \uD800' }, 'name', 'hidden-characters'],
-      [{ ...ok, name: 'a'.repeat(201) }, 'name', 'too-long'],
+      [{ ...ok, name: 'a'.repeat(202) }, 'name', 'too-long'],
       [{ ...ok, telephone: '0'.repeat(41) }, 'telephone', 'too-long'],
       [{ ...ok, telephone: '020\u2028 7946' }, 'telephone', 'hidden-characters'],
       [{ ...ok, email: `${'a'.repeat(250)}@b.co` }, 'email', 'too-long'],
@@ -106,7 +106,8 @@ describe('contactProblem', () => {
 
   it('takes what the API takes: the longest values, spaces around them, emoji, joiners and right-to-left letters', () => {
     for (const contact of [
-      { ...ok, name: ` ${'a'.repeat(200)} ` },
+      // The longest full name: a first and a last name of 100 characters each (the most a login takes).
+      { ...ok, name: ` ${'a'.repeat(100)} ${'b'.repeat(100)} ` },
       { ...ok, name: '👩‍💻'.repeat(10) },
       { ...ok, name: 'מבטח שלום', telephone: '0'.repeat(40) },
       { ...ok, name: 'Ada\tLovelace' },

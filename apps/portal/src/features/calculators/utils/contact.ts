@@ -57,7 +57,9 @@ export function isEmailAddress(value: string): boolean {
 
 /** The longest value the API takes in each contact field (as sent: trimmed), in characters. */
 export const CONTACT_MAX_LENGTH: Record<ContactField, number> = {
-  name: 200,
+  // A first and a last name of the longest a login takes (100 each), with the space between: the name is filled
+  // in from them, so a shorter cap would refuse such a user's own name.
+  name: 201,
   telephone: 40,
   email: 254,
 };
