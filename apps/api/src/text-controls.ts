@@ -36,8 +36,20 @@ export const NOT_SHOWN_IN_A_LINE = new RegExp(
 );
 
 /**
- * At least one character that shows: not only spaces, nor only the invisible ones (zero-width space and
- * joiners, word joiner, soft hyphen, Mongolian vowel separator, and NEL, which \s leaves out; \s already covers
- * the BOM and the other spaces), nor control characters.
+ * Characters that show nothing by themselves, beside the spaces (`\\s`, which covers the BOM too): NEL, the soft
+ * hyphen, the Mongolian vowel separator, the zero-width space and joiners, the word joiner and the invisible
+ * operators (U+2060–U+2064), the combining grapheme joiner, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0),
+ * the Khmer inherent vowels (U+17B4, U+17B5), the Braille blank, the variation selectors, the tag characters
+ * (U+E0000–U+E007F, which spell the flags of England, Scotland and Wales after a black flag), and any combining
+ * mark (`\\p{M}`), which marks the letter before it and is nothing alone. A name of these alone is as blank as one
+ * of spaces; beside letters they are text as typed (an accent, an emoji's style, a flag).
  */
-export const VISIBLE_CHARACTER = `[^\\s\\u0085\\u00AD\\u180E\\u200B-\\u200D\\u2060${CONTROL_CHARACTER}${FORMAT_CONTROL}]`;
+const INVISIBLE =
+  '\\s\\u0085\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164\\uFE00-\\uFE0F\\uFFA0' +
+  '\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}';
+
+/**
+ * At least one character that shows: not only spaces, nor only the invisible ones ({@link INVISIBLE}), nor control
+ * characters or format controls. For a regular expression with the `u` flag (as ajv compiles the schemas').
+ */
+export const VISIBLE_CHARACTER = `[^${INVISIBLE}${CONTROL_CHARACTER}${FORMAT_CONTROL}]`;

@@ -8,7 +8,7 @@ import {
   sessionCookie,
   type TestApp,
 } from '../helper.js';
-import { VALID_BODIES } from './support.js';
+import { DUE_DILIGENCE_FIELDS, VALID_BODIES } from './support.js';
 
 /** Every Unicode bidi control ("Trojan Source"): marks, embeddings, overrides, isolates. */
 const BIDI_CONTROLS = [
@@ -37,6 +37,28 @@ const LEGITIMATE = [
   '🏴󠁧󠁢󠁥󠁮󠁧󠁿 Ada',
   'O’Brien-Smith',
   'Ada\tLovelace',
+];
+
+/**
+ * Characters that show nothing alone but are not controls (found by the fifteenth session's API probe: a login
+ * whose names were only these started a session): invisible operators, the combining grapheme joiner, Hangul
+ * fillers, a Khmer inherent vowel, the Braille blank, a variation selector, a tag character, a lone combining
+ * mark. Each alone (twice) is blank; beside letters, each is text.
+ */
+const INVISIBLE_ALONE = [
+  '\u2061',
+  '\u2062\u2063',
+  '\u034F',
+  '\u115F',
+  '\u1160',
+  '\u3164',
+  '\uFFA0',
+  '\u17B4',
+  '\u2800',
+  '\uFE0F',
+  '\u{E0041}',
+  '\u{E0100}',
+  '\u0301',
 ];
 
 const CALCULATORS: [string, string[]][] = [
@@ -156,6 +178,53 @@ describe.each(databases)('invisible controls in what users type ($name)', (targe
       payload: fine.payload,
     });
     expect(accepted.statusCode, accepted.body).toBe(303);
+  });
+
+  it('should take a name of invisible characters alone as blank, everywhere a name is typed', async () => {
+    for (const invisible of INVISIBLE_ALONE) {
+      const blank = `${invisible}${invisible}`;
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, first_name: blank },
+      });
+      expect(login.statusCode, JSON.stringify(blank)).toBe(400);
+      expect(login.json()).toEqual(malformed('first_name'));
+      for (const [calculator] of CALCULATORS) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: `/api/demo/${calculator}`,
+          headers: { cookie },
+          payload: { ...VALID_BODIES[`POST /api/:client/${calculator}`], name: blank },
+        });
+        expect(response.statusCode, `${calculator} ${JSON.stringify(blank)}`).toBe(400);
+      }
+      const activity = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/activity',
+        headers: { cookie },
+        payload: { action: 'search', item: blank },
+      });
+      expect(activity.statusCode).toBe(400);
+      const form = multipart({ ...DUE_DILIGENCE_FIELDS, SingleLine: blank });
+      const request = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/due-diligence',
+        headers: { ...form.headers, cookie },
+        payload: form.payload,
+      });
+      expect(request.statusCode, JSON.stringify(blank)).toBe(400);
+      expect(request.json()).toEqual({
+        error: 'Missing required field "SingleLine" (Project name).',
+      });
+      // Beside letters they are text as typed.
+      const beside = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, first_name: `Ada${invisible}`, email: 'beside@example.com' },
+      });
+      expect(beside.statusCode, JSON.stringify(invisible)).toBe(200);
+    }
   });
 
   it('should keep right-to-left names, emoji with joiners and Persian text working', async () => {

@@ -1,9 +1,12 @@
 /**
- * Characters that show nothing: white space, NEL and the invisible format characters (soft hyphen, Mongolian
- * vowel separator, zero-width space, non-joiner, joiner, word joiner). The API counts the same ones as blank
- * (`VISIBLE_CHARACTER` in apps/api/src/routes/schemas.ts), so a field the form accepts is not refused there.
+ * Characters that show nothing by themselves: white space, NEL, the soft hyphen, the Mongolian vowel separator, the
+ * zero-width space and joiners, the word joiner and the invisible operators, the combining grapheme joiner, the
+ * Hangul fillers, the Khmer inherent vowels, the Braille blank, the variation selectors, the tag characters and
+ * any combining mark. The API counts the same ones as blank (`INVISIBLE` in apps/api/src/text-controls.ts), so a
+ * field the form accepts is not refused there.
  */
-const VISIBLE = /[^\s\u0085\u00AD\u180E\u200B-\u200D\u2060]/;
+const VISIBLE =
+  /[^\s\u0085\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200D\u2060-\u2064\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\p{M}]/u;
 
 /**
  * Whether a text field has nothing a reader could see in it.

@@ -41,6 +41,9 @@ describe('SearchBox', () => {
         const box = await screen.findByRole('searchbox');
         await user.type(box, '{Enter}');
         await user.type(box, '   {Enter}');
+        // Only characters that show nothing: a zero-width space, a control character.
+        await user.clear(box);
+        await user.type(box, '\u200B\u0001{Enter}');
 
         expect(router.state.location.pathname).toBe('/demo/dashboard');
       });

@@ -33,7 +33,8 @@ export function SearchBox({ prefix }: SearchBoxProps) {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const text = value.trim();
+    // As the results page will read it (no control characters or direction marks); nothing visible: no search.
+    const text = searchText(value);
     if (text === '') return;
     navigate(paths.app.searchResults(prefix, text));
   };

@@ -32,3 +32,21 @@ describe('searchText', () => {
     expect(searchText('שלום \u{1F469}\u200D\u{1F4BB}')).toBe('שלום \u{1F469}\u200D\u{1F4BB}');
   });
 });
+
+// Found by the fifteenth session's portal probe: a search of a zero-width space alone was run ('Results for
+// "​"'), and one holding U+0001 showed as "ab" but searched for the hidden character; both then had their
+// activity record refused by the API (a console error, the search not recorded).
+describe('searchText with characters that show nothing', () => {
+  it.each(['\u200B', ' \u200B\u2060 ', '\u3164', '\u0301', '\u0001\u0002'])(
+    'should read %j as no search at all',
+    (query) => {
+      expect(searchText(query)).toBe('');
+    },
+  );
+
+  it('should drop control characters and read tabs and line breaks as spaces', () => {
+    expect(searchText('a\u0001b')).toBe('ab');
+    expect(searchText('damp\u001b[31m proofing')).toBe('damp[31m proofing');
+    expect(searchText('damp\tproofing\r\nbasements')).toBe('damp proofing  basements');
+  });
+});

@@ -1,13 +1,20 @@
-import { FORMAT_CONTROL } from '@/lib/text';
+import { FORMAT_CONTROL, isBlank } from '@/lib/text';
 
 /** The longest search the API takes (GET /api/{client}/content: `search` of at most 200 characters). */
 export const MAX_SEARCH_LENGTH = 200;
 
 /**
- * What a search drops: NUL characters, and the invisible text-direction marks and format controls (U+200F, U+202E
- * and the like), which show nothing, match no word, and would have the search find nothing for the text it shows.
+ * What a search drops: control characters (NUL, ESC…) and the invisible text-direction marks and format controls
+ * (U+200F, U+202E and the like), which show nothing, match no word, and would have the search find nothing for the
+ * text it shows (and the activity record refuse it).
  */
-const UNSEARCHABLE = new RegExp(`[\\u0000${FORMAT_CONTROL}]`, 'g');
+const UNSEARCHABLE = new RegExp(
+  `[\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u0084\\u0086-\\u009F${FORMAT_CONTROL}]`,
+  'g',
+);
+
+/** Tabs and line breaks (a pasted paragraph): a search is one line, so each is a space. */
+const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 
 /**
  * The search text of the results page's address, cut to {@link MAX_SEARCH_LENGTH} characters (a pasted paragraph
@@ -18,8 +25,10 @@ const UNSEARCHABLE = new RegExp(`[\\u0000${FORMAT_CONTROL}]`, 'g');
  * @example searchText('  damp proofing  ') // 'damp proofing'
  */
 export function searchText(query: string | null): string {
-  return Array.from((query ?? '').replace(UNSEARCHABLE, '').trim())
+  const text = Array.from((query ?? '').replace(UNSEARCHABLE, '').replace(BREAKS, ' ').trim())
     .slice(0, MAX_SEARCH_LENGTH)
     .join('')
     .trim();
+  // Nothing a reader could see (a zero-width space alone): no search, as for an empty box.
+  return isBlank(text) ? '' : text;
 }
