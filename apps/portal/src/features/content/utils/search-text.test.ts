@@ -33,9 +33,9 @@ describe('searchText', () => {
   });
 });
 
-// Found by the fifteenth session's portal probe: a search of a zero-width space alone was run ('Results for
-// "​"'), and one holding U+0001 showed as "ab" but searched for the hidden character; both then had their
-// activity record refused by the API (a console error, the search not recorded).
+// Found by the fifteenth session's portal probe: a search of a zero-width space alone was run, and one holding
+// U+0001 showed as "ab" but searched for the hidden character; both then had their activity record refused by
+// the API (a console error, the search not recorded).
 describe('searchText with characters that show nothing', () => {
   it.each(['\u200B', ' \u200B\u2060 ', '\u3164', '\u0301', '\u0001\u0002'])(
     'should read %j as no search at all',
