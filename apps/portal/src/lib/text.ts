@@ -5,11 +5,10 @@
  * any combining mark. The API counts the same ones as blank (`INVISIBLE` in apps/api/src/text-controls.ts), so a
  * field the form accepts is not refused there.
  */
-const VISIBLE = new RegExp(
-  '[^\\s\\u0085\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164' +
-    '\\uFE00-\\uFE0F\\uFFA0\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}]',
-  'u',
-);
+const INVISIBLE =
+  '\\s\\u0085\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164' +
+  '\\uFE00-\\uFE0F\\uFFA0\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}';
+const VISIBLE = new RegExp(`[^${INVISIBLE}]`, 'u');
 
 /**
  * Whether a text field has nothing a reader could see in it.
