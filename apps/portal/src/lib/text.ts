@@ -8,6 +8,8 @@
 const INVISIBLE =
   '\\s\\u0085\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164' +
   '\\uFE00-\\uFE0F\\uFFA0\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}';
+// Each combining mark in the class is matched by itself, on purpose: a mark alone shows nothing.
+// eslint-disable-next-line no-misleading-character-class
 const VISIBLE = new RegExp(`[^${INVISIBLE}]`, 'u');
 
 /**
