@@ -148,7 +148,9 @@ const FRONT_MATTER = { engines: { yaml: readYaml, javascript: refuseCode, js: re
 function frontMatter(source: string, where: string): matter.GrayMatterFile<string> {
   let parsed: matter.GrayMatterFile<string>;
   try {
-    parsed = matter(source, FRONT_MATTER);
+    // Line ends as any editor writes them: a file saved with Windows line ends (CRLF) kept a `\r` on its front
+    // matter's last value (`order: 1` read as the text "1\r"), failing the import.
+    parsed = matter(source.replace(/\r\n?/g, '\n'), FRONT_MATTER);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new ContentError(`${where}: ${message.split('\n')[0]}`);

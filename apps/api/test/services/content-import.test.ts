@@ -406,6 +406,26 @@ describe('content import, hostile files', () => {
     ).resolves.toBeDefined();
   });
 
+  // Found by the fifteenth session's API probe: a file saved with Windows line ends kept a "\r" on its front
+  // matter's last value, so `order: 1` read as the text "1\r" and the import failed ("order must be a whole
+  // number"); with another key last, that value kept the stray "\r".
+  it('should read a file with Windows line ends (CRLF) as the same file with LF', async () => {
+    await importWith(
+      'insights/crlf.md',
+      '---\r\ntitle: Windows\r\nsummary: Saved on Windows\r\norder: 3\r\n---\r\n\r\nBody **bold**.\r\n',
+    );
+    const row = await t.app.db.kysely
+      .selectFrom('content_items')
+      .select(['title', 'summary', 'sort_order', 'html'])
+      .where('slug', '=', 'crlf')
+      .executeTakeFirstOrThrow();
+    expect(row.title).toBe('Windows');
+    expect(row.summary).toBe('Saved on Windows');
+    expect(row.sort_order).toBe(3);
+    expect(row.html).toContain('<strong>bold</strong>');
+    expect(row.html).not.toContain('\r');
+  });
+
   it("should drop /media/ paths in HTML that are not the client's own published files", async () => {
     const other = '/media/northbank/0123456789abcdef0123.png';
     await importWith(
