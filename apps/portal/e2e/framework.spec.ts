@@ -134,3 +134,69 @@ test.describe('Insurance Framework', () => {
     await saveScreenshot(page, 'insurance-framework-phone');
   });
 });
+
+/** The colours of the pixels at `points` of a PNG screenshot (decoded in a blank page), as `r,g,b`. */
+async function pixels(page: Page, png: Buffer, points: [number, number][]): Promise<string[]> {
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate(
+      async ({ data, at }) => {
+        const image = new Image();
+        image.src = `data:image/png;base64,${data}`;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const context = canvas.getContext('2d')!;
+        context.drawImage(image, 0, 0);
+        return at.map(([x, y]) => {
+          const [r, g, b] = context.getImageData(Math.round(x), Math.round(y), 1, 1).data;
+          return `${r},${g},${b}`;
+        });
+      },
+      { data: png.toString('base64'), at: points },
+    );
+  } finally {
+    await blank.close();
+  }
+}
+
+// Found by the fifteenth session's accessibility probe: under forced colours (Windows High Contrast) every
+// background becomes Canvas, so a switch on and a switch off were the same empty oval (the thumb itself drawn in
+// Canvas), and a slider's track (a gradient) vanished, leaving the thumb's ring alone. Both are drawn in system
+// colours there now.
+test('under forced colours a switch shows whether it is on, and a slider shows its track', async ({
+  hub: page,
+}) => {
+  await page.emulateMedia({ forcedColors: 'active' });
+  await page.goto('/demo/insurance-framework');
+  const on = page.getByRole('switch', { name: 'The scheme has a flat roof' });
+  const off = page.getByRole('switch', { name: 'The scheme has a basement' });
+  await on.click();
+  await expect(on).toHaveAttribute('aria-checked', 'true');
+  await expect(off).toHaveAttribute('aria-checked', 'false');
+  await page.waitForTimeout(400); // the thumb's transition
+  // In a track (44 × 24 px, 2 px border), the thumb (16 px) sits at x 4–20 when off and 24–40 when on.
+  const [offThumb, offEmpty] = await pixels(page, await off.locator('span').first().screenshot(), [
+    [12, 12],
+    [32, 12],
+  ]);
+  const [onEmpty, onThumb] = await pixels(page, await on.locator('span').first().screenshot(), [
+    [12, 12],
+    [32, 12],
+  ]);
+  expect(offThumb).not.toBe(offEmpty); // the thumb shows against its track
+  expect(onThumb).not.toBe(onEmpty);
+  expect(onEmpty).not.toBe(offEmpty); // a track on is filled, one off is not
+
+  // A slider at its highest: filled all along its track, which shows against the space above it.
+  const slider = page.getByRole('slider').first();
+  await slider.focus();
+  await page.keyboard.press('End');
+  const box = (await slider.boundingBox())!;
+  const [track, above] = await pixels(page, await slider.screenshot(), [
+    [box.width * 0.3, box.height / 2],
+    [box.width * 0.3, 4],
+  ]);
+  expect(track).not.toBe(above);
+});

@@ -60,6 +60,48 @@ export const RangeInput = styled.input`
     cursor: not-allowed;
     opacity: 0.55;
   }
+
+  /*
+   * Forced colours drop background images: the track (a gradient) vanished, leaving the thumb's ring alone. The
+   * track is drawn in system colours instead, filled in Highlight up to the value.
+   */
+  ${({ theme }) => theme.media.forcedColors} {
+    forced-color-adjust: none;
+
+    &::-webkit-slider-runnable-track {
+      border: 1px solid CanvasText;
+      background: linear-gradient(
+        to right,
+        Highlight 0 var(--slider-fill, 0%),
+        Canvas var(--slider-fill, 0%) 100%
+      );
+    }
+
+    &::-moz-range-track {
+      border: 1px solid CanvasText;
+      background: linear-gradient(
+        to right,
+        Highlight 0 var(--slider-fill, 0%),
+        Canvas var(--slider-fill, 0%) 100%
+      );
+    }
+
+    &::-webkit-slider-thumb {
+      border-color: Canvas;
+      background: CanvasText;
+      box-shadow: 0 0 0 1px CanvasText;
+    }
+
+    &::-moz-range-thumb {
+      border-color: Canvas;
+      background: CanvasText;
+      box-shadow: 0 0 0 1px CanvasText;
+    }
+
+    &:focus-visible {
+      outline-color: Highlight;
+    }
+  }
 `;
 
 export const SliderHeader = styled.div`

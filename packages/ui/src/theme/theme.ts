@@ -99,6 +99,8 @@ export interface Theme {
     readonly md: string;
     readonly lg: string;
     readonly reducedMotion: string;
+    /** Windows High Contrast and other forced colours: backgrounds become Canvas, so state drawn in them is lost. */
+    readonly forcedColors: string;
   };
   readonly motion: {
     /** Transition duration in ms (accordion, toggles). None under `prefers-reduced-motion: reduce`. */
@@ -197,6 +199,7 @@ export function createTheme(branding: Branding = {}): Theme {
       md: `@media (min-width: ${BREAKPOINTS.md}px)`,
       lg: `@media (min-width: ${BREAKPOINTS.lg}px)`,
       reducedMotion: '@media (prefers-reduced-motion: reduce)',
+      forcedColors: '@media (forced-colors: active)',
     },
     motion: { duration: 300, easing: 'cubic-bezier(0.4, 0, 0.2, 1)' },
     zIndex: { tooltip: 1000 },

@@ -45,6 +45,18 @@ export const ToggleTrack = styled.span`
   ${({ theme }) => theme.media.reducedMotion} {
     transition: none;
   }
+
+  /* Forced colours turn every background into Canvas: on and off would look the same. Drawn in system colours. */
+  ${({ theme }) => theme.media.forcedColors} {
+    forced-color-adjust: none;
+    border-color: CanvasText;
+    background: Canvas;
+
+    [data-state='checked'] > & {
+      border-color: Highlight;
+      background: Highlight;
+    }
+  }
 `;
 
 export const ToggleThumb = styled.span`
@@ -66,5 +78,14 @@ export const ToggleThumb = styled.span`
 
   ${({ theme }) => theme.media.reducedMotion} {
     transition: none;
+  }
+
+  ${({ theme }) => theme.media.forcedColors} {
+    forced-color-adjust: none;
+    background: CanvasText;
+
+    [data-state='checked'] > * > & {
+      background: HighlightText;
+    }
   }
 `;
