@@ -101,6 +101,26 @@ test.describe('search', () => {
     await box.press('Enter');
     await expect(page.getByText('No results found', { exact: true })).toBeVisible();
     await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: 'No results found for' })).toHaveText(
+      'No results found for “zzqxv-nothing-matches-this”',
+    );
+  });
+
+  // Found by the fifteenth session's accessibility probe: a new search from the box keeps focus in the box, and
+  // the results were added to the page in silence (only an empty result was announced).
+  test('what a search found is told in a status region, for a search from the results page too', async ({
+    hub: page,
+  }) => {
+    const box = page.getByRole('searchbox', { name: 'Search the hub' });
+    await box.fill('warranty');
+    await box.press('Enter');
+    const found = page.getByRole('status').filter({ hasText: /results? for “/ });
+    await expect(found).toHaveText(/^\d+ results? for “warranty”$/);
+    await box.fill('liability');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/search=liability$/);
+    await expect(box).toBeFocused();
+    await expect(found).toHaveText(/^\d+ results? for “liability”$/);
   });
 });
 

@@ -6,12 +6,15 @@ interface NoticeProps {
   /** `failure` is announced at once (role="alert"); `info` politely (role="status"). */
   tone?: 'failure' | 'info' | 'success';
   action?: ReactNode;
+  /** `false` when the page announces the same news itself (a status region of its own): not read twice. */
+  announce?: boolean;
 }
 
 /** A message box: errors, confirmations, empty states. */
-export function Notice({ children, tone = 'info', action }: NoticeProps) {
+export function Notice({ children, tone = 'info', action, announce = true }: NoticeProps) {
+  const role = announce ? (tone === 'failure' ? 'alert' : 'status') : undefined;
   return (
-    <Box role={tone === 'failure' ? 'alert' : 'status'} data-tone={tone}>
+    <Box role={role} data-tone={tone}>
       <div>{children}</div>
       {action ? <div>{action}</div> : null}
     </Box>

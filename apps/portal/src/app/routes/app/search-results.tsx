@@ -1,4 +1,5 @@
-import { useEffect, useId } from 'react';
+import { VisuallyHidden } from '@firm/ui';
+import { useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 import { PageHeading } from '@/components/ui/page-heading';
@@ -24,11 +25,24 @@ export function Component() {
     if (text !== '') recordActivity(prefix, 'search', text);
   }, [prefix, text]);
 
-  const empty =
-    data !== undefined &&
-    data.insurance.length === 0 &&
-    data.case_studies.length === 0 &&
-    data.insights.length === 0;
+  const found =
+    data === undefined
+      ? undefined
+      : data.insurance.length + data.case_studies.length + data.insights.length;
+  const empty = found === 0;
+
+  // What the search found, told to screen readers once the results are there (a new search from the box keeps
+  // focus in the box, and the results appear elsewhere on the page). Set after the first render, so that the
+  // status region is in the page, empty, before its news: a region added with its text already in it is not
+  // read by every screen reader.
+  const [announced, setAnnounced] = useState('');
+  const news =
+    text === '' || isLoading || error !== undefined || found === undefined
+      ? ''
+      : found === 0
+        ? `No results found for “${text}”`
+        : `${found} ${found === 1 ? 'result' : 'results'} for “${text}”`;
+  useEffect(() => setAnnounced(news), [news]);
 
   return (
     <>
@@ -54,7 +68,8 @@ export function Component() {
         label="Searching…"
         onRetry={() => void mutate()}
       />
-      {empty ? <Notice>No results found</Notice> : null}
+      <VisuallyHidden role="status">{announced}</VisuallyHidden>
+      {empty ? <Notice announce={false}>No results found</Notice> : null}
       {data && data.insurance.length > 0 ? (
         <section aria-labelledby={informationId}>
           <SectionTitle id={informationId}>Information</SectionTitle>
