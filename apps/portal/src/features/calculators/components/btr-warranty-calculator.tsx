@@ -23,7 +23,6 @@ import { TERMS } from '../utils/terms';
 
 import { BreakdownTable } from './breakdown-table';
 import { CalculatorLayout } from './calculator-layout';
-import { HeadlineFigure } from './headline-figure';
 import { Term } from './term';
 
 export const BTR_WARRANTY_TITLE = 'BTR Warranty + Loss of Rent Calculator';
@@ -130,13 +129,14 @@ export function BtrWarrantyCalculator() {
           ) : null}
         </>
       }
+      headline={
+        estimate === null
+          ? null
+          : { label: 'Total premium (including IPT)', value: formatPounds(estimate.quote.total) }
+      }
       figures={
         estimate === null ? null : (
           <>
-            <HeadlineFigure
-              label="Total premium (including IPT)"
-              value={formatPounds(estimate.quote.total)}
-            />
             <BreakdownTable
               caption="How it is worked out"
               rows={[

@@ -275,6 +275,34 @@ describe('BuildingWarrantyCalculator', () => {
     });
   });
 
+  // Found by the fifteenth session's accessibility probe: the whole estimate panel was one live region, so a
+  // recalculation read out the changed numbers without their labels (the premium before "Estimated premium"), a
+  // first Calculate read the whole breakdown, and a term's tooltip was read twice.
+  describe('what a screen reader is told', () => {
+    it('should say the headline figure with its label, and where the sending stands, in status messages', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? created('BW-2026-000126')
+          : new Response(null, { status: 204 }),
+      );
+      renderCalculator();
+      await enterDocumentedExample(user);
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      const statuses = () => screen.getAllByRole('status').map((status) => status.textContent);
+      await waitFor(() => expect(statuses()).toContain('Estimated premium: £11,800.'));
+      await waitFor(() =>
+        expect(statuses()).toContain(
+          'Your reference: BW-2026-000126Our team has your details and will be in touch. Please quote this reference if you contact us.',
+        ),
+      );
+      // The figures, and the tooltips in them, are in no live region.
+      const table = screen.getByRole('table');
+      expect(table.closest('[aria-live], [role="status"], [role="alert"]')).toBeNull();
+    });
+  });
+
   describe('when the post fails', () => {
     it('should keep the estimate, say the details did not reach the team, and post again on Try again', async () => {
       const user = userEvent.setup();

@@ -20,7 +20,6 @@ import { TERMS } from '../utils/terms';
 
 import { BreakdownTable } from './breakdown-table';
 import { CalculatorLayout } from './calculator-layout';
-import { HeadlineFigure } from './headline-figure';
 import { Term } from './term';
 
 export const BUILDING_WARRANTY_TITLE = 'Building Warranty Cost Calculator';
@@ -89,13 +88,14 @@ export function BuildingWarrantyCalculator() {
           />
         </>
       }
+      headline={
+        estimate === null
+          ? null
+          : { label: 'Estimated premium', value: formatPounds(estimate.quote.estimate) }
+      }
       figures={
         estimate === null ? null : (
           <>
-            <HeadlineFigure
-              label="Estimated premium"
-              value={formatPounds(estimate.quote.estimate)}
-            />
             <BreakdownTable
               caption="How it is worked out"
               rows={[

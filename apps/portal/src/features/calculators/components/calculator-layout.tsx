@@ -8,6 +8,7 @@ import type { CalculatorForm } from '../hooks/use-calculator';
 
 import { ContactFields, TELEPHONE, type ContactFieldsProps } from './contact-fields';
 import { EstimatePanel } from './estimate-panel';
+import type { HeadlineFigureProps } from './headline-figure';
 
 export interface CalculatorLayoutProps {
   /** The page's `<h1>`, the spec's heading word for word. */
@@ -21,7 +22,9 @@ export interface CalculatorLayoutProps {
   project: ReactNode;
   /** The contact telephone input's name, label and message, when not the usual `telephone`. */
   telephone?: ContactFieldsProps['telephone'];
-  /** The estimate's figures, or `null` before the first Calculate. */
+  /** The estimate's headline figure, or `null` before the first Calculate. */
+  headline: HeadlineFigureProps | null;
+  /** The estimate's other figures, or `null` before the first Calculate. */
   figures: ReactNode | null;
 }
 
@@ -36,6 +39,7 @@ export function CalculatorLayout({
   calculator,
   project,
   telephone = TELEPHONE,
+  headline,
   figures,
 }: CalculatorLayoutProps) {
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -73,6 +77,7 @@ export function CalculatorLayout({
         </Form>
         <EstimatePanel
           ref={calculator.estimateRef}
+          headline={headline}
           stale={calculator.stale}
           submission={calculator.submission}
           onRetry={calculator.retry}

@@ -20,7 +20,6 @@ import { rangeOf } from '../utils/options';
 import { TERMS } from '../utils/terms';
 
 import { CalculatorLayout } from './calculator-layout';
-import { HeadlineFigure } from './headline-figure';
 import { Term } from './term';
 
 export const CONTRACTORS_ALL_RISKS_TITLE = 'Contractors All Risks Calculator';
@@ -72,13 +71,17 @@ export function ContractorsAllRisksCalculator() {
           />
         </>
       }
+      headline={
+        estimate === null
+          ? null
+          : {
+              label: 'Estimated premium',
+              value: `${formatPounds(estimate.quote.low)} to ${formatPounds(estimate.quote.high)}`,
+            }
+      }
       figures={
         estimate === null ? null : (
           <>
-            <HeadlineFigure
-              label="Estimated premium"
-              value={`${formatPounds(estimate.quote.low)} to ${formatPounds(estimate.quote.high)}`}
-            />
             <Levels>
               <caption>
                 {estimate.inputs.propertyType},{' '}

@@ -1,12 +1,16 @@
-import type { ReactNode, Ref } from 'react';
+import { VisuallyHidden } from '@firm/ui';
+import { useEffect, useState, type ReactNode, type Ref } from 'react';
 import { styled } from 'styled-components';
 
 import type { Submission } from '../stores/create-draft-store';
 
+import { HeadlineFigure, type HeadlineFigureProps } from './headline-figure';
 import { SubmissionStatus } from './submission-status';
 
 export interface EstimatePanelProps {
-  /** The figures, or `null` before the first Calculate. */
+  /** The figure the user came for (shown large, first), or `null` before the first Calculate. */
+  headline: HeadlineFigureProps | null;
+  /** The rest of the figures (how they are worked out), or `null` before the first Calculate. */
   children: ReactNode | null;
   /** The inputs have changed since the figures were computed. */
   stale: boolean;
@@ -16,15 +20,36 @@ export interface EstimatePanelProps {
 }
 
 /**
- * Where the estimate appears. The region is polite-live, so the figures, the reference and a failure
- * are announced as they arrive without taking the focus away from the form.
+ * Where the estimate appears. What changed is told to screen readers in short status messages, without taking the
+ * focus away from the form: the headline figure with its label (a region of its own, hidden), and where the
+ * sending of the estimate stands (the status below the figures). The figures themselves are not a live region,
+ * which read out whichever numbers changed, without their labels, and the term tooltips with them.
  */
-export function EstimatePanel({ children, stale, submission, onRetry, ref }: EstimatePanelProps) {
+export function EstimatePanel({
+  headline,
+  children,
+  stale,
+  submission,
+  onRetry,
+  ref,
+}: EstimatePanelProps) {
+  const news =
+    headline === null
+      ? ''
+      : stale
+        ? 'This estimate is out of date: the details have changed. Press Calculate to update it.'
+        : `${headline.label}: ${headline.value}.`;
+  // Set after the first render: the status region is in the page, empty, before its first news (a region
+  // added with its text already in it is not read by every screen reader).
+  const [announced, setAnnounced] = useState('');
+  useEffect(() => setAnnounced(news), [news]);
+
   return (
     <Panel ref={ref} aria-labelledby="estimate-heading" tabIndex={-1}>
       <h2 id="estimate-heading">Your estimate</h2>
-      <Live aria-live="polite">
-        {children === null ? (
+      <VisuallyHidden role="status">{announced}</VisuallyHidden>
+      <Figures>
+        {headline === null ? (
           <Idle>
             Enter your project’s details and press Calculate to see an indicative estimate.
           </Idle>
@@ -34,19 +59,23 @@ export function EstimatePanel({ children, stale, submission, onRetry, ref }: Est
               <strong>Indicative only.</strong> The premium an insurer offers depends on its
               underwriting of your project.
             </Indicative>
+            <HeadlineFigure {...headline} />
             {children}
             {stale ? (
               <Stale>
                 You have changed the details since this estimate. Press Calculate to update it.
               </Stale>
             ) : null}
-            <SubmissionStatus submission={submission} onRetry={onRetry} />
           </>
         )}
-      </Live>
+      </Figures>
+      {/* In the page from the start (empty until the first Calculate), so that its first message is read. */}
+      <SubmissionStatus submission={headline === null ? IDLE : submission} onRetry={onRetry} />
     </Panel>
   );
 }
+
+const IDLE: Submission<unknown> = { status: 'idle' };
 
 const Panel = styled.section`
   padding: ${({ theme }) => theme.space.xl};
@@ -65,7 +94,7 @@ const Panel = styled.section`
   }
 `;
 
-const Live = styled.div`
+const Figures = styled.div`
   display: grid;
   gap: ${({ theme }) => theme.space.lg};
 `;

@@ -17,7 +17,6 @@ export interface SubmissionStatusProps {
 export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps) {
   const { client: prefix } = useParams();
   const status = useRef<HTMLDivElement>(null);
-  if (submission.status === 'idle') return null;
 
   const retry = () => {
     // Try again is replaced while the post is on its way: keep focus on the status that replaces it, so the
@@ -27,7 +26,9 @@ export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps)
   };
 
   return (
-    <Status ref={status} tabIndex={-1}>
+    // A status region (polite, read whole): the sending, the reference, a failure are told as they come. Always
+    // in the page, empty while there is nothing to tell.
+    <Status ref={status} tabIndex={-1} role="status" aria-atomic="true">
       {content()}
     </Status>
   );
@@ -94,6 +95,10 @@ export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps)
 
 /** Holds whichever state is shown, so that focus put on it survives the change of state. */
 const Status = styled.div`
+  &:not(:empty) {
+    margin-top: ${({ theme }) => theme.space.lg};
+  }
+
   &:focus {
     outline: none;
   }

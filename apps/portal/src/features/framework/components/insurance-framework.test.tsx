@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLayoutEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -201,6 +201,30 @@ describe('InsuranceFramework', () => {
 
       expect(await screen.findByLabelText('Scheme location')).toHaveValue('Green');
     });
+  });
+});
+
+// Found by the fifteenth session's accessibility probe: the recommended limits were a live region that read out
+// bare amounts ("£10,000,000, £10,000,000") beside the slider's own value, with nothing saying which limit changed.
+describe('InsuranceFramework, what a screen reader is told', () => {
+  it('should say the recommended limits with their names, once they change', async () => {
+    const user = userEvent.setup();
+    renderFramework();
+    await screen.findByRole('textbox', { name: /^Contract value.*exact amount/ });
+    const statuses = () => screen.getAllByRole('status').map((status) => status.textContent);
+    expect(statuses().filter((text) => text?.startsWith('Recommended limits'))).toEqual([]);
+
+    await typeAmount(user, /^Contract value.*exact amount/, '£6m');
+    await waitFor(() =>
+      expect(statuses()).toContain(
+        `Recommended limits: professional indemnity ${limit('Professional indemnity (PI)')}, public liability ${limit('Public liability (PL)')}, employers liability ${limit('Employers liability (EL)')}.`,
+      ),
+    );
+    expect(
+      screen
+        .getByRole('region', { name: 'Recommended limits' })
+        .closest('[aria-live], [role="status"]'),
+    ).toBeNull();
   });
 });
 

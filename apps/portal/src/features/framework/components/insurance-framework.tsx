@@ -1,5 +1,6 @@
-import { recommendInsuranceFramework } from '@firm/pricing';
-import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
+import { formatPounds, recommendInsuranceFramework } from '@firm/pricing';
+import { VisuallyHidden } from '@firm/ui';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { styled } from 'styled-components';
 import { useShallow } from 'zustand/react/shallow';
 
@@ -47,6 +48,20 @@ export function InsuranceFramework() {
     () => isMinimumProfessionalIndemnity(inputs, recommendation),
     [inputs, recommendation],
   );
+  const news =
+    refused.size > 0
+      ? 'The limits and the table are out of date: a typed amount was not accepted. Correct the highlighted amount to update them.'
+      : `Recommended limits: professional indemnity ${piIsMinimum ? 'at least ' : ''}${formatPounds(
+          recommendation.professionalIndemnity,
+        )}, public liability ${formatPounds(recommendation.publicLiability)}, employers liability ${formatPounds(
+          recommendation.employersLiability,
+        )}.`;
+  // Told only once it changes (not as the page opens, with the page's own heading and fields to read).
+  const [announced, setAnnounced] = useState('');
+  const first = useRef(news);
+  useEffect(() => {
+    if (news !== first.current) setAnnounced(news);
+  }, [news]);
 
   return (
     <Page>
@@ -58,7 +73,10 @@ export function InsuranceFramework() {
         onInputChange={setInput}
         onAmountRefused={onAmountRefused}
       />
-      <Results aria-live="polite" aria-atomic="false">
+      {/* What changed, in one message with its labels (the limits below are not a live region, which read out
+          bare amounts beside the slider's own value). */}
+      <VisuallyHidden role="status">{announced}</VisuallyHidden>
+      <Results>
         {refused.size > 0 ? (
           <OutOfDate>
             The limits and the table below are for the amounts last accepted: correct the
