@@ -25,7 +25,8 @@ function page(title: string, body: string): string {
   h1 { font-size: 1.4rem; margin-top: 0; }
   button, a.button { font: inherit; background: #1f3a5f; color: #fff; border: 0; border-radius: 4px;
          padding: .7rem 1.4rem; cursor: pointer; text-decoration: none; display: inline-block; }
-  button:focus-visible, a:focus-visible { outline: 3px solid #c8963e; outline-offset: 2px; }
+  /* The ring: 11:1 against the card and the page (the accent #c8963e was 2.7:1 and 2.5:1, under the 3:1 of WCAG 1.4.11). */
+  button:focus-visible, a:focus-visible { outline: 3px solid #1f3a5f; outline-offset: 2px; }
 </style>
 </head>
 <body><main>${body}</main></body>

@@ -34,3 +34,28 @@ describe('login link pages', () => {
     expect(invalid.querySelector('p bdi')?.nextSibling?.textContent).toBe(' login page.');
   });
 });
+
+// Found by the fifteenth session's accessibility probe: the focus ring was the accent #c8963e, 2.66:1 against the
+// white card and 2.46:1 against the page, under the 3:1 WCAG 1.4.11 asks of a focus indicator.
+describe('login link pages, focus ring', () => {
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const contrast = (a: string, b: string) => {
+    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (light! + 0.05) / (dark! + 0.05);
+  };
+
+  it('should draw the ring at 3:1 or more against the card and the page', () => {
+    for (const html of [continuePage('Acme', 'demo', 'token'), invalidLinkPage('Acme', 'demo')]) {
+      const ring = /:focus-visible\s*\{\s*outline:\s*3px solid (#[0-9a-f]{6})/i.exec(html)?.[1];
+      expect(ring).toBeDefined();
+      expect(contrast(ring!, '#ffffff')).toBeGreaterThanOrEqual(3);
+      expect(contrast(ring!, '#f4f6f8')).toBeGreaterThanOrEqual(3);
+    }
+  });
+});

@@ -199,7 +199,7 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         <legend>Documents (optional)</legend>
         <FileField
           label="Attach a document"
-          hint="PDF, Word, Excel, PowerPoint, CSV, text or image files."
+          hint="PDF, Word, Excel, PowerPoint, CSV, text or image files, up to 20 MB."
           accept={ACCEPTED_FILES}
           placeholder="Choose file (max 20Mb)"
           maxBytes={MAX_ATTACHMENT_BYTES}
