@@ -111,6 +111,21 @@ describe('Tooltip', () => {
         expect(screen.getByRole('tooltip')).toBeVisible();
       });
     });
+
+    // Found by the fifteenth session's accessibility probe: with the keyboard, the tooltip could not be shown again
+    // without leaving the trigger and coming back.
+    describe('when the focused trigger is activated with Enter or Space', () => {
+      it.each(['{Enter}', ' '])('should open again (%s)', async (key) => {
+        const { user } = renderWithTheme(<Help />);
+        await user.tab();
+        expect(trigger()).toHaveFocus();
+        expect(screen.getByRole('tooltip')).toBeVisible();
+        await user.keyboard('{Escape}');
+        expect(screen.getByRole('tooltip', { hidden: true })).not.toBeVisible();
+        await user.keyboard(key);
+        expect(screen.getByRole('tooltip')).toBeVisible();
+      });
+    });
   });
 });
 

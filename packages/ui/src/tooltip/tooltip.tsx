@@ -68,6 +68,8 @@ export function Tooltip({ content, children, id }: TooltipProps) {
         setDismissed(false);
       }}
       onBlur={() => setFocused(false)}
+      // Activating the trigger (a click, or Enter or Space on a button) shows the tooltip again after Escape.
+      onClick={() => setDismissed(false)}
     >
       {trigger}
       <TooltipBubble
