@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useLayoutEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { jsonResponse, makeClient } from '@/testing/fixtures';
+import { firstRenderProbe } from '@/testing/first-render';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { useBuildingWarrantyStore } from '../stores/building-warranty-store';
@@ -461,13 +461,9 @@ describe('BuildingWarrantyCalculator', () => {
       expect(await screen.findByText('Estimated premium')).toBeInTheDocument();
       first.unmount();
 
-      const firstRender: string[] = [];
-      function FirstRenderProbe() {
-        useLayoutEffect(() => {
-          firstRender.push(document.body.innerHTML);
-        }, []);
-        return null;
-      }
+      const { FirstRenderProbe, seen: firstRender } = firstRenderProbe(
+        () => document.body.innerHTML,
+      );
       renderWithClient(
         <>
           <FirstRenderProbe />

@@ -1,9 +1,9 @@
 import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useLayoutEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from '@/lib/api-client';
+import { firstRenderProbe } from '@/testing/first-render';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { submitDueDiligence } from '../api/submit-due-diligence';
@@ -80,14 +80,11 @@ describe('DueDiligenceForm when the session has ended', () => {
         owner: 'demo/ada@example.com',
         draft: { ...EMPTY_DRAFT, projectName: 'Harbour Quay' },
       });
-      const firstValues: string[] = [];
-      function FirstRenderProbe() {
-        useLayoutEffect(() => {
-          const field = document.querySelector<HTMLInputElement>('input[data-field="projectName"]');
-          firstValues.push(field?.value ?? 'no field');
-        }, []);
-        return null;
-      }
+      const { FirstRenderProbe, seen: firstValues } = firstRenderProbe(
+        () =>
+          document.querySelector<HTMLInputElement>('input[data-field="projectName"]')?.value ??
+          'no field',
+      );
       renderWithClient(
         <>
           <FirstRenderProbe />

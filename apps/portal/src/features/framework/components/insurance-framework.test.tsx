@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useLayoutEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { makeClient } from '@/testing/fixtures';
+import { firstRenderProbe } from '@/testing/first-render';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { useFrameworkStore } from '../stores/framework-store';
@@ -241,13 +241,7 @@ describe('InsuranceFramework for the next user of the tab', () => {
     );
     first.unmount();
 
-    const firstRender: string[] = [];
-    function FirstRenderProbe() {
-      useLayoutEffect(() => {
-        firstRender.push(document.body.innerHTML);
-      }, []);
-      return null;
-    }
+    const { FirstRenderProbe, seen: firstRender } = firstRenderProbe(() => document.body.innerHTML);
     renderWithClient(
       <>
         <FirstRenderProbe />
