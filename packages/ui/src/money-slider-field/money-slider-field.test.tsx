@@ -175,6 +175,35 @@ describe('MoneySliderField', () => {
     },
   );
 
+  // Found by the fifteenth session's portal probe: with "abc" typed, a mouse press on Calculate blurred the field,
+  // whose message then pushed the button down before the press ended, so the click landed on the form and
+  // nothing happened. The field is marked invalid at once; its message waits for the press to end.
+  describe('given an unreadable amount, when a press elsewhere takes the focus', () => {
+    it('should mark the field invalid at once and show the message once the press has ended', async () => {
+      const { user } = renderWithTheme(<SumInsured />);
+      await user.clear(amountField());
+      await user.type(amountField(), 'abc');
+      const elsewhere = screen.getByRole('button', { name: 'Elsewhere' });
+      await user.pointer({ keys: '[MouseLeft>]', target: elsewhere });
+      expect(elsewhere).toHaveFocus();
+      expect(amountField()).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+      await user.pointer({ keys: '[/MouseLeft]', target: elsewhere });
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Enter an amount in whole pounds, such as 12,500,000, £12.5m or 750k',
+      );
+    });
+
+    it('should show the message at once when the focus leaves by the keyboard', async () => {
+      const { user } = renderWithTheme(<SumInsured />);
+      await user.clear(amountField());
+      await user.type(amountField(), 'abc');
+      await user.tab();
+      expect(screen.getByRole('alert')).toBeInTheDocument();
+    });
+  });
+
   describe('given an error is shown', () => {
     it('should have no accessibility violations', async () => {
       const { user, container } = renderWithTheme(<SumInsured />);

@@ -90,6 +90,53 @@ export function MoneySliderField({
     problemListener.current?.(problem);
   }, [problem]);
 
+  // A press held elsewhere (the mouse button still down on Calculate): the message, appearing at once, would push
+  // what was pressed down before the press ends, and the click would land on something else (nothing would
+  // happen). The field is marked invalid at once (a Calculate sees it); its message waits for the press to end.
+  const pressing = useRef(false);
+  const [messageHeld, setMessageHeld] = useState(false);
+  useEffect(() => {
+    const down = () => {
+      pressing.current = true;
+    };
+    const up = () => {
+      pressing.current = false;
+    };
+    window.addEventListener('pointerdown', down, true);
+    window.addEventListener('pointerup', up, true);
+    window.addEventListener('pointercancel', up, true);
+    return () => {
+      window.removeEventListener('pointerdown', down, true);
+      window.removeEventListener('pointerup', up, true);
+      window.removeEventListener('pointercancel', up, true);
+    };
+  }, []);
+  useEffect(() => {
+    if (!messageHeld) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Once the press has ended and its click has run (the next task); at the latest a second on.
+    const show = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setMessageHeld(false), 0);
+    };
+    const latest = setTimeout(() => setMessageHeld(false), 1000);
+    window.addEventListener('pointerup', show, true);
+    window.addEventListener('pointercancel', show, true);
+    // Released before this ran.
+    if (!pressing.current) show();
+    return () => {
+      clearTimeout(timer);
+      clearTimeout(latest);
+      window.removeEventListener('pointerup', show, true);
+      window.removeEventListener('pointercancel', show, true);
+    };
+  }, [messageHeld]);
+
+  const commitOnBlur = () => {
+    if (pressing.current) setMessageHeld(true);
+    commit();
+  };
+
   const commit = () => {
     if (draft === null) return;
     const amount = parseMoneyInput(draft);
@@ -118,7 +165,7 @@ export function MoneySliderField({
     }
   };
 
-  const message = problem ? moneyInputMessage(problem, { min, max, format }) : null;
+  const message = problem && !messageHeld ? moneyInputMessage(problem, { min, max, format }) : null;
 
   return (
     <FieldRoot className={className} data-ui="money-slider-field">
@@ -139,7 +186,7 @@ export function MoneySliderField({
           aria-describedby={describedBy(hintId, message ? errorId : undefined)}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={handleKeyDown}
-          onBlur={commit}
+          onBlur={commitOnBlur}
         />
         <VisuallyHidden id={amountSuffixId}>(exact amount)</VisuallyHidden>
       </SliderHeader>

@@ -24,6 +24,22 @@ const thumbCss = css`
   cursor: grab;
 `;
 
+/** Under forced colours: the track drawn and filled in system colours (a gradient background is dropped there). */
+const forcedTrackCss = css`
+  border: 1px solid CanvasText;
+  background: linear-gradient(
+    to right,
+    Highlight 0 var(--slider-fill, 0%),
+    Canvas var(--slider-fill, 0%) 100%
+  );
+`;
+
+const forcedThumbCss = css`
+  border-color: Canvas;
+  background: CanvasText;
+  box-shadow: 0 0 0 1px CanvasText;
+`;
+
 /** A native `<input type="range">`, restyled; keyboard, touch and screen readers work as native. */
 export const RangeInput = styled.input`
   appearance: none;
@@ -69,33 +85,19 @@ export const RangeInput = styled.input`
     forced-color-adjust: none;
 
     &::-webkit-slider-runnable-track {
-      border: 1px solid CanvasText;
-      background: linear-gradient(
-        to right,
-        Highlight 0 var(--slider-fill, 0%),
-        Canvas var(--slider-fill, 0%) 100%
-      );
+      ${forcedTrackCss}
     }
 
     &::-moz-range-track {
-      border: 1px solid CanvasText;
-      background: linear-gradient(
-        to right,
-        Highlight 0 var(--slider-fill, 0%),
-        Canvas var(--slider-fill, 0%) 100%
-      );
+      ${forcedTrackCss}
     }
 
     &::-webkit-slider-thumb {
-      border-color: Canvas;
-      background: CanvasText;
-      box-shadow: 0 0 0 1px CanvasText;
+      ${forcedThumbCss}
     }
 
     &::-moz-range-thumb {
-      border-color: Canvas;
-      background: CanvasText;
-      box-shadow: 0 0 0 1px CanvasText;
+      ${forcedThumbCss}
     }
 
     &:focus-visible {
