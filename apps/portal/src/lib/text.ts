@@ -31,13 +31,19 @@ export const FORMAT_CONTROL =
   '\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069\\u206A-\\u206F\\uFFF9-\\uFFFB';
 
 /**
+ * Control characters other than tabs and line breaks (C0, DEL, C1), as the inside of a character class: the API's
+ * `CONTROL_CHARACTER` (apps/api/src/text-controls.ts).
+ */
+export const CONTROL_CHARACTER = '\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u0084\\u0086-\\u009F';
+
+/**
  * What no one-line field the API takes may hold (`NOT_IN_ONE_LINE` in apps/api/src/routes/schemas.ts, from
  * apps/api/src/text-controls.ts): line breaks, control characters (but tab) and the invisible format controls;
  * and lone surrogates, which the API refuses anywhere. Checked here so that such a value is shown at its field,
  * not refused by the API after the fact.
  */
 const HIDDEN_IN_A_LINE = new RegExp(
-  `[\\n\\v\\f\\r\\u0085\\u2028\\u2029\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u0084\\u0086-\\u009F${FORMAT_CONTROL}]` +
+  `[\\n\\v\\f\\r\\u0085\\u2028\\u2029${CONTROL_CHARACTER}${FORMAT_CONTROL}]` +
     '|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]',
 );
 

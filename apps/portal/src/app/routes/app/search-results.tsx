@@ -1,10 +1,10 @@
-import { VisuallyHidden } from '@firm/ui';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 import { PageHeading } from '@/components/ui/page-heading';
 import { LoadState } from '@/components/ui/load-state';
 import { Notice } from '@/components/ui/notice';
+import { StatusMessage } from '@/components/ui/status-message';
 import { useSearchContent } from '@/features/content/api/search-content';
 import { ContentRow, SectionTitle } from '@/features/content/components/content-row';
 import { TopicAccordion } from '@/features/content/components/topic-accordion';
@@ -32,17 +32,13 @@ export function Component() {
   const empty = found === 0;
 
   // What the search found, told to screen readers once the results are there (a new search from the box keeps
-  // focus in the box, and the results appear elsewhere on the page). Set after the first render, so that the
-  // status region is in the page, empty, before its news: a region added with its text already in it is not
-  // read by every screen reader.
-  const [announced, setAnnounced] = useState('');
+  // focus in the box, and the results appear elsewhere on the page).
   const news =
     text === '' || isLoading || error !== undefined || found === undefined
       ? ''
       : found === 0
         ? `No results found for “${text}”`
         : `${found} ${found === 1 ? 'result' : 'results'} for “${text}”`;
-  useEffect(() => setAnnounced(news), [news]);
 
   return (
     <>
@@ -68,7 +64,7 @@ export function Component() {
         label="Searching…"
         onRetry={() => void mutate()}
       />
-      <VisuallyHidden role="status">{announced}</VisuallyHidden>
+      <StatusMessage>{news}</StatusMessage>
       {empty ? <Notice announce={false}>No results found</Notice> : null}
       {data && data.insurance.length > 0 ? (
         <section aria-labelledby={informationId}>

@@ -1,6 +1,7 @@
-import { VisuallyHidden } from '@firm/ui';
-import { useEffect, useState, type ReactNode, type Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { styled } from 'styled-components';
+
+import { StatusMessage } from '@/components/ui/status-message';
 
 import type { Submission } from '../stores/create-draft-store';
 
@@ -39,15 +40,11 @@ export function EstimatePanel({
       : stale
         ? 'This estimate is out of date: the details have changed. Press Calculate to update it.'
         : `${headline.label}: ${headline.value}.`;
-  // Set after the first render: the status region is in the page, empty, before its first news (a region
-  // added with its text already in it is not read by every screen reader).
-  const [announced, setAnnounced] = useState('');
-  useEffect(() => setAnnounced(news), [news]);
 
   return (
     <Panel ref={ref} aria-labelledby="estimate-heading" tabIndex={-1}>
       <h2 id="estimate-heading">Your estimate</h2>
-      <VisuallyHidden role="status">{announced}</VisuallyHidden>
+      <StatusMessage>{news}</StatusMessage>
       <Figures>
         {headline === null ? (
           <Idle>

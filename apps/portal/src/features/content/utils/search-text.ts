@@ -1,4 +1,4 @@
-import { FORMAT_CONTROL, isBlank } from '@/lib/text';
+import { CONTROL_CHARACTER, FORMAT_CONTROL, isBlank } from '@/lib/text';
 
 /** The longest search the API takes (GET /api/{client}/content: `search` of at most 200 characters). */
 export const MAX_SEARCH_LENGTH = 200;
@@ -8,10 +8,7 @@ export const MAX_SEARCH_LENGTH = 200;
  * (U+200F, U+202E and the like), which show nothing, match no word, and would have the search find nothing for the
  * text it shows (and the activity record refuse it).
  */
-const UNSEARCHABLE = new RegExp(
-  `[\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u0084\\u0086-\\u009F${FORMAT_CONTROL}]`,
-  'g',
-);
+const UNSEARCHABLE = new RegExp(`[${CONTROL_CHARACTER}${FORMAT_CONTROL}]`, 'g');
 
 /** Tabs and line breaks (a pasted paragraph): a search is one line, so each is a space. */
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;

@@ -1,10 +1,10 @@
 import { formatPounds, recommendInsuranceFramework } from '@firm/pricing';
-import { VisuallyHidden } from '@firm/ui';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import { styled } from 'styled-components';
 import { useShallow } from 'zustand/react/shallow';
 
 import { PageHeading } from '@/components/ui/page-heading';
+import { StatusMessage } from '@/components/ui/status-message';
 import { useClient } from '@/hooks/use-client';
 
 import { initialFrameworkInputs, useFrameworkStore } from '../stores/framework-store';
@@ -56,12 +56,6 @@ export function InsuranceFramework() {
         )}, public liability ${formatPounds(recommendation.publicLiability)}, employers liability ${formatPounds(
           recommendation.employersLiability,
         )}.`;
-  // Told only once it changes (not as the page opens, with the page's own heading and fields to read).
-  const [announced, setAnnounced] = useState('');
-  const first = useRef(news);
-  useEffect(() => {
-    if (news !== first.current) setAnnounced(news);
-  }, [news]);
 
   return (
     <Page>
@@ -75,7 +69,7 @@ export function InsuranceFramework() {
       />
       {/* What changed, in one message with its labels (the limits below are not a live region, which read out
           bare amounts beside the slider's own value). */}
-      <VisuallyHidden role="status">{announced}</VisuallyHidden>
+      <StatusMessage quietAtFirst>{news}</StatusMessage>
       <Results>
         {refused.size > 0 ? (
           <OutOfDate>
