@@ -1,6 +1,7 @@
 import { Link, useRouteLoaderData } from 'react-router-dom';
 import styled from 'styled-components';
 
+import { documentTitleOf } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import type { Client } from '@/types/api';
@@ -13,7 +14,7 @@ export function NotFoundRoute() {
   const client = useRouteLoaderData(CLIENT_ROUTE_ID) as Client | undefined;
   return (
     <Page>
-      <title>404 Not Found</title>
+      <title>{documentTitleOf('404 Not Found', client)}</title>
       <h1>404 Not Found</h1>
       <p>
         There is no page at this address. Check the link you followed, or type the address again.

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from 'react-router-dom';
 
+import { documentTitleOf } from '@/components/ui/page-heading';
 import { env } from '@/config/env';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import { mailtoHref } from '@/lib/links';
@@ -26,7 +27,7 @@ export function RouteErrorBoundary() {
   const email = client?.contact.email || env.fallbackContactEmail;
   return (
     <Page>
-      <title>Oops!</title>
+      <title>{documentTitleOf('Oops!', client)}</title>
       <h1>Oops!</h1>
       <p>Sorry, an unexpected error has occurred.</p>
       <p>

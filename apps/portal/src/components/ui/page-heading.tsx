@@ -1,20 +1,33 @@
 import type { ReactNode } from 'react';
+import { useRouteLoaderData } from 'react-router-dom';
 import styled from 'styled-components';
+
+import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import type { Client } from '@/types/api';
 
 interface PageHeadingProps {
   children: ReactNode;
   /** Shown under the heading. */
   lead?: ReactNode;
-  /** The browser tab's title; the heading's text when it is a string. */
+  /** The browser tab's title, before the client's name; the heading's text when it is a string. */
   documentTitle?: string;
 }
 
-/** The page's one `<h1>`, and its title in the browser tab (React 19 hoists `<title>` into the head). */
+/** A page's title in the browser tab: the page, then the client's name when the page is one of a client's. */
+export function documentTitleOf(page: string, client: Pick<Client, 'name'> | undefined): string {
+  return client ? `${page} – ${client.name}` : page;
+}
+
+/**
+ * The page's one `<h1>`, and its title in the browser tab (React 19 hoists `<title>` into the head), which ends
+ * with the client's name, so that tabs and history entries of two clients' hubs can be told apart.
+ */
 export function PageHeading({ children, lead, documentTitle }: PageHeadingProps) {
-  const title = documentTitle ?? (typeof children === 'string' ? children : undefined);
+  const client = useRouteLoaderData(CLIENT_ROUTE_ID) as Client | undefined;
+  const page = documentTitle ?? (typeof children === 'string' ? children : undefined);
   return (
     <Header>
-      {title ? <title>{title}</title> : null}
+      {page ? <title>{documentTitleOf(page, client)}</title> : null}
       <H1>{children}</H1>
       {lead ? <Lead>{lead}</Lead> : null}
     </Header>

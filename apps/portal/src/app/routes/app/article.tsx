@@ -19,7 +19,7 @@ function isContentType(value: string | null): value is ContentType {
 
 /** /{client}/article?id=…&type=…: image, title, HTML, Go Back, and related items on wide screens. */
 export function Component() {
-  const { prefix, client } = useClient();
+  const { prefix } = useClient();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
@@ -60,7 +60,7 @@ export function Component() {
         {data && !notFound ? (
           <>
             {data.image_url ? <Hero src={data.image_url} alt="" /> : null}
-            <PageHeading documentTitle={`${data.title} – ${client.name}`}>{data.title}</PageHeading>
+            <PageHeading documentTitle={data.title}>{data.title}</PageHeading>
             <SafeHtml html={data.description} headingsFrom={2} />
           </>
         ) : null}

@@ -42,9 +42,7 @@ export function Component() {
 
   return (
     <>
-      <PageHeading documentTitle={`Dashboard – ${client.name}`} lead={client.name}>
-        Dashboard
-      </PageHeading>
+      <PageHeading lead={client.name}>Dashboard</PageHeading>
 
       <LoadState
         error={video.error}

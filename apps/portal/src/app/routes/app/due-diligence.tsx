@@ -31,7 +31,7 @@ export function Component() {
   return (
     <>
       <PageHeading
-        documentTitle={`Request Due Diligence – ${client.name}`}
+        documentTitle="Request Due Diligence"
         lead={
           success
             ? undefined

@@ -7,13 +7,13 @@ import { useClient } from '@/hooks/use-client';
 
 /** /{client}/info: the information hub's topics as an accordion. */
 export function Component() {
-  const { prefix, client } = useClient();
+  const { prefix } = useClient();
   const { data, error, isLoading, mutate } = useContent(prefix);
 
   return (
     <>
       <PageHeading
-        documentTitle={`Information Hub – ${client.name}`}
+        documentTitle="Information Hub"
         lead="The insurances a development needs, explained by our advisers."
       >
         Information Hub

@@ -4,22 +4,17 @@ import styled from 'styled-components';
 
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
-import { useClient } from '@/hooks/use-client';
 
 /**
  * /{client}/sample-report: the sample due-diligence report, embedded with the browser's own PDF viewer (no PDF
  * code in the bundle), a loading placeholder until the frame has loaded, and a download link.
  */
 export function Component() {
-  const { client } = useClient();
   const [state, setState] = useState<'loading' | 'loaded'>('loading');
 
   return (
     <>
-      <PageHeading
-        documentTitle={`Sample Report – ${client.name}`}
-        lead="An example of the insurance due diligence report we prepare for a development."
-      >
+      <PageHeading lead="An example of the insurance due diligence report we prepare for a development.">
         Sample Report
       </PageHeading>
       <p>

@@ -14,7 +14,7 @@ import { recordActivity } from '@/lib/activity';
 
 /** /{client}/search-results?search=…: Information, Case Studies and Insights, or 'No results found'. */
 export function Component() {
-  const { prefix, client } = useClient();
+  const { prefix } = useClient();
   const [searchParams] = useSearchParams();
   const text = searchText(searchParams.get('search'));
   const { data, error, isLoading, mutate } = useSearchContent(prefix, text);
@@ -43,7 +43,7 @@ export function Component() {
   return (
     <>
       <PageHeading
-        documentTitle={text ? `Search results for “${text}” – ${client.name}` : 'Search results'}
+        documentTitle={text ? `Search results for “${text}”` : 'Search results'}
         lead={
           text ? (
             // Isolated: direction marks in the query (U+202E…) stay inside it, not turn the quotes around.
