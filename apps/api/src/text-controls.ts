@@ -41,12 +41,14 @@ export const NOT_SHOWN_IN_A_LINE = new RegExp(
  * operators (U+2060–U+2064), the combining grapheme joiner, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0),
  * the Khmer inherent vowels (U+17B4, U+17B5), the Braille blank, the variation selectors, the tag characters
  * (U+E0000–U+E007F, which spell the flags of England, Scotland and Wales after a black flag), and any combining
- * mark (`\\p{M}`), which marks the letter before it and is nothing alone. A name of these alone is as blank as one
- * of spaces; beside letters they are text as typed (an accent, an emoji's style, a flag).
+ * mark (`\\p{M}`), which marks the letter before it and is nothing alone; and, beyond that list, every format
+ * character (`\\p{Cf}`: the musical, shorthand and hieroglyph format controls among them) and every character
+ * Unicode says to draw as nothing when a font lacks it (`\\p{Default_Ignorable_Code_Point}`). A name of these alone
+ * is as blank as one of spaces; beside letters they are text as typed (an accent, an emoji's style, a flag).
  */
 const INVISIBLE =
   '\\s\\u0085\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164\\uFE00-\\uFE0F\\uFFA0' +
-  '\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}';
+  '\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}\\p{Cf}\\p{Default_Ignorable_Code_Point}';
 
 /**
  * At least one character that shows: not only spaces, nor only the invisible ones ({@link INVISIBLE}), nor control

@@ -2,12 +2,14 @@
  * Characters that show nothing by themselves: white space, NEL, the soft hyphen, the Mongolian vowel separator, the
  * zero-width space and joiners, the word joiner and the invisible operators, the combining grapheme joiner, the
  * Hangul fillers, the Khmer inherent vowels, the Braille blank, the variation selectors, the tag characters and
- * any combining mark. The API counts the same ones as blank (`INVISIBLE` in apps/api/src/text-controls.ts), so a
+ * any combining mark, every format character (\p{Cf}) and every default-ignorable one. The API counts the same
+ * ones as blank (`INVISIBLE` in apps/api/src/text-controls.ts), so a
  * field the form accepts is not refused there.
  */
 const INVISIBLE =
   '\\s\\u0085\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164' +
-  '\\uFE00-\\uFE0F\\uFFA0\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}';
+  '\\uFE00-\\uFE0F\\uFFA0\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}\\p{Cf}' +
+  '\\p{Default_Ignorable_Code_Point}';
 // Each combining mark in the class is matched by itself, on purpose: a mark alone shows nothing.
 // eslint-disable-next-line no-misleading-character-class
 const VISIBLE = new RegExp(`[^${INVISIBLE}]`, 'u');
