@@ -263,6 +263,142 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
     expect(await stored('Named twice')).toBe(1);
   });
 
+  // Found by the sixteenth session's API probe: the parser drops spaces and tabs inside parameter names and joins
+  // folded header lines, so `b oundary=REAL; boundary=FAKE` split the body where the check did not look (it found
+  // no parts, so none was checked), and `name="SingleLine4"; na me="Email"` or a folded `; name="Email"` was a
+  // second name the check did not count: the part was stored as the e-mail with a 303.
+  it('should refuse parameters the parser reads leniently: spaces inside names, folded lines, name*=', async () => {
+    const boundary = 'REALblackbox';
+    const { Email: _email, SingleLine4: _name, ...others } = DUE_DILIGENCE_FIELDS;
+    const fields = (project: string) =>
+      Object.entries({ ...others, SingleLine: project })
+        .map(
+          ([name, value]) =>
+            `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+        )
+        .join('');
+    const send = (contentType: string, project: string, last: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/demo/due-diligence',
+        payload: fields(project) + last + `--${boundary}--\r\n`,
+        headers: { 'content-type': contentType, cookie },
+      });
+    const plain = `multipart/form-data; boundary=${boundary}`;
+    const doubled =
+      `--${boundary}\r\nContent-Disposition: form-data; name="SingleLine4"\r\n` +
+      `Content-Disposition: form-data; name="Email"\r\n\r\nrepro1@evil.example\r\n`;
+    const boundaryMessage =
+      'The form data is malformed: its Content-Type must give one boundary, as boundary=… (not boundary*=…).';
+    for (const contentType of [
+      `multipart/form-data; b oundary=${boundary}; boundary=FAKE`,
+      `multipart/form-data; bound\tary=${boundary}; boundary=FAKE`,
+      `multipart/form-data; boundary=FAKE; b oundary=${boundary}`,
+      `multipart/form-data; boundary="${boundary}"x`,
+      `multipart/form-data; boundary="${boundary.slice(0, 2)}\\${boundary.slice(2)}"`,
+      `multipart/form-data; boundary=${boundary}; boundary=${boundary}`,
+    ]) {
+      const response = await send(contentType, 'Lenient boundary', doubled);
+      expect(response.statusCode, contentType).toBe(400);
+      expect(response.json()).toEqual({ error: boundaryMessage });
+    }
+
+    const cases: [string, string][] = [
+      [
+        `Content-Disposition: form-data; name="SingleLine4"; na me="Email"`,
+        'A part of the form has a Content-Disposition header that is not well formed (a parameter is not name="value").',
+      ],
+      [
+        `Content-Disposition: form-data; name="SingleLine4"; n\tame="Email"`,
+        'A part of the form has a Content-Disposition header that is not well formed (a parameter is not name="value").',
+      ],
+      [
+        `Content-Disposition: form-data; name="SingleLine4"\r\n ; name="Email"`,
+        'A part of the form has a header folded over more than one line.',
+      ],
+      [
+        `Content-Disposition: form-data; name="SingleLine4"x; filename="a.pdf"`,
+        'A part of the form has a Content-Disposition header that is not well formed (a parameter is not name="value").',
+      ],
+      [
+        `Content-Disposition: form-data; name*=UTF-8''Email`,
+        'A part of the form must give its field\'s name plainly, as name="…" (no name*= and no backslashes).',
+      ],
+      [
+        `Content-Disposition: form-data; name="Em\\ail"`,
+        'A part of the form must give its field\'s name plainly, as name="…" (no name*= and no backslashes).',
+      ],
+      [
+        // The parser's fast path reads nothing after the file name: a filter in front takes the last name.
+        `Content-Disposition: form-data; name="SingleLine4"; filename="a.pdf"; name="Email"`,
+        'A part of the form names its field more than once in its Content-Disposition header.',
+      ],
+      [
+        `Content-Disposition: form-data; name="SingleLine4"; name*=UTF-8''Email`,
+        'A part of the form names its field more than once in its Content-Disposition header.',
+      ],
+    ];
+    for (const [header, error] of cases) {
+      const response = await send(
+        plain,
+        'Lenient disposition',
+        `--${boundary}\r\n${header}\r\n\r\nrepro2@evil.example\r\n`,
+      );
+      expect(response.statusCode, header).toBe(400);
+      expect(response.json(), header).toEqual({ error });
+    }
+    // A file part whose disposition is not form-data, behind a lenient boundary: refused, not stored without it.
+    const dropped = await send(
+      `multipart/form-data; b oundary=${boundary}; boundary=FAKE`,
+      'Lenient boundary',
+      `--${boundary}\r\nContent-Disposition: attachment; name="FileUpload"; filename="a.pdf"\r\n` +
+        `Content-Type: application/pdf\r\n\r\n${pdf(100).toString('latin1')}\r\n`,
+    );
+    expect(dropped.statusCode).toBe(400);
+    expect(await stored('Lenient boundary')).toBe(0);
+    expect(await stored('Lenient disposition')).toBe(0);
+
+    // What browsers send still goes through: a quoted boundary with spaces around `=`, a file name with
+    // escaped quotes and a trailing `;`.
+    const accepted = await send(
+      `multipart/form-data ; charset=utf-8;  boundary = "${boundary}" ;`,
+      'Strict and fine',
+      `--${boundary}\r\nContent-Disposition: form-data; name="FileUpload"; filename="plans \\"v2\\".pdf";\r\n` +
+        `Content-Type: application/pdf\r\n\r\n${pdf(100).toString('latin1')}\r\n`,
+    );
+    expect(accepted.statusCode, accepted.body).toBe(303);
+    expect(await stored('Strict and fine')).toBe(1);
+    await t.app.background.drain();
+  });
+
+  // Found by the sixteenth session's API probe: the form counted UTF-16 units where the login and the quotes
+  // count characters, so a full name of 201 letters outside the Basic Multilingual Plane was "too long" here.
+  it('should count characters, not UTF-16 units, against the limits of the text fields', async () => {
+    const astral = (n: number) => '\u{1D400}'.repeat(n);
+    const form = multipart({
+      ...DUE_DILIGENCE_FIELDS,
+      SingleLine: astral(200),
+      SingleLine4: `${astral(100)} ${astral(100)}`,
+    });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload: form.payload,
+      headers: { ...form.headers, cookie },
+    });
+    expect(response.statusCode, response.body).toBe(303);
+    const tooLong = multipart({ ...DUE_DILIGENCE_FIELDS, SingleLine: astral(201) });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload: tooLong.payload,
+      headers: { ...tooLong.headers, cookie },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'The field "SingleLine" (Project name) is too long.' });
+    await t.app.background.drain();
+  });
+
   it('should answer a file over 20 MB in a body that breaks off with 413, not "malformed", and keep nothing', async () => {
     const form = multipart(
       { ...DUE_DILIGENCE_FIELDS, SingleLine: 'Cut off' },

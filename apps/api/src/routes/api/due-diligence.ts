@@ -4,6 +4,11 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HOUR } from '../../clock.js';
 import { EMAIL_ADDRESS } from '../../email-address.js';
+import {
+  baseNameOf,
+  parseHeaderParameters,
+  type HeaderWithParameters,
+} from '../../header-parameters.js';
 import { enqueue } from '../../repositories/outbox.js';
 import {
   findDueDiligenceByIdempotencyKey,
@@ -132,24 +137,36 @@ const CRLF_CRLF = Buffer.from('\r\n\r\n');
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
 
 /**
- * The boundary of a multipart Content-Type, or `undefined` when it is missing, unusual, given twice or given
- * RFC 2231-encoded (`boundary*=UTF-8''…`, which the parser reads): the part-header check must split the body
- * exactly where the parser does, so a boundary it cannot be sure of is refused rather than left unchecked.
+ * The boundary of a multipart Content-Type, or `undefined` when the header is not strictly well formed
+ * (`parseHeaderParameters`: `b oundary=…`, which the parser reads as `boundary=…`), or its boundary is missing,
+ * unusual, given twice, escaped, or given RFC 2231-encoded (`boundary*=UTF-8''…`, which the parser reads): the
+ * part-header check must split the body exactly where the parser does, so a boundary it cannot be sure of is
+ * refused rather than left unchecked.
  */
 function boundaryOf(contentType: string | undefined): string | undefined {
-  let boundary: string | undefined;
-  let given = 0;
-  for (const parameter of (contentType ?? '').split(';').slice(1)) {
-    const at = parameter.indexOf('=');
-    const name = parameter.slice(0, at).trim().toLowerCase();
-    if (name !== 'boundary' && name !== 'boundary*') continue;
-    given += 1;
-    if (name === 'boundary*') continue; // RFC 2231 encoded: not read the same way here
-    const value = parameter.slice(at + 1).trim();
-    const unquoted = /^"([^"\\]*)"$/.exec(value)?.[1] ?? value;
-    if (BOUNDARY.test(unquoted)) boundary = unquoted;
-  }
-  return given === 1 ? boundary : undefined;
+  const header = parseHeaderParameters(contentType ?? '');
+  if (header?.value !== 'multipart/form-data' || hasRepeatedParameter(header)) return undefined;
+  const boundaries = header.parameters.filter((parameter) => baseNameOf(parameter) === 'boundary');
+  const [boundary] = boundaries;
+  if (boundaries.length !== 1 || boundary?.name !== 'boundary' || boundary.escaped)
+    return undefined;
+  return BOUNDARY.test(boundary.value) ? boundary.value : undefined;
+}
+
+/**
+ * The characters (code points) of a text, as the JSON schemas count `maxLength`: a name of 201 letters outside
+ * the Basic Multilingual Plane (𝐀, two UTF-16 units each) that the login and the quotes take is not "too long" here.
+ */
+function characterCount(text: string): number {
+  let count = 0;
+  for (const _character of text) count += 1;
+  return count;
+}
+
+/** Whether a parameter is given twice (`name` and `name*` count as the same one). */
+function hasRepeatedParameter(header: HeaderWithParameters): boolean {
+  const names = header.parameters.map(baseNameOf);
+  return new Set(names).size !== names.length;
 }
 
 /** The refusal of a multipart body whose boundary `boundaryOf` cannot be sure of. */
@@ -255,7 +272,12 @@ class PartHeaderCheck {
     let disposition: string | undefined;
     let dispositions = 0;
     for (const line of lines) {
-      if (line.startsWith(' ') || line.startsWith('\t')) continue; // folded onto the line before
+      if (line.startsWith(' ') || line.startsWith('\t')) {
+        // Obsolete line folding: the parser joins the line onto the one before (a second `; name=` there was
+        // stored as the field a filter in front did not see); browsers never fold.
+        this.problem = 'A part of the form has a header folded over more than one line.';
+        return;
+      }
       fields += 1;
       const colon = line.indexOf(':');
       if (colon <= 0 || /[\r\n]/.test(line)) {
@@ -269,23 +291,39 @@ class PartHeaderCheck {
     }
     if (fields > MAX_PART_HEADER_LINES) {
       this.problem = `A part of the form has more than ${MAX_PART_HEADER_LINES} header lines.`;
-    } else if (dispositions > 1) {
+      return;
+    }
+    if (dispositions > 1) {
       // The parser reads the first one's name; a proxy or filter in front may read the last (a field it
       // checked as SingleLine4 was stored as Email): refused, as a second Host or Content-Type header is.
       this.problem = 'A part of the form has more than one Content-Disposition header.';
-    } else if (disposition === undefined || !/^\s*form-data\s*(;|$)/i.test(disposition)) {
+      return;
+    }
+    const header = disposition === undefined ? undefined : parseHeaderParameters(disposition);
+    if (disposition === undefined || !/^\s*form-data\s*(;|$)/i.test(disposition)) {
       this.problem =
         'A part of the form has no Content-Disposition: form-data header naming its field.';
-    } else if (!/;\s*name\*?\s*=/i.test(disposition)) {
+    } else if (header === undefined) {
+      // Read leniently, `na me="Email"` is a second name (the parser drops the space); read strictly, it is
+      // no parameter at all.
       this.problem =
-        'A part of the form has a Content-Disposition header without a name for its field.';
-    } else if (
-      (disposition.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/;\s*name\*?\s*=/gi) ?? []).length > 1
-    ) {
+        'A part of the form has a Content-Disposition header that is not well formed (a parameter is not name="value").';
+    } else if (hasRepeatedParameter(header)) {
       // The parser takes the last name; a filter in front may read the first (`name="Email"; name="SingleLine4"`
-      // was stored as the full name): refused, as two Content-Disposition headers are.
+      // was stored as the full name): refused, as two Content-Disposition headers are. So is a file name given
+      // twice (`filename` and `filename*`).
       this.problem =
         'A part of the form names its field more than once in its Content-Disposition header.';
+    } else {
+      const name = header.parameters.find((parameter) => baseNameOf(parameter) === 'name');
+      if (name === undefined) {
+        this.problem =
+          'A part of the form has a Content-Disposition header without a name for its field.';
+      } else if (name.name !== 'name' || name.escaped) {
+        // `name*=UTF-8''…` and backslash escapes are decoded differently by different readers.
+        this.problem =
+          'A part of the form must give its field\'s name plainly, as name="…" (no name*= and no backslashes).';
+      }
     }
   }
 }
@@ -489,7 +527,7 @@ async function readParts(
       received.problem ??= `Unknown field "${shownText(part.fieldname)}".`;
     } else if (received.fields[part.fieldname] !== undefined) {
       received.problem ??= `The field "${part.fieldname}" was sent twice.`;
-    } else if (part.valueTruncated || value.length > FIELDS[part.fieldname].max) {
+    } else if (part.valueTruncated || characterCount(value) > FIELDS[part.fieldname].max) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) is too long.`;
     } else if (!('multiline' in FIELDS[part.fieldname]) && ANY_LINE_BREAK.test(value.trim())) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must be one line.`;
