@@ -769,6 +769,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     if (error.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404) {
       return answerNoRoute(request, reply);
     }
+    // No route takes the request, and its body (or a check of it) was refused on the way: the answer is that
+    // no route takes it (405 on a known path, else 404), whatever the body, not the body's fault, which no
+    // route would have read (a POST to a GET-only path was a 405 with a valid JSON body and a 400 with a broken
+    // one). A body over the limit stays a 413: the connection is closed before the rest of it is read.
+    if (request.is404 && (error.statusCode ?? 500) < 500 && error.statusCode !== 413) {
+      return answerNoRoute(request, reply);
+    }
     // The files' errors (@fastify/static) in the `{ error }` contract, in plain words, and never cached.
     const fileError =
       error instanceof HttpError || error.code !== undefined

@@ -32,6 +32,36 @@ describe.each(databases)('app ($name)', (target) => {
       expect(getOnPost.headers.allow).toBe('POST');
     });
 
+    // Found by the sixteenth session's API probe: a POST to a GET-only path was a 405 with a valid JSON body and a
+    // 400 "not well-formed JSON" (or "empty") with a broken one, a body no route would have read.
+    it('should answer a request no route takes by its path and method, whatever its body', async () => {
+      for (const [payload, contentType] of [
+        ['{"a":', 'application/json'],
+        ['', 'application/json'],
+        ['{"a":1}', 'application/json'],
+        ['a=1', 'text/plain'],
+        ['{"a":"\\u0000"}', 'application/json'],
+      ]) {
+        const known = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo',
+          payload,
+          headers: { 'content-type': contentType! },
+        });
+        expect(known.statusCode, payload).toBe(405);
+        expect(known.headers.allow).toContain('GET');
+        expect(known.json()).toEqual({ error: 'Method POST is not allowed here.' });
+        const unknown = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/nowhere',
+          payload,
+          headers: { 'content-type': contentType! },
+        });
+        expect(unknown.statusCode, payload).toBe(404);
+        expect(unknown.json()).toEqual({ error: 'Not found.' });
+      }
+    });
+
     it('should answer 400 JSON for malformed JSON and 415 for a wrong content type', async () => {
       const bad = await t.app.inject({
         method: 'POST',
