@@ -1,22 +1,14 @@
-import {
-  BTR_LIMITS,
-  BTR_TERMS,
-  formatPounds,
-  IPT_RATE,
-  quoteBtrWarranty,
-  STAGES,
-} from '@firm/pricing';
+import { BTR_LIMITS, BTR_TERMS, formatPounds, IPT_RATE, STAGES } from '@firm/pricing';
 import { MoneySliderField, Select, Slider, Toggle } from '@firm/ui';
 import { styled } from 'styled-components';
 
 import {
   submitBtrWarranty,
-  toBtrQuoteInput,
   toBtrWarrantySubmission,
   type BtrWarrantyInputs,
 } from '../api/submit-btr-warranty';
 import { useCalculator } from '../hooks/use-calculator';
-import { useBtrWarrantyStore } from '../stores/btr-warranty-store';
+import { quoteBtrWarrantyInputs as quote, useBtrWarrantyStore } from '../stores/btr-warranty-store';
 import { formatCount, formatFractionAsPercent, formatPercent } from '../utils/format';
 import { optionOf, rangeOf } from '../utils/options';
 import { TERMS } from '../utils/terms';
@@ -27,8 +19,6 @@ import { Term } from './term';
 
 export const BTR_WARRANTY_TITLE = 'BTR Warranty + Loss of Rent Calculator';
 const ID = 'btr-warranty';
-
-const quote = (inputs: BtrWarrantyInputs) => quoteBtrWarranty(toBtrQuoteInput(inputs));
 
 const TERM_OPTIONS = BTR_TERMS.map((months) => ({
   value: String(months),

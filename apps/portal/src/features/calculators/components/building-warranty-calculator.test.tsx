@@ -430,6 +430,61 @@ describe('BuildingWarrantyCalculator', () => {
       expect(within(estimate).getAllByText('£11,800')).not.toHaveLength(0);
     });
 
+    // Found by the sixteenth session's portal probe: these drafts, set in the tab's sessionStorage under the
+    // user's own name, crashed the page to "Oops!" until Log out (a sum insured of £500,000.50, an estimate that
+    // is a string or of an older shape, a null submission), or left Calculate doing nothing (a contact of 5).
+    it('should open with a draft altered in storage, dropping what it cannot take, and calculate', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? created('BW-2026-000124')
+          : new Response(null, { status: 204 }),
+      );
+      const owner = 'demo/ada@example.com';
+      const valid = {
+        buildType: 'New Build',
+        stage: 'Not Started',
+        units: 3,
+        sumInsured: 1_000_000,
+        gdv: 2_000_000,
+      };
+      for (const state of [
+        { owner, inputs: { sumInsured: 500_000.5, units: 3 } },
+        { owner, inputs: { buildType: 'Castle', units: 0 } },
+        { owner, estimate: 'str' },
+        { owner, estimate: { inputs: null, quote: null } },
+        { owner, estimate: { inputs: valid, quote: { estimate: 5800 } } },
+        { owner, submission: null },
+        { owner, contact: 5 },
+        { owner, contact: { name: 'X' } },
+      ]) {
+        sessionStorage.setItem(
+          'calculator:building-warranty',
+          JSON.stringify({ state, version: 1 }),
+        );
+        await useBuildingWarrantyStore.persist.rehydrate();
+        const page = renderCalculator();
+        expect(
+          await screen.findByRole('heading', {
+            level: 1,
+            name: 'Building Warranty Cost Calculator',
+          }),
+          JSON.stringify(state),
+        ).toBeInTheDocument();
+        expect(screen.getByLabelText('Build type')).toHaveValue('New Build');
+        expect(screen.getByLabelText('Name')).toHaveValue('Ada Lovelace');
+        expect(screen.queryByText('Estimated premium')).not.toBeInTheDocument();
+        await user.click(screen.getByRole('button', { name: 'Calculate' }));
+        expect(
+          await screen.findByText('Your reference: BW-2026-000124'),
+          JSON.stringify(state),
+        ).toBeInTheDocument();
+        page.unmount();
+        useBuildingWarrantyStore.getState().reset();
+        sessionStorage.clear();
+      }
+    });
+
     it('should start afresh for another user in the same tab', async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));

@@ -1,19 +1,15 @@
-import {
-  BUILD_TYPES,
-  BUILDING_WARRANTY_LIMITS,
-  formatPounds,
-  quoteBuildingWarranty,
-  STAGES,
-} from '@firm/pricing';
+import { BUILD_TYPES, BUILDING_WARRANTY_LIMITS, formatPounds, STAGES } from '@firm/pricing';
 import { MoneySliderField, Select, Slider } from '@firm/ui';
 
 import {
   submitBuildingWarranty,
   toBuildingWarrantySubmission,
-  type BuildingWarrantyInputs,
 } from '../api/submit-building-warranty';
 import { useCalculator } from '../hooks/use-calculator';
-import { useBuildingWarrantyStore } from '../stores/building-warranty-store';
+import {
+  quoteBuildingWarrantyInputs as quote,
+  useBuildingWarrantyStore,
+} from '../stores/building-warranty-store';
 import { formatCount, formatPercent } from '../utils/format';
 import { rangeOf } from '../utils/options';
 import { TERMS } from '../utils/terms';
@@ -24,9 +20,6 @@ import { Term } from './term';
 
 export const BUILDING_WARRANTY_TITLE = 'Building Warranty Cost Calculator';
 const ID = 'building-warranty';
-
-const quote = ({ buildType, stage, units, sumInsured, gdv }: BuildingWarrantyInputs) =>
-  quoteBuildingWarranty({ buildType, stage, units, sumInsured, gdv });
 
 /** Building warranty: an indicative premium from the build type, stage, units and sum insured. */
 export function BuildingWarrantyCalculator() {

@@ -1,20 +1,16 @@
-import {
-  CAR_ASSUMPTIONS,
-  CAR_LIMITS,
-  CAR_PROPERTY_TYPES,
-  formatPounds,
-  quoteContractorsAllRisks,
-} from '@firm/pricing';
+import { CAR_ASSUMPTIONS, CAR_LIMITS, CAR_PROPERTY_TYPES, formatPounds } from '@firm/pricing';
 import { MoneySliderField, Select } from '@firm/ui';
 import { styled } from 'styled-components';
 
 import {
   submitContractorsAllRisks,
   toContractorsAllRisksSubmission,
-  type ContractorsAllRisksInputs,
 } from '../api/submit-contractors-all-risks';
 import { useCalculator } from '../hooks/use-calculator';
-import { useContractorsAllRisksStore } from '../stores/contractors-all-risks-store';
+import {
+  quoteContractorsAllRisksInputs as quote,
+  useContractorsAllRisksStore,
+} from '../stores/contractors-all-risks-store';
 import { formatPercent } from '../utils/format';
 import { rangeOf } from '../utils/options';
 import { TERMS } from '../utils/terms';
@@ -24,9 +20,6 @@ import { Term } from './term';
 
 export const CONTRACTORS_ALL_RISKS_TITLE = 'Contractors All Risks Calculator';
 const ID = 'contractors-all-risks';
-
-const quote = ({ propertyType, contractWorksValue }: ContractorsAllRisksInputs) =>
-  quoteContractorsAllRisks({ propertyType, contractWorksValue });
 
 const LEVELS = [
   { key: 'low', label: 'Low' },

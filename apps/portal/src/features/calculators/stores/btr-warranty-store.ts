@@ -1,7 +1,11 @@
-import { BTR_LIMITS, BTR_TERMS, STAGES } from '@firm/pricing';
+import { BTR_LIMITS, BTR_TERMS, quoteBtrWarranty, STAGES } from '@firm/pricing';
 import type { BtrWarrantyQuote } from '@firm/pricing';
 
-import type { BtrWarrantyInputs, BtrWarrantySubmission } from '../api/submit-btr-warranty';
+import {
+  toBtrQuoteInput,
+  type BtrWarrantyInputs,
+  type BtrWarrantySubmission,
+} from '../api/submit-btr-warranty';
 
 import { createDraftStore } from './create-draft-store';
 
@@ -16,9 +20,20 @@ export const initialBtrWarrantyInputs: BtrWarrantyInputs = {
   programmeMonths: BTR_LIMITS.programmeMonths.default,
 };
 
+/** The BTR warranty (and loss of rent, when included) quote of the calculator's inputs. */
+export const quoteBtrWarrantyInputs = (inputs: BtrWarrantyInputs) =>
+  quoteBtrWarranty(toBtrQuoteInput(inputs));
+
 /** The BTR warranty + loss of rent calculator's draft. */
 export const useBtrWarrantyStore = createDraftStore<
   BtrWarrantyInputs,
   BtrWarrantyQuote,
   BtrWarrantySubmission
->('calculator:btr-warranty', initialBtrWarrantyInputs);
+>('calculator:btr-warranty', initialBtrWarrantyInputs, {
+  quote: quoteBtrWarrantyInputs,
+  // The loss-of-rent fields are kept while the toggle is off: checked as if it were on.
+  check: (inputs) => {
+    if (typeof inputs.includeLossOfRent !== 'boolean') throw new TypeError('includeLossOfRent');
+    quoteBtrWarrantyInputs({ ...inputs, includeLossOfRent: true });
+  },
+});

@@ -1,4 +1,9 @@
-import { BUILD_TYPES, BUILDING_WARRANTY_LIMITS, STAGES } from '@firm/pricing';
+import {
+  BUILD_TYPES,
+  BUILDING_WARRANTY_LIMITS,
+  quoteBuildingWarranty,
+  STAGES,
+} from '@firm/pricing';
 import type { BuildingWarrantyQuote } from '@firm/pricing';
 
 import type {
@@ -16,9 +21,20 @@ export const initialBuildingWarrantyInputs: BuildingWarrantyInputs = {
   gdv: BUILDING_WARRANTY_LIMITS.gdv.default,
 };
 
+/** The building warranty quote of the calculator's inputs. */
+export const quoteBuildingWarrantyInputs = ({
+  buildType,
+  stage,
+  units,
+  sumInsured,
+  gdv,
+}: BuildingWarrantyInputs) => quoteBuildingWarranty({ buildType, stage, units, sumInsured, gdv });
+
 /** The building warranty calculator's draft. */
 export const useBuildingWarrantyStore = createDraftStore<
   BuildingWarrantyInputs,
   BuildingWarrantyQuote,
   BuildingWarrantySubmission
->('calculator:building-warranty', initialBuildingWarrantyInputs);
+>('calculator:building-warranty', initialBuildingWarrantyInputs, {
+  quote: quoteBuildingWarrantyInputs,
+});

@@ -1,4 +1,4 @@
-import { CAR_LIMITS, CAR_PROPERTY_TYPES } from '@firm/pricing';
+import { CAR_LIMITS, CAR_PROPERTY_TYPES, quoteContractorsAllRisks } from '@firm/pricing';
 import type { ContractorsAllRisksQuote } from '@firm/pricing';
 
 import type {
@@ -13,9 +13,17 @@ export const initialContractorsAllRisksInputs: ContractorsAllRisksInputs = {
   contractWorksValue: CAR_LIMITS.contractWorksValue.default,
 };
 
+/** The contractors all risks quote of the calculator's inputs. */
+export const quoteContractorsAllRisksInputs = ({
+  propertyType,
+  contractWorksValue,
+}: ContractorsAllRisksInputs) => quoteContractorsAllRisks({ propertyType, contractWorksValue });
+
 /** The contractors all risks calculator's draft. */
 export const useContractorsAllRisksStore = createDraftStore<
   ContractorsAllRisksInputs,
   ContractorsAllRisksQuote,
   ContractorsAllRisksSubmission
->('calculator:contractors-all-risks', initialContractorsAllRisksInputs);
+>('calculator:contractors-all-risks', initialContractorsAllRisksInputs, {
+  quote: quoteContractorsAllRisksInputs,
+});

@@ -5,8 +5,17 @@ import { createDraftStore, INTERRUPTED_MESSAGE } from './create-draft-store';
 const KEY = 'calculator:test';
 const initial = { units: 1, label: 'a' };
 
+/** A quote of 10 a unit that takes 1 to 250 whole units and labels of one letter, as a calculator's quote throws. */
+const quote = ({ units, label }: typeof initial) => {
+  if (!Number.isInteger(units) || units < 1 || units > 250) throw new RangeError('units');
+  if (!/^[a-z]$/.test(label)) throw new RangeError('label');
+  return { total: units * 10 };
+};
+
 function makeStore() {
-  return createDraftStore<typeof initial, { total: number }, { units: number }>(KEY, initial);
+  return createDraftStore<typeof initial, { total: number }, { units: number }>(KEY, initial, {
+    quote,
+  });
 }
 
 afterEach(() => {
@@ -108,6 +117,92 @@ describe('createDraftStore', () => {
       await store.persist.rehydrate();
 
       expect(store.getState().inputs).toEqual({ units: 7, label: 'a' });
+    });
+  });
+
+  // Found by the sixteenth session's portal probe: a draft altered in the tab's storage (or saved by an older
+  // screen) was taken as it was: a sum insured of £500,000.50 or an estimate that was a string crashed the page to
+  // "Oops!" until Log out, a contact of another shape left Calculate doing nothing, and an input the page cannot
+  // show was refused by Calculate without pointing at a field.
+  describe('given a draft altered in storage', () => {
+    const stored = async (state: unknown) => {
+      sessionStorage.setItem(KEY, JSON.stringify({ state, version: 1 }));
+      const store = makeStore();
+      await store.persist.rehydrate();
+      return store.getState();
+    };
+    const owner = 'demo/ada@example.com';
+
+    it('should put back the default of each input the calculator does not take, keeping the others', async () => {
+      expect((await stored({ owner, inputs: { units: 7.5, label: 'b' } })).inputs).toEqual({
+        units: 1,
+        label: 'b',
+      });
+      expect((await stored({ owner, inputs: { units: 9, label: 'Castle' } })).inputs).toEqual({
+        units: 9,
+        label: 'a',
+      });
+      expect((await stored({ owner, inputs: { units: 1e300, label: 'zz' } })).inputs).toEqual(
+        initial,
+      );
+    });
+
+    it('should drop an estimate that is not the quote of its inputs, and its submission', async () => {
+      const sent = { status: 'sent', id: 3, body: { units: 2 }, reference: 'BW-2026-000009' };
+      const good = await stored({
+        owner,
+        estimate: { inputs: { units: 2, label: 'a' }, quote: { total: 20 } },
+        submission: sent,
+      });
+      expect(good.estimate).toEqual({ inputs: { units: 2, label: 'a' }, quote: { total: 20 } });
+      expect(good.submission).toEqual(sent);
+      for (const estimate of [
+        'str',
+        { inputs: null, quote: null },
+        { inputs: { units: 2, label: 'a' }, quote: { total: 21 } },
+        { inputs: { units: 2, label: 'a' }, quote: { estimate: 20 } },
+        { inputs: { units: 2.5, label: 'a' }, quote: { total: 25 } },
+        { inputs: { units: 2 }, quote: { total: 20 } },
+        { inputs: { units: 2, label: 'a', extra: 1 }, quote: { total: 20 } },
+      ]) {
+        const state = await stored({ owner, estimate, submission: sent });
+        expect(state.estimate, JSON.stringify(estimate)).toBeNull();
+        expect(state.submission).toEqual({ status: 'idle' });
+      }
+    });
+
+    it('should forget a contact or a submission of another shape', async () => {
+      const estimate = { inputs: initial, quote: { total: 10 } };
+      for (const contact of [5, 'x', { name: 'X' }, { name: 'X', telephone: 1, email: 'a' }]) {
+        expect((await stored({ owner, contact })).contact).toBeNull();
+      }
+      const contact = { name: 'Ada', telephone: '020 7946 0000', email: 'ada@example.com' };
+      expect((await stored({ owner, contact })).contact).toEqual(contact);
+      for (const submission of [
+        null,
+        'sent',
+        { status: 'sent', id: 1, body: { units: 1 } },
+        { status: 'failed', id: 1, body: null, message: 'x' },
+        { status: 'failed', id: '1', body: {}, message: 'x' },
+        { status: 'sending', id: 1, body: {}, key: 'k' },
+        { status: 'sent', id: 1, body: {}, reference: 'R', key: 5 },
+      ]) {
+        const state = await stored({ owner, estimate, submission });
+        expect(state.submission, JSON.stringify(submission)).toEqual({ status: 'idle' });
+        expect(state.estimate).toEqual(estimate);
+      }
+    });
+
+    it('should start afresh from a stored state that is not an object', async () => {
+      for (const state of [null, 7, 'draft', [1, 2]]) {
+        expect(await stored(state)).toMatchObject({
+          owner: null,
+          inputs: initial,
+          contact: null,
+          estimate: null,
+          submission: { status: 'idle' },
+        });
+      }
     });
   });
 

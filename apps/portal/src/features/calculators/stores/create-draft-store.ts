@@ -77,15 +77,34 @@ export const INTERRUPTED_MESSAGE =
 
 let lastSubmissionId = 0;
 
+/** How a calculator prices its inputs, which tells the draft store which stored inputs and estimates still hold. */
+export interface DraftPricing<I, Q> {
+  /** The calculator's quote (@firm/pricing), which throws on inputs it does not take. */
+  quote: (inputs: I) => Q;
+  /**
+   * Throws when any input is out of its domain, also those the quote leaves unread (the loss-of-rent fields
+   * while the toggle is off); the quote itself when absent.
+   */
+  check?: (inputs: I) => void;
+}
+
 /**
  * Creates the draft store of one calculator: inputs, contact details, the last estimate and its
  * submission. Client state only, kept in sessionStorage so a draft survives navigating away and
- * back (and a reload) but not the end of the browser session.
+ * back (and a reload) but not the end of the browser session. What is read back from the tab is checked
+ * as if typed: a stored input the calculator does not take is its default again, an estimate that is not the
+ * quote of its inputs is dropped, and a contact or submission of another shape is forgotten (a draft altered in
+ * the tab's storage, or saved by an older screen, crashed the page or left Calculate doing nothing).
  *
  * @param name - the sessionStorage key
  * @param initialInputs - the inputs of a fresh draft
+ * @param pricing - the calculator's quote, to check stored inputs and estimates with
  */
-export function createDraftStore<I extends object, Q, B>(name: string, initialInputs: I) {
+export function createDraftStore<I extends object, Q, B>(
+  name: string,
+  initialInputs: I,
+  pricing: DraftPricing<I, Q>,
+) {
   // One object, never changed: what a draft of no one (or of another user) reads as.
   const initial: FreshDraft<I, Q, B> = {
     inputs: initialInputs,
@@ -172,12 +191,21 @@ export function createDraftStore<I extends object, Q, B>(name: string, initialIn
               : submission,
         }),
         merge: (persisted, current) => {
-          const saved = (persisted ?? {}) as Partial<DraftState<I, Q, B>>;
+          const saved = (
+            typeof persisted === 'object' && persisted !== null ? persisted : {}
+          ) as Record<string, unknown>;
+          const estimate = storedEstimate(saved.estimate, initialInputs, pricing);
           return {
             ...current,
-            ...saved,
-            // Inputs saved by an older screen keep only the fields that still exist, with their types.
-            inputs: mergeInputs(current.inputs, saved.inputs),
+            owner: typeof saved.owner === 'string' ? saved.owner : null,
+            inputs: storedInputs(saved.inputs, initialInputs, pricing),
+            contact: isContactDetails(saved.contact) ? saved.contact : null,
+            estimate,
+            // A submission is of the estimate shown: none without one.
+            submission:
+              estimate !== null && isSubmission<B>(saved.submission)
+                ? saved.submission
+                : { status: 'idle' },
           };
         },
       },
@@ -194,4 +222,77 @@ function mergeInputs<I extends object>(defaults: I, saved: unknown): I {
     if (typeof candidate === typeof value) merged[key] = candidate;
   }
   return merged as I;
+}
+
+/** Whether the calculator takes every one of `inputs`. */
+function accepted<I, Q>(inputs: I, { quote, check = quote }: DraftPricing<I, Q>): boolean {
+  try {
+    check(inputs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The stored inputs the calculator still takes, each other one its default: a sum insured of £500,000.50 or a
+ * build type "Castle" would have been shown as if chosen (or thrown while drawn) and refused by Calculate
+ * without pointing at a field.
+ */
+function storedInputs<I extends object, Q>(
+  saved: unknown,
+  defaults: I,
+  pricing: DraftPricing<I, Q>,
+): I {
+  const merged = mergeInputs(defaults, saved);
+  if (accepted(merged, pricing)) return merged;
+  let repaired = defaults;
+  for (const key of Object.keys(defaults) as (keyof I)[]) {
+    const candidate = { ...repaired, [key]: merged[key] };
+    if (accepted(candidate, pricing)) repaired = candidate;
+  }
+  return repaired;
+}
+
+/**
+ * A stored estimate when its inputs are all taken and its figures are their quote as this build computes it,
+ * else `null`: the figures are not trusted from storage (they are shown and sent as the estimate).
+ */
+function storedEstimate<I extends object, Q>(
+  saved: unknown,
+  defaults: I,
+  pricing: DraftPricing<I, Q>,
+): Estimate<I, Q> | null {
+  if (typeof saved !== 'object' || saved === null) return null;
+  const { inputs: savedInputs, quote: savedQuote } = saved as Record<string, unknown>;
+  if (typeof savedInputs !== 'object' || savedInputs === null) return null;
+  const inputs = mergeInputs(defaults, savedInputs);
+  // Every field stored as it is (no default put in for one), and nothing else.
+  if (JSON.stringify(inputs) !== JSON.stringify(savedInputs) || !accepted(inputs, pricing)) {
+    return null;
+  }
+  try {
+    const quote = pricing.quote(inputs);
+    return JSON.stringify(quote) === JSON.stringify(savedQuote) ? { inputs, quote } : null;
+  } catch {
+    return null;
+  }
+}
+
+function isContactDetails(saved: unknown): saved is ContactDetails {
+  if (typeof saved !== 'object' || saved === null) return false;
+  const { name, telephone, email } = saved as Record<string, unknown>;
+  return typeof name === 'string' && typeof telephone === 'string' && typeof email === 'string';
+}
+
+/** A submission of one of the shapes this screen saves (the body is the API's to judge). */
+function isSubmission<B>(saved: unknown): saved is Submission<B> {
+  if (typeof saved !== 'object' || saved === null) return false;
+  const { status, id, body, key, reference, message } = saved as Record<string, unknown>;
+  if (status === 'idle') return true;
+  if (typeof id !== 'number' || typeof body !== 'object' || body === null) return false;
+  if (key !== undefined && typeof key !== 'string') return false;
+  if (status === 'sent') return typeof reference === 'string';
+  // A submission still `sending` is saved as failed (an answer cannot arrive after a reload).
+  return status === 'failed' && typeof message === 'string';
 }

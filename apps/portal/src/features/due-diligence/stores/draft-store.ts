@@ -98,13 +98,28 @@ export const useDueDiligenceDraft = create<DraftStore>()(
   ),
 );
 
-/** Keeps from a stored draft only the fields that still exist, with their types (anything else: the default). */
+/**
+ * Keeps from a stored draft only the fields that still exist, with their types, and amounts only when they are
+ * whole pounds within the field's range (anything else: the default). An amount of £500,000.50 altered in the
+ * tab's storage crashed the page to "Oops!" until Log out.
+ */
 function mergeDraft(saved: unknown): DueDiligenceDraft {
   if (typeof saved !== 'object' || saved === null) return EMPTY_DRAFT;
   const merged: Record<string, unknown> = { ...EMPTY_DRAFT };
   for (const [key, value] of Object.entries(EMPTY_DRAFT)) {
     const candidate = (saved as Record<string, unknown>)[key];
-    if (typeof candidate === typeof value) merged[key] = candidate;
+    if (typeof candidate !== typeof value) continue;
+    if (key in DUE_DILIGENCE_LIMITS) {
+      const { min, max } = DUE_DILIGENCE_LIMITS[key as keyof typeof DUE_DILIGENCE_LIMITS];
+      if (
+        !Number.isSafeInteger(candidate) ||
+        (candidate as number) < min ||
+        (candidate as number) > max
+      ) {
+        continue;
+      }
+    }
+    merged[key] = candidate;
   }
   return merged as unknown as DueDiligenceDraft;
 }

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { EMPTY_DRAFT, useDueDiligenceDraft } from './draft-store';
+
+afterEach(() => {
+  sessionStorage.clear();
+});
+
+async function stored(state: unknown) {
+  sessionStorage.setItem('due-diligence:draft', JSON.stringify({ state, version: 1 }));
+  await useDueDiligenceDraft.persist.rehydrate();
+  return useDueDiligenceDraft.getState();
+}
+
+describe('the due-diligence draft read back from the tab', () => {
+  // Found by the sixteenth session's portal probe: an amount of £500,000.50 set in the tab's storage crashed the
+  // page to "Oops!" until Log out.
+  it('should put back the default of an amount that is not whole pounds within its range', async () => {
+    for (const buildCost of [500_000.5, 1e300, -1, 0, 50_000_001, Number.MAX_SAFE_INTEGER + 2]) {
+      const { draft } = await stored({
+        owner: 'demo/ada@example.com',
+        draft: { projectName: 'Kept', buildCost, gdv: 2_000_000 },
+      });
+      expect(draft, String(buildCost)).toEqual({
+        ...EMPTY_DRAFT,
+        projectName: 'Kept',
+        gdv: 2_000_000,
+      });
+    }
+  });
+
+  it('should keep amounts and text as typed', async () => {
+    const draft = {
+      ...EMPTY_DRAFT,
+      projectName: 'Riverside',
+      projectDescription: 'Twelve flats',
+      buildCost: 512_345,
+      loanAmount: 50_000_000,
+    };
+    expect((await stored({ owner: 'demo/ada@example.com', draft })).draft).toEqual(draft);
+  });
+});
