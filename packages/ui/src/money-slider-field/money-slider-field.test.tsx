@@ -224,6 +224,24 @@ describe('MoneySliderField', () => {
       expect(onProblemChange.mock.calls).toEqual([['unreadable'], ['out-of-range'], [null]]);
     });
 
+    // Found by the sixteenth session's portal probe: a refused amount in a field switched off the page (BTR's
+    // rental income, with loss of rent turned off) left the page saying its figures were for an older amount.
+    it('should report the end of a refusal when the field is taken off the page', async () => {
+      const onProblemChange = vi.fn();
+      const { user, unmount } = renderWithTheme(<SumInsured onProblemChange={onProblemChange} />);
+      await user.clear(amountField());
+      await user.type(amountField(), 'abc{Enter}');
+      unmount();
+      expect(onProblemChange.mock.calls).toEqual([['unreadable'], [null]]);
+    });
+
+    it('should report nothing when a field without a refusal is taken off the page', () => {
+      const onProblemChange = vi.fn();
+      const { unmount } = renderWithTheme(<SumInsured onProblemChange={onProblemChange} />);
+      unmount();
+      expect(onProblemChange).not.toHaveBeenCalled();
+    });
+
     describe('when a valid amount is then committed', () => {
       it('should clear the error', async () => {
         const { user } = renderWithTheme(<SumInsured />);

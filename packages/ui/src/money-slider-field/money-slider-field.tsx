@@ -89,6 +89,13 @@ export function MoneySliderField({
     reported.current = problem;
     problemListener.current?.(problem);
   }, [problem]);
+  // A field taken off the page (its section switched off) shows no refused amount any more: it says so.
+  useEffect(
+    () => () => {
+      if (reported.current !== null) problemListener.current?.(null);
+    },
+    [],
+  );
 
   // A press held elsewhere (the mouse button still down on Calculate): the message, appearing at once, would push
   // what was pressed down before the press ends, and the click would land on something else (nothing would

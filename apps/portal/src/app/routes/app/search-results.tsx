@@ -1,5 +1,5 @@
-import { useEffect, useId } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
 
 import { PageHeading } from '@/components/ui/page-heading';
 import { LoadState } from '@/components/ui/load-state';
@@ -17,6 +17,14 @@ export function Component() {
   const { prefix } = useClient();
   const [searchParams] = useSearchParams();
   const text = searchText(searchParams.get('search'));
+  // Opened first (a link, a reload: React Router's key of the entry the visit started on), the page is quiet until
+  // a new search is made from the box; its heading says what was searched for.
+  const openedFirst = useLocation().key === 'default';
+  const firstText = useRef(text);
+  const [searchedHere, setSearchedHere] = useState(!openedFirst);
+  useEffect(() => {
+    if (text !== firstText.current) setSearchedHere(true);
+  }, [text]);
   const { data, error, isLoading, mutate } = useSearchContent(prefix, text);
   const informationId = useId();
 
@@ -64,7 +72,7 @@ export function Component() {
         label="Searching…"
         onRetry={() => void mutate()}
       />
-      <StatusMessage>{news}</StatusMessage>
+      <StatusMessage>{searchedHere ? news : ''}</StatusMessage>
       {empty ? <Notice announce={false}>No results found</Notice> : null}
       {data && data.insurance.length > 0 ? (
         <section aria-labelledby={informationId}>

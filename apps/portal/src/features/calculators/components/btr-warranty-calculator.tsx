@@ -71,6 +71,9 @@ export function BtrWarrantyCalculator() {
             {...rangeOf(BTR_LIMITS.sumInsured)}
             value={inputs.sumInsured}
             onValueChange={(value) => setInput('sumInsured', value)}
+            onProblemChange={(problem) =>
+              calculator.onAmountRefused('sumInsured', problem !== null)
+            }
             format={formatPounds}
           />
           <MoneySliderField
@@ -80,6 +83,7 @@ export function BtrWarrantyCalculator() {
             {...rangeOf(BTR_LIMITS.gdv)}
             value={inputs.gdv}
             onValueChange={(value) => setInput('gdv', value)}
+            onProblemChange={(problem) => calculator.onAmountRefused('gdv', problem !== null)}
             format={formatPounds}
           />
           <Toggle
@@ -95,6 +99,9 @@ export function BtrWarrantyCalculator() {
                 {...rangeOf(BTR_LIMITS.anticipatedRentalIncome)}
                 value={inputs.anticipatedRentalIncome}
                 onValueChange={(value) => setInput('anticipatedRentalIncome', value)}
+                onProblemChange={(problem) =>
+                  calculator.onAmountRefused('anticipatedRentalIncome', problem !== null)
+                }
                 format={formatPounds}
               />
               <Select

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -428,6 +428,16 @@ describe('BuildingWarrantyCalculator', () => {
       expect(screen.getByText('Your reference: BW-2026-000123')).toBeInTheDocument();
       const estimate = screen.getByRole('region', { name: 'Your estimate' });
       expect(within(estimate).getAllByText('£11,800')).not.toHaveLength(0);
+      // Found by the sixteenth session's portal probe: coming back, the status message read the kept estimate
+      // out as if it had just been worked out. It says nothing until something changes.
+      await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+      const told = () =>
+        within(estimate)
+          .getAllByRole('status')
+          .map((status) => status.textContent);
+      expect(told()).not.toContain('Estimated premium: £11,800.');
+      await user.selectOptions(screen.getByLabelText('Build type'), 'Conversion');
+      await waitFor(() => expect(told().some((text) => text?.includes('out of date'))).toBe(true));
     });
 
     // Found by the sixteenth session's portal probe: these drafts, set in the tab's sessionStorage under the
@@ -553,6 +563,38 @@ describe('BuildingWarrantyCalculator', () => {
       await user.selectOptions(screen.getByLabelText('Build type'), 'Conversion');
 
       expect(screen.getByText(/You have changed the details/)).toBeInTheDocument();
+    });
+
+    // Found by the sixteenth session's portal probe: with a refused amount in a field (which keeps its last
+    // accepted value) the estimate stayed beside it without a word, where the Insurance Framework says so.
+    it('should say the estimate is for the amounts last accepted while an amount is refused', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockReturnValue(new Promise<Response>(() => {}));
+      renderCalculator();
+      await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+      const refusedNote = /This estimate is for the amounts last accepted/;
+      expect(screen.queryAllByText(refusedNote)).toEqual([]);
+
+      const amount = screen.getByRole('textbox', { name: /^Sum insured.*exact amount/ });
+      await user.clear(amount);
+      await user.type(amount, 'abc');
+      await user.tab();
+
+      const panel = screen.getByRole('region', { name: 'Your estimate' });
+      // On screen, and told in the status message.
+      expect(within(panel).getAllByText(refusedNote).length).toBeGreaterThan(0);
+      await waitFor(() =>
+        expect(
+          within(panel)
+            .getAllByRole('status')
+            .some((status) => refusedNote.test(status.textContent ?? '')),
+        ).toBe(true),
+      );
+
+      await user.clear(amount);
+      await user.type(amount, '500,000');
+      await user.tab();
+      expect(within(panel).queryAllByText(refusedNote)).toEqual([]);
     });
   });
 });

@@ -68,6 +68,9 @@ export function BuildingWarrantyCalculator() {
             {...rangeOf(BUILDING_WARRANTY_LIMITS.sumInsured)}
             value={inputs.sumInsured}
             onValueChange={(value) => setInput('sumInsured', value)}
+            onProblemChange={(problem) =>
+              calculator.onAmountRefused('sumInsured', problem !== null)
+            }
             format={formatPounds}
           />
           <MoneySliderField
@@ -77,6 +80,7 @@ export function BuildingWarrantyCalculator() {
             {...rangeOf(BUILDING_WARRANTY_LIMITS.gdv)}
             value={inputs.gdv}
             onValueChange={(value) => setInput('gdv', value)}
+            onProblemChange={(problem) => calculator.onAmountRefused('gdv', problem !== null)}
             format={formatPounds}
           />
         </>

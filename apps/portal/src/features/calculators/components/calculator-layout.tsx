@@ -79,6 +79,7 @@ export function CalculatorLayout({
           ref={calculator.estimateRef}
           headline={headline}
           stale={calculator.stale}
+          amountRefused={calculator.amountRefused}
           submission={calculator.submission}
           onRetry={calculator.retry}
         >

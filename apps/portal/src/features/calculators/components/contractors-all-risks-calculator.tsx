@@ -60,6 +60,9 @@ export function ContractorsAllRisksCalculator() {
             {...rangeOf(CAR_LIMITS.contractWorksValue)}
             value={inputs.contractWorksValue}
             onValueChange={(value) => setInput('contractWorksValue', value)}
+            onProblemChange={(problem) =>
+              calculator.onAmountRefused('contractWorksValue', problem !== null)
+            }
             format={formatPounds}
           />
         </>

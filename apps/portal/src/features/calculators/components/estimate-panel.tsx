@@ -15,6 +15,8 @@ export interface EstimatePanelProps {
   children: ReactNode | null;
   /** The inputs have changed since the figures were computed. */
   stale: boolean;
+  /** An amount field shows a typed amount it refused: the figures are for the amount last accepted. */
+  amountRefused?: boolean;
   submission: Submission<unknown>;
   onRetry: () => void;
   ref?: Ref<HTMLElement>;
@@ -30,6 +32,7 @@ export function EstimatePanel({
   headline,
   children,
   stale,
+  amountRefused = false,
   submission,
   onRetry,
   ref,
@@ -37,14 +40,17 @@ export function EstimatePanel({
   const news =
     headline === null
       ? ''
-      : stale
-        ? 'This estimate is out of date: the details have changed. Press Calculate to update it.'
-        : `${headline.label}: ${headline.value}.`;
+      : amountRefused
+        ? `${REFUSED_AMOUNT} Correct the highlighted amount and press Calculate to update it.`
+        : stale
+          ? 'This estimate is out of date: the details have changed. Press Calculate to update it.'
+          : `${headline.label}: ${headline.value}.`;
 
   return (
     <Panel ref={ref} aria-labelledby="estimate-heading" tabIndex={-1}>
       <h2 id="estimate-heading">Your estimate</h2>
-      <StatusMessage>{news}</StatusMessage>
+      {/* Quiet as the page opens with an estimate kept from before: told once something changes. */}
+      <StatusMessage quietAtFirst>{news}</StatusMessage>
       <Figures>
         {headline === null ? (
           <Idle>
@@ -58,7 +64,11 @@ export function EstimatePanel({
             </Indicative>
             <HeadlineFigure {...headline} />
             {children}
-            {stale ? (
+            {amountRefused ? (
+              <Stale>
+                {REFUSED_AMOUNT} Correct the highlighted amount and press Calculate to update it.
+              </Stale>
+            ) : stale ? (
               <Stale>
                 You have changed the details since this estimate. Press Calculate to update it.
               </Stale>
@@ -73,6 +83,10 @@ export function EstimatePanel({
 }
 
 const IDLE: Submission<unknown> = { status: 'idle' };
+
+/** Said while an amount field shows a typed amount it refused (the figures are not for it). */
+const REFUSED_AMOUNT =
+  'This estimate is for the amounts last accepted: a typed amount was not accepted.';
 
 const Panel = styled.section`
   padding: ${({ theme }) => theme.space.xl};

@@ -4,6 +4,7 @@ import type { StoreApi, UseBoundStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 
 import { useClient } from '@/hooks/use-client';
+import { useRefusedAmounts } from '@/hooks/use-refused-amounts';
 import { focusFirstInDocumentOrder } from '@/lib/focus-first';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
@@ -43,6 +44,8 @@ export interface CalculatorForm {
   submission: Submission<unknown>;
   /** The inputs have changed since the estimate. */
   stale: boolean;
+  /** An amount field shows a typed amount it refused: the estimate is for the amount last accepted. */
+  amountRefused: boolean;
   calculate: () => void;
   retry: () => void;
   estimateRef: RefObject<HTMLElement | null>;
@@ -86,6 +89,7 @@ export function useCalculator<I extends object, Q, B>({
   const [inputError, setInputError] = useState<string | null>(null);
   const estimateRef = useRef<HTMLElement>(null);
   const send = useQuoteSubmission(store, submit, prefix, activityItem);
+  const { anyRefused, onAmountRefused } = useRefusedAmounts<string & keyof I>();
 
   const calculate = useCallback(() => {
     // Read the store rather than this render: a typed amount committed on blur lands just before.
@@ -149,6 +153,9 @@ export function useCalculator<I extends object, Q, B>({
     invalidContactFields: showMissing ? invalidContactFields(contact) : [],
     estimate,
     stale: estimate !== null && !sameInputs(estimate.inputs, inputs),
+    amountRefused: anyRefused,
+    /** For each amount field's `onProblemChange`. */
+    onAmountRefused,
     submission,
     inputError,
     calculate,

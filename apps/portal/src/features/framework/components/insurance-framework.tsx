@@ -1,11 +1,12 @@
 import { formatPounds, recommendInsuranceFramework } from '@firm/pricing';
-import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
 import { styled } from 'styled-components';
 import { useShallow } from 'zustand/react/shallow';
 
 import { PageHeading } from '@/components/ui/page-heading';
 import { StatusMessage } from '@/components/ui/status-message';
 import { useClient } from '@/hooks/use-client';
+import { useRefusedAmounts } from '@/hooks/use-refused-amounts';
 
 import { initialFrameworkInputs, useFrameworkStore } from '../stores/framework-store';
 import { isMinimumProfessionalIndemnity } from '../utils/recommendation';
@@ -34,28 +35,18 @@ export function InsuranceFramework() {
   );
   const recommendation = useMemo(() => recommendInsuranceFramework(inputs), [inputs]);
   // Amount fields showing a refused typed amount: the figures are then for the amount last accepted, and say so.
-  const [refused, setRefused] = useState<ReadonlySet<FrameworkAmount>>(new Set());
-  const onAmountRefused = useCallback((amount: FrameworkAmount, isRefused: boolean) => {
-    setRefused((current) => {
-      if (current.has(amount) === isRefused) return current;
-      const next = new Set(current);
-      if (isRefused) next.add(amount);
-      else next.delete(amount);
-      return next;
-    });
-  }, []);
+  const { anyRefused, onAmountRefused } = useRefusedAmounts<FrameworkAmount>();
   const piIsMinimum = useMemo(
     () => isMinimumProfessionalIndemnity(inputs, recommendation),
     [inputs, recommendation],
   );
-  const news =
-    refused.size > 0
-      ? 'The limits and the table are out of date: a typed amount was not accepted. Correct the highlighted amount to update them.'
-      : `Recommended limits: professional indemnity ${piIsMinimum ? 'at least ' : ''}${formatPounds(
-          recommendation.professionalIndemnity,
-        )}, public liability ${formatPounds(recommendation.publicLiability)}, employers liability ${formatPounds(
-          recommendation.employersLiability,
-        )}.`;
+  const news = anyRefused
+    ? 'The limits and the table are out of date: a typed amount was not accepted. Correct the highlighted amount to update them.'
+    : `Recommended limits: professional indemnity ${piIsMinimum ? 'at least ' : ''}${formatPounds(
+        recommendation.professionalIndemnity,
+      )}, public liability ${formatPounds(recommendation.publicLiability)}, employers liability ${formatPounds(
+        recommendation.employersLiability,
+      )}.`;
 
   return (
     <Page>
@@ -71,7 +62,7 @@ export function InsuranceFramework() {
           bare amounts beside the slider's own value). */}
       <StatusMessage quietAtFirst>{news}</StatusMessage>
       <Results>
-        {refused.size > 0 ? (
+        {anyRefused ? (
           <OutOfDate>
             The limits and the table below are for the amounts last accepted: correct the
             highlighted amount to update them.
