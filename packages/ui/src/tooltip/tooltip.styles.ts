@@ -26,6 +26,22 @@ export const TooltipBubble = styled.span`
   transform: translateX(calc(-50% + var(--tooltip-shift, 0px)));
   box-shadow: ${({ theme }) => theme.shadow.md};
 
+  /* A bridge over the gap between the bubble and its trigger, the bubble's full width: the pointer can move from
+     anywhere on the trigger up onto the bubble without leaving the anchor, which would close it (WCAG 1.4.13). */
+  &::before {
+    content: '';
+    position: absolute;
+    top: 100%;
+    right: 0;
+    left: 0;
+    height: 10px;
+  }
+
+  &[data-side='bottom']::before {
+    top: auto;
+    bottom: 100%;
+  }
+
   &::after {
     content: '';
     position: absolute;

@@ -133,3 +133,36 @@ describe('DueDiligenceForm when the page is left mid-upload', () => {
     expect(useDueDiligenceDraft.getState().draft.projectName).toBe('Harbour Quay');
   });
 });
+
+// Found by the sixteenth session's accessibility probe: after a Submit with empty fields, the request that then
+// worked emptied the form for the thank-you page with the fields still marked missing, and the alert "Please
+// fill in the highlighted fields." was inserted (and read) over a request that had been received.
+describe('DueDiligenceForm sent after a first try with empty fields', () => {
+  it('should never mark the fields missing again once everything is filled in', async () => {
+    const user = userEvent.setup();
+    let answer: () => void = () => undefined;
+    submit.mockReturnValueOnce(
+      new Promise((resolve) => {
+        answer = () => resolve(undefined as never);
+      }),
+    );
+    const { onSubmitted } = renderForm();
+    await user.click(await screen.findByRole('button', { name: 'Submit request' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please fill in the highlighted fields.');
+
+    // Every alert and every field marked invalid from here on, recorded as the DOM changes.
+    const seen: string[] = [];
+    const observer = new MutationObserver(() => {
+      for (const alert of document.querySelectorAll('[role="alert"]')) {
+        seen.push(alert.textContent ?? '');
+      }
+      if (document.querySelector('[aria-invalid="true"]')) seen.push('aria-invalid');
+    });
+    await fillAndSend(user);
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+    answer();
+    await waitFor(() => expect(onSubmitted).toHaveBeenCalled());
+    observer.disconnect();
+    expect(seen).toEqual([]);
+  });
+});

@@ -124,6 +124,9 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
       ]);
       return;
     }
+    // Everything is filled in: the fields are no longer shown as missing, nor, once the form is emptied for the
+    // thank-you page, shown as missing again for a moment (with the alert read out over a request that worked).
+    setShowMissing(false);
     setStatus({ state: 'sending', progress: 0 });
     const controller = new AbortController();
     upload.current = controller;
