@@ -5,6 +5,7 @@ import { paths } from '@/config/paths';
 import { getClient } from '@/hooks/use-loaded-client';
 import { ApiError } from '@/lib/api-client';
 import { bootAnswer } from '@/lib/boot';
+import { takeReturnPath } from '@/lib/return-path';
 import type { Client } from '@/types/api';
 
 type Params = LoaderFunctionArgs['params'];
@@ -44,10 +45,18 @@ export async function clientLoader({ params }: LoaderFunctionArgs): Promise<Clie
   return (await loadClient(params)).client;
 }
 
-/** The hub's pages: without a session, go to the login page. */
-export async function protectedLoader({ params }: LoaderFunctionArgs): Promise<null> {
+/**
+ * The hub's pages: without a session, go to the login page. The dashboard, where a login link lands, goes on to
+ * the page this user's session ended on, when they left it by "Log in again" in this tab (an open login goes
+ * there itself).
+ */
+export async function protectedLoader({ params, request }: LoaderFunctionArgs): Promise<null> {
   const { prefix, client } = await loadClient(params);
   if (!client.logged_in) throw redirect(paths.app.login(prefix));
+  if (new URL(request.url).pathname === paths.app.dashboard(prefix)) {
+    const back = takeReturnPath(prefix, client.email);
+    if (back !== null && back !== paths.app.dashboard(prefix)) throw redirect(back);
+  }
   return null;
 }
 
