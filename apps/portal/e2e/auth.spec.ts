@@ -1,4 +1,11 @@
-import { expect, loginMagicLink, loginOpen, newUser, test } from './fixtures';
+import {
+  expect,
+  expectNoAxeViolations,
+  loginMagicLink,
+  loginOpen,
+  newUser,
+  test,
+} from './fixtures';
 
 test.describe('login', () => {
   test('an open client logs in straight to the dashboard', async ({ page }) => {
@@ -18,7 +25,7 @@ test.describe('login', () => {
     await expect(page.getByRole('banner')).toContainText(user.email);
   });
 
-  test('the browser refuses to send the form while a field is empty or the e-mail is malformed', async ({
+  test('the form is not sent while a field is empty or the e-mail is malformed, and says why at the field', async ({
     page,
   }) => {
     let posted = false;
@@ -28,14 +35,19 @@ test.describe('login', () => {
     await page.goto('/demo/login');
     await page.getByLabel('First name').fill('Alex');
     await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByLabel('Last name')).toBeFocused();
+    await expect(page.getByLabel('Last name')).toHaveAccessibleDescription('Enter your last name');
     await page.getByLabel('Last name').fill('Tester');
     await page.getByLabel('Email').fill('not-an-email');
     await page.getByLabel('Phone').fill('07700 900123');
     await page.getByRole('button', { name: 'Continue' }).click();
 
-    expect(
-      await page.getByLabel('Email').evaluate((input: HTMLInputElement) => input.validity.valid),
-    ).toBe(false);
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Email')).toHaveAccessibleDescription(
+      'Enter an email address such as name@example.com',
+    );
+    await expectNoAxeViolations(page);
     await expect(page).toHaveURL(/\/demo\/login$/);
     expect(posted).toBe(false);
   });

@@ -21,11 +21,14 @@ afterEach(() => {
 /** Runs the hub's loader for `path`, and returns where it redirects to (or `null`). */
 async function redirectOf(path: string): Promise<string | null> {
   try {
+    const url = new URL(path, window.location.origin);
     await protectedLoader({
       params: { client: 'demo' },
-      request: new Request(new URL(path, window.location.origin)),
+      request: new Request(url),
+      url,
+      pattern: '/:client/*',
       context: undefined,
-    } as Parameters<typeof protectedLoader>[0]);
+    } as unknown as Parameters<typeof protectedLoader>[0]);
     return null;
   } catch (thrown) {
     if (thrown instanceof Response) return thrown.headers.get('location');

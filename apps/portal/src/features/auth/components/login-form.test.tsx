@@ -45,6 +45,55 @@ describe('LoginForm', () => {
     expect(phone).toHaveAttribute('type', 'tel');
   });
 
+  // Found by the sixteenth session's portal probe: what the API refuses was sent, and its answer shown above the
+  // button in its own words (`Invalid field "first_name": must NOT have more than 100 characters.`).
+  describe('when Continue is pressed with a field the API would refuse', () => {
+    it.each([
+      ['First name', '\u200B', 'Enter your first name'],
+      ['First name', 'A'.repeat(101), 'Use at most 100 characters'],
+      ['Last name', 'Love\u202Elace', 'Remove the line breaks or hidden characters'],
+      ['Email', 'ada.example.com', 'Enter an email address such as name@example.com'],
+      // A zero-width space: the browser's own check quoted the invisible character back to the user.
+      ['Email', 'ad\u200Ba@example.com', 'Enter an email address such as name@example.com'],
+      ['Phone', 'call me maybe', 'Enter your phone number in digits'],
+      ['Phone', '1'.repeat(41), 'Use at most 40 characters'],
+    ])(
+      'should say why at the %s field, focus it and send nothing (%j)',
+      async (label, value, message) => {
+        const user = userEvent.setup();
+        renderForm();
+        await fillIn(user);
+        const field = screen.getByLabelText(label);
+        await user.clear(field);
+        // Pasted, as a long value would be.
+        await user.click(field);
+        await user.paste(value);
+        await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+        expect(field).toHaveAttribute('aria-invalid', 'true');
+        expect(field).toHaveAccessibleDescription(expect.stringContaining(message));
+        expect(field).toHaveFocus();
+        expect(fetchMock).not.toHaveBeenCalled();
+      },
+    );
+
+    it('should clear the message once the field is put right, and then send', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockResolvedValue(jsonResponse({ redirect: false }));
+      renderForm();
+      await user.click(await screen.findByRole('button', { name: 'Continue' }));
+      const first = screen.getByLabelText('First name');
+      expect(first).toHaveFocus();
+      expect(first).toHaveAccessibleDescription('Enter your first name');
+      expect(screen.getByLabelText('Phone')).toHaveAccessibleDescription('Enter your phone number');
+
+      await fillIn(user);
+      expect(first).not.toHaveAttribute('aria-invalid');
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    });
+  });
+
   describe('when Continue is pressed', () => {
     it('should post the details and show a busy Continue button while pending', async () => {
       const user = userEvent.setup();

@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api-client';
 import type { LoginRequest, LoginResponse } from '@/types/api';
 
 import { useLogin } from '../api/login';
+import { invalidLoginFields, loginFieldMessage, type LoginField } from '../utils/login-checks';
 
 const EMPTY: LoginRequest = { first_name: '', last_name: '', email: '', phone: '' };
 
@@ -30,6 +31,8 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
   const firstField = useRef<HTMLInputElement>(null);
   const errorText = useRef<HTMLParagraphElement>(null);
   const [returnedToForm, setReturnedToForm] = useState(false);
+  // After a Continue with fields the API would refuse: each says why at the field, until it is put right.
+  const [checked, setChecked] = useState(false);
 
   useEffect(() => {
     if (linkSent) sentMessage.current?.focus();
@@ -43,6 +46,13 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const invalid = invalidLoginFields(details);
+    if (invalid.length > 0) {
+      setChecked(true);
+      reset();
+      document.getElementById(fieldId(invalid[0]!))?.focus();
+      return;
+    }
     const response = await trigger({
       first_name: details.first_name.trim(),
       last_name: details.last_name.trim(),
@@ -85,16 +95,20 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
     );
   }
 
-  const field = (name: keyof LoginRequest) => ({
+  const field = (name: LoginField) => ({
+    id: fieldId(name),
     name,
     value: details[name],
     required: true,
+    errorMessage: checked ? loginFieldMessage(details, name) : undefined,
     onChange: (event: { target: { value: string } }) =>
       setDetails((current) => ({ ...current, [name]: event.target.value })),
   });
 
   return (
-    <Form onSubmit={submit} aria-label="Log in">
+    // The fields are checked here, in words at each field, rather than by the browser (whose tooltips go, and
+    // which passes what the API refuses).
+    <Form onSubmit={submit} aria-label="Log in" noValidate>
       <TextField
         ref={firstField}
         label="First name"
@@ -114,6 +128,11 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
       </Button>
     </Form>
   );
+}
+
+/** The id of a login field's input, to move focus to it. */
+function fieldId(field: LoginField): string {
+  return `login-${field.replace('_', '-')}`;
 }
 
 const Form = styled.form`

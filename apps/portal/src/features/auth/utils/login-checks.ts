@@ -1,0 +1,62 @@
+import { isEmailAddress } from '@/lib/email-address';
+import { characterCount, hasHiddenCharacters, isBlank } from '@/lib/text';
+import type { LoginRequest } from '@/types/api';
+
+export type LoginField = keyof LoginRequest;
+
+/** The login form's fields in the order they appear on screen. */
+export const LOGIN_FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+] as const satisfies readonly LoginField[];
+
+/** The longest value the API takes in each field (as sent: trimmed), in characters. */
+export const LOGIN_MAX_LENGTH: Record<LoginField, number> = {
+  first_name: 100,
+  last_name: 100,
+  email: 254,
+  phone: 40,
+};
+
+/** A phone number as the API takes it: digits, with spaces, `+`, brackets, dashes and dots. */
+const PHONE_NUMBER = /^[0-9+()\-. ]*[0-9][0-9+()\-. ]*$/;
+
+const WHAT: Record<LoginField, string> = {
+  first_name: 'your first name',
+  last_name: 'your last name',
+  email: 'your email address',
+  phone: 'your phone number',
+};
+
+/**
+ * What a login field says when the form cannot be sent with it, as the API would judge it, or `undefined`:
+ * empty (or only invisible characters), holding a line break, a control character or a text-direction mark,
+ * too long, or not an e-mail address or a phone number. The API refused these too, but in its own words
+ * (`Invalid field "first_name": must NOT have more than 100 characters.`) and not at the field.
+ *
+ * @example loginFieldMessage({ first_name: ' ', last_name: 'Lee', email: 'a@b.co', phone: '1' }, 'first_name') // 'Enter your first name'
+ */
+export function loginFieldMessage(details: LoginRequest, field: LoginField): string | undefined {
+  const value = details[field];
+  if (isBlank(value)) return `Enter ${WHAT[field]}`;
+  if (hasHiddenCharacters(value)) {
+    return 'Remove the line breaks or hidden characters (such as text-direction marks) from this field';
+  }
+  if (characterCount(value.trim()) > LOGIN_MAX_LENGTH[field]) {
+    return `Use at most ${LOGIN_MAX_LENGTH[field]} characters`;
+  }
+  if (field === 'email' && !isEmailAddress(value)) {
+    return 'Enter an email address such as name@example.com';
+  }
+  if (field === 'phone' && !PHONE_NUMBER.test(value.trim())) {
+    return 'Enter your phone number in digits (spaces, +, brackets, dashes and dots may be used)';
+  }
+  return undefined;
+}
+
+/** The fields the form cannot be sent with, in screen order. */
+export function invalidLoginFields(details: LoginRequest): LoginField[] {
+  return LOGIN_FIELDS.filter((field) => loginFieldMessage(details, field) !== undefined);
+}
