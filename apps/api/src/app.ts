@@ -109,6 +109,10 @@ const FILE_ERRORS: Record<string, { status: number; message: string } | undefine
   },
 };
 
+/** The answer to a request that arrives while the server is shutting down. */
+export const SHUTTING_DOWN_MESSAGE =
+  'The portal is restarting. Please try again in a few seconds.';
+
 const UNSUPPORTED_TYPE_MESSAGE =
   'This content type is not accepted: send JSON (application/json), or multipart/form-data to the due-diligence form.';
 
@@ -512,6 +516,8 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // Node would answer a missing Host with an empty 400; the hook below gives it the `{ error }` contract.
     http: { requireHostHeader: false },
+    // While closing, requests are answered by the app's own hook (503 in the `{ error }` contract).
+    return503OnClosing: false,
     ajv: {
       customOptions: {
         removeAdditional: false,
@@ -674,7 +680,24 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // HTTP/1.1 requires Host (RFC 9112 §3.2): refused here, as JSON, rather than by Node with an empty body.
   // So is a second Host (the same section) or Content-Type, which Node would silently drop.
-  fastify.addHook('onRequest', (request, _reply, done) => {
+  // Once the server is shutting down, a request still arriving on a kept-alive connection is told so in the
+  // `{ error }` contract, with when to try again (another instance, or this one restarted, takes it); Fastify's own
+  // answer was `{"error":"Service Unavailable","message":…,"statusCode":503}` with no Retry-After.
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (closing) {
+      void reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .header('connection', 'close')
+        .header('cache-control', 'no-store')
+        .send({ error: SHUTTING_DOWN_MESSAGE });
+      return;
+    }
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       done(new HttpError(400, 'Bad request: the Host header is missing.'));
       return;

@@ -8,7 +8,7 @@ import { watchChanges } from './committed-reads.js';
 import { GroupCommit, type Work } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
-import { FairSqliteDialect } from './sqlite-dialect.js';
+import { BUSY_TIMEOUT_MS, FairSqliteDialect } from './sqlite-dialect.js';
 import { withStatementCache } from './statement-cache.js';
 import { StorageError, WRITABLE_DATA_DIR } from '../storage-error.js';
 
@@ -80,7 +80,8 @@ function openSqlite(dataDir: string): Sqlite {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = FULL');
-    sqlite.pragma('busy_timeout = 5000');
+    // Short: the wait for another connection's lock is the dialect's, between tries (sqlite-dialect.ts).
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     try {
       // Writes the header's user version back unchanged: a real (if tiny) write transaction.
       const version = Number(sqlite.pragma('user_version', { simple: true }));

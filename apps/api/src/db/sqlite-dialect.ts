@@ -93,28 +93,78 @@ export class WriteCount {
   }
 }
 
+/**
+ * How long a statement waits, in all, for another connection's write lock (the staff tool, a second instance)
+ * before it fails with SQLITE_BUSY (answered 503 with Retry-After).
+ */
+export const BUSY_WAIT_MS = 5_000;
+
+/**
+ * How long SQLite itself waits for the lock at each try (`busy_timeout`). better-sqlite3 runs statements on the
+ * event loop's thread, and SQLite's busy wait sleeps that thread: with the whole 5 s given to SQLite, every
+ * write (and every outbox poll) froze the server for up to 5 s while another process held the lock, health
+ * checks and reads included, and writes queued behind one another waited far longer than 5 s. Each try now
+ * blocks for at most this long, and the wait between tries is a timer, with the connection left to others.
+ */
+export const BUSY_TIMEOUT_MS = 20;
+
+const isBusy = (error: unknown): boolean =>
+  String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 class SqliteConnection implements DatabaseConnection {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly writes: WriteCount,
+    /** The driver's lock on this connection, held by whoever runs a statement on it. */
+    private readonly lock: FifoLock,
   ) {}
 
-  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+  /**
+   * Runs a statement. One refused because another connection holds the write lock (a `begin immediate`, or a
+   * write outside a transaction) is tried again after a pause, with the connection handed to others meanwhile
+   * (reads need no write lock), until BUSY_WAIT_MS have passed. Inside a transaction nothing is tried again: the
+   * transaction already holds the lock, and a statement refused there fails as it would have.
+   */
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const deadline = Date.now() + BUSY_WAIT_MS;
+    let pause = 5;
+    for (;;) {
+      try {
+        return this.#run<R>(compiledQuery);
+      } catch (error) {
+        const left = deadline - Date.now();
+        if (!isBusy(error) || (this.db as { inTransaction?: boolean }).inTransaction || left <= 0) {
+          throw error;
+        }
+        this.lock.unlock();
+        try {
+          await sleep(Math.min(pause, left));
+        } finally {
+          await this.lock.lock();
+        }
+        pause = Math.min(pause * 2, 100);
+      }
+    }
+  }
+
+  #run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
     const { sql, parameters } = compiledQuery;
     const statement: SqliteStatement & { readonly?: boolean } = this.db.prepare(sql);
     if (statement.reader) {
       // A write that answers rows (`insert … returning`) is a write all the same.
       if (statement.readonly === false) this.writes.note(sql);
-      return Promise.resolve({ rows: statement.all(parameters) as R[] });
+      return { rows: statement.all(parameters) as R[] };
     }
     // Counted before it runs: whether it then succeeds, fails or is rolled back, reads kept before it are stale.
     this.writes.note(sql);
     const { changes, lastInsertRowid } = statement.run(parameters);
-    return Promise.resolve({
+    return {
       numAffectedRows: BigInt(changes),
       insertId: BigInt(lastInsertRowid),
       rows: [],
-    });
+    };
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -146,7 +196,7 @@ class FairSqliteDriver implements Driver {
     private readonly db: SqliteDatabase,
     writes: WriteCount,
   ) {
-    this.#connection = new SqliteConnection(db, writes);
+    this.#connection = new SqliteConnection(db, writes, this.#lock);
   }
 
   async init(): Promise<void> {
@@ -164,7 +214,8 @@ class FairSqliteDriver implements Driver {
    * snapshot to write: a commit by another connection (the staff tool, a second instance) between its first read
    * and its first write failed the write at once ("database is locked", no busy wait) and the request with a 5xx
    * (a submission's idempotency look-up, then its insert, failing its whole group-commit batch). Taking the lock
-   * first waits for such a writer (busy_timeout) instead, and then reads the latest snapshot.
+   * first waits for such a writer instead (up to BUSY_WAIT_MS, see `executeQuery`), and then reads the latest
+   * snapshot.
    */
   async beginTransaction(
     connection: DatabaseConnection,
@@ -177,7 +228,13 @@ class FairSqliteDriver implements Driver {
     await connection.executeQuery(COMMIT);
   }
 
+  /**
+   * Rolls back, unless SQLite has already (a full disk, an I/O error, and some failed COMMITs end the transaction
+   * themselves): ROLLBACK would then fail with "cannot rollback - no transaction is active", and Kysely would
+   * throw that in place of the error that ended the transaction, a full disk's 507 answered as a 500.
+   */
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!(this.db as { inTransaction?: boolean }).inTransaction) return;
     await connection.executeQuery(ROLLBACK);
   }
 

@@ -78,3 +78,67 @@ describe('a submission stored while another connection commits (SQLite)', () => 
     expect(content.statusCode).toBe(200);
   });
 });
+
+/**
+ * Found by the sixteenth session's fault probe: while another process held the SQLite write lock, the whole
+ * server froze for up to 5 s at each write and each outbox poll (better-sqlite3 runs on the event loop's thread,
+ * and SQLite's busy wait sleeps it), health checks and reads included, and writes queued behind one another waited
+ * far past 5 s. The wait is now a timer between short tries, with the connection free for reads meanwhile.
+ */
+describe('a write waiting for another connection’s lock (SQLite)', () => {
+  let t: TestApp;
+  let other: SqliteDatabase.Database;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+    cookie = await loginOpen(t.app);
+    other = new SqliteDatabase(path.join(t.dataDir, 'portal.sqlite'));
+  });
+  afterAll(async () => {
+    other.close();
+    await t.close();
+  });
+
+  it('should leave the server answering, and reads served, until the lock is let go, then store the write', async () => {
+    const before = await countRows(t.app, 'quotes');
+    other.exec('begin immediate');
+    // The longest the event loop went without running a 10 ms timer while the write waited.
+    let longestStall = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      longestStall = Math.max(longestStall, now - last);
+      last = now;
+    }, 10);
+    try {
+      const started = Date.now();
+      const write = t.app.inject({
+        method: 'POST',
+        url: '/api/demo/warranty',
+        headers: { cookie },
+        payload: WARRANTY,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A read while the write waits: answered, not queued behind the write for the lock.
+      const readStarted = Date.now();
+      const content = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo/content',
+        headers: { cookie },
+      });
+      expect(content.statusCode).toBe(200);
+      expect(Date.now() - readStarted).toBeLessThan(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      other.exec('rollback');
+      const answer = await write;
+      expect(answer.statusCode, answer.body).toBe(201);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+      expect(await countRows(t.app, 'quotes')).toBe(before + 1);
+    } finally {
+      clearInterval(ticker);
+      if (other.inTransaction) other.exec('rollback');
+    }
+    // SQLite's own wait is a few milliseconds a try (the machine may add its own stalls, not seconds).
+    expect(longestStall).toBeLessThan(400);
+  });
+});
