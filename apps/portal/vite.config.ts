@@ -58,13 +58,13 @@ export default defineConfig({
             // The form parts the login page shares with the hub (with the checks of what is typed).
             {
               name: 'forms',
-              test: /packages[\\/]ui[\\/]src[\\/](button|field|text-field|visually-hidden)[\\/]|src[\\/]lib[\\/](errors|text|email-address|return-path)\.ts$/,
+              test: /packages[\\/]ui[\\/]src[\\/](button|field|text-field|visually-hidden)[\\/]|src[\\/]lib[\\/](errors|text|email-address|return-path|tab-data)\.ts$/,
               priority: 4,
             },
             // The hub's data and state libraries and hooks (every page but the login page).
             {
               name: 'hub',
-              test: /node_modules[\\/](swr|dequal|use-sync-external-store|zustand)[\\/]|src[\\/](hooks[\\/](use-client|use-refused-amounts)|lib[\\/](activity|tab-data)|features[\\/]content[\\/]utils[\\/]search-text)\.ts$/,
+              test: /node_modules[\\/](swr|dequal|use-sync-external-store|zustand)[\\/]|src[\\/](hooks[\\/](use-client|use-refused-amounts)|lib[\\/]activity|features[\\/]content[\\/]utils[\\/]search-text)\.ts$/,
               priority: 3,
             },
             // The pricing library (calculators, framework and due diligence).

@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { paths } from '@/config/paths';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useLoadedClient } from '@/hooks/use-loaded-client';
-import { takeReturnPath } from '@/lib/return-path';
+import { forgetTabData } from '@/lib/tab-data';
 
 /**
  * /{client}/login: the client's name and the login form. Loads no calculator, pricing or PDF code, and no SWR: it
@@ -21,10 +21,13 @@ export function Component() {
         <Lead>Log in to your client hub with your details.</Lead>
         <LoginForm
           prefix={prefix}
-          onLoggedIn={(_response, email) => {
-            // The session has started: enter the hub with a fresh page load, which reads the client anew, on the
-            // page "Log in again" was pressed on by this user (their draft is kept there), else on the dashboard.
-            window.location.replace(takeReturnPath(prefix, email) ?? paths.app.dashboard(prefix));
+          onLoggedIn={() => {
+            // An open login (a magic-link login ends on the API's Continue page): it proves no one's identity, so
+            // nothing kept in this tab by an earlier session, under this e-mail or any other, is shown to it
+            // (decisions.md §2): drafts, estimates, selections and the page to come back to are forgotten. Then
+            // the hub, with a fresh page load, which reads the client anew.
+            forgetTabData();
+            window.location.replace(paths.app.dashboard(prefix));
           }}
         />
       </Panel>
