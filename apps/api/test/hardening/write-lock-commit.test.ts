@@ -138,7 +138,8 @@ describe('a write waiting for another connection’s lock (SQLite)', () => {
       clearInterval(ticker);
       if (other.inTransaction) other.exec('rollback');
     }
-    // SQLite’s own wait is a few milliseconds a try; the old wait froze the loop for the whole 5 s (a busy machine may add stalls of its own, not seconds).
+    // SQLite's own wait is a few milliseconds a try; the old wait froze the loop for the whole 5 s (a busy
+    // machine may add stalls of its own, not seconds).
     expect(longestStall).toBeLessThan(1_000);
   });
 });
