@@ -42,21 +42,13 @@ describe.each(databases)('app ($name)', (target) => {
         ['a=1', 'text/plain'],
         ['{"a":"\\u0000"}', 'application/json'],
       ]) {
-        const known = await t.app.inject({
-          method: 'POST',
-          url: '/api/demo',
-          payload,
-          headers: { 'content-type': contentType! },
-        });
+        const post = (url: string) =>
+          t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType! } });
+        const known = await post('/api/demo');
         expect(known.statusCode, payload).toBe(405);
         expect(known.headers.allow).toContain('GET');
         expect(known.json()).toEqual({ error: 'Method POST is not allowed here.' });
-        const unknown = await t.app.inject({
-          method: 'POST',
-          url: '/api/demo/nowhere',
-          payload,
-          headers: { 'content-type': contentType! },
-        });
+        const unknown = await post('/api/demo/nowhere');
         expect(unknown.statusCode, payload).toBe(404);
         expect(unknown.json()).toEqual({ error: 'Not found.' });
       }
