@@ -314,8 +314,8 @@ test.describe('content pages', () => {
   test('a page whose data is refused because the session ended offers Log in again, not a Retry that cannot work', async ({
     page,
   }) => {
-    const user = await loginOpen(page, 'demo', newUser('content-back'));
-    await endSession(page);
+    const user = await loginMagicLink(page, 'northbank', newUser('content-back'));
+    await endSession(page, 'northbank');
     // The hub is still on screen; the next page's call is refused.
     await page
       .getByRole('navigation', { name: 'Main' })
@@ -329,9 +329,9 @@ test.describe('content pages', () => {
     await expectNoAxeViolations(page);
 
     await logInAgain.click();
-    await expect(page).toHaveURL(/\/demo\/login$/);
-    await logInHere(page, user);
-    await expect(page).toHaveURL(/\/demo\/info$/);
+    await expect(page).toHaveURL(/\/northbank\/login$/);
+    await logInByLinkHere(page, user);
+    await expect(page).toHaveURL(/\/northbank\/info$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
   });
 });
