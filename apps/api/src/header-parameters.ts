@@ -17,7 +17,7 @@ export interface HeaderParameter {
   value: string;
   /** Whether the value was a quoted string. */
   quoted: boolean;
-  /** Whether a quoted value held a backslash escape, which readers undo differently. */
+  /** Whether a quoted value held a backslash, which readers take as text or as an escape. */
   escaped: boolean;
 }
 
@@ -29,17 +29,22 @@ export interface HeaderWithParameters {
 
 const TOKEN_CHARACTER = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const WHITESPACE = /[ \t]/;
-/** qdtext (RFC 9110): tab, space, any visible character but `"` and `\`, and obs-text (bytes 0x80–0xFF). */
-const QUOTED_TEXT = /[\t \x21\x23-\x5B\x5D-\x7E\x80-\xFF]/;
-/** What may follow the backslash of a quoted pair. */
-const QUOTED_PAIR = /[\t \x21-\x7E\x80-\xFF]/;
+/**
+ * A character inside a quoted string: anything but `"` and a line break. A backslash is text, as browsers write
+ * multipart/form-data (they send a file name's `"` as `%22` and leave its backslashes as they are: a file named
+ * `a\` on Linux is `filename="a\"`), though RFC 9110 reads it as an escape; a value holding one is marked, and a
+ * field's name holding one is refused (the parser undoes some of them). Control characters change nothing in how
+ * the header splits (the parser reads them as text; a file name holding a NUL is stored under a generated name).
+ */
+const QUOTED_TEXT = /[^"\r\n]/;
 /** A media type (`type/subtype`) or a disposition type (`form-data`). */
 const HEAD_VALUE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:\/[!#$%&'*+\-.^_`|~0-9A-Za-z]+)?$/;
 
 /**
  * Reads `header` (as a latin1 string, one byte a character), or `undefined` when it is not exactly a value and
  * parameters as above: a space or other non-token character inside a name or an unquoted value, a `*` other than
- * at a name's end (RFC 2231 continuations), text after a closing quote, an unterminated quote, a control character.
+ * at a name's end (RFC 2231 continuations), text after a closing quote, an unterminated quote, a control character
+ * outside quotes.
  *
  * @example parseHeaderParameters('form-data; name="a"') // { value: 'form-data', parameters: [{ name: 'name', value: 'a', … }] }
  * @example parseHeaderParameters('form-data; na me="a"') // undefined
@@ -87,13 +92,8 @@ export function parseHeaderParameters(header: string): HeaderWithParameters | un
           at += 1;
           break;
         }
-        if (character === '\\') {
-          const next = header.charAt(at + 1);
-          if (!QUOTED_PAIR.test(next)) return undefined;
-          escaped = true;
-          parameterValue += next;
-          at += 2;
-        } else if (QUOTED_TEXT.test(character)) {
+        if (QUOTED_TEXT.test(character)) {
+          if (character === '\\') escaped = true;
           parameterValue += character;
           at += 1;
         } else {

@@ -28,12 +28,24 @@ describe('parseHeaderParameters', () => {
     expect(parseHeaderParameters('form-data ;name = "x" ;')?.parameters).toEqual([
       { name: 'name', value: 'x', quoted: true, escaped: false },
     ]);
-    expect(parseHeaderParameters('form-data; filename="a\\"b"')?.parameters[0]).toEqual({
+    // A control character inside quotes splits nothing: a file name holding one is read (and stored under a
+    // generated name).
+    expect(
+      parseHeaderParameters('form-data; name="x"; filename="a\u0000b.pdf"')?.parameters[1],
+    ).toEqual({
       name: 'filename',
-      value: 'a"b',
+      value: 'a\u0000b.pdf',
+      quoted: true,
+      escaped: false,
+    });
+    // A backslash is text, as browsers write file names (a `"` is sent as %22), and marked.
+    expect(parseHeaderParameters('form-data; name="x"; filename="a\\"')?.parameters[1]).toEqual({
+      name: 'filename',
+      value: 'a\\',
       quoted: true,
       escaped: true,
     });
+    expect(parseHeaderParameters('form-data; filename="a\\"b"')).toBeUndefined();
   });
 
   it.each([
@@ -47,7 +59,7 @@ describe('parseHeaderParameters', () => {
     'form-data; name*0="x"',
     'form-data; name=a b',
     'form data; name="a"',
-    'form-data; name="a\u0000"',
+    'form-data; name=a\u0000',
     '',
   ])('refuses %j, which readers read in different ways', (header) => {
     expect(parseHeaderParameters(header)).toBeUndefined();

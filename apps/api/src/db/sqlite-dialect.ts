@@ -111,11 +111,14 @@ export const BUSY_TIMEOUT_MS = 20;
 const isBusy = (error: unknown): boolean =>
   String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
 
+/** A better-sqlite3 database as the dialect uses it: Kysely's interface, and whether a transaction is open. */
+export type TransactionAwareDatabase = SqliteDatabase & { readonly inTransaction: boolean };
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 class SqliteConnection implements DatabaseConnection {
   constructor(
-    private readonly db: SqliteDatabase,
+    private readonly db: TransactionAwareDatabase,
     private readonly writes: WriteCount,
     /** The driver's lock on this connection, held by whoever runs a statement on it. */
     private readonly lock: FifoLock,
@@ -135,7 +138,7 @@ class SqliteConnection implements DatabaseConnection {
         return this.#run<R>(compiledQuery);
       } catch (error) {
         const left = deadline - Date.now();
-        if (!isBusy(error) || (this.db as { inTransaction?: boolean }).inTransaction || left <= 0) {
+        if (!isBusy(error) || this.db.inTransaction || left <= 0) {
           throw error;
         }
         this.lock.unlock();
@@ -193,7 +196,7 @@ class FairSqliteDriver implements Driver {
   readonly #connection: SqliteConnection;
 
   constructor(
-    private readonly db: SqliteDatabase,
+    private readonly db: TransactionAwareDatabase,
     writes: WriteCount,
   ) {
     this.#connection = new SqliteConnection(db, writes, this.#lock);
@@ -234,7 +237,7 @@ class FairSqliteDriver implements Driver {
    * throw that in place of the error that ended the transaction, a full disk's 507 answered as a 500.
    */
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    if (!(this.db as { inTransaction?: boolean }).inTransaction) return;
+    if (!this.db.inTransaction) return;
     await connection.executeQuery(ROLLBACK);
   }
 
@@ -276,7 +279,7 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 /** Kysely's SQLite dialect on the fair driver above. */
 export class FairSqliteDialect implements Dialect {
   constructor(
-    private readonly database: SqliteDatabase,
+    private readonly database: TransactionAwareDatabase,
     /** Counts the statements other than reads run through it. */
     readonly writes: WriteCount = new WriteCount(),
   ) {}

@@ -12,9 +12,14 @@ const MAX_STATEMENTS = 500;
 export function withStatementCache(database: {
   close(): void;
   prepare(sql: string): SqliteStatement;
-}): SqliteDatabase {
+  readonly inTransaction: boolean;
+}): SqliteDatabase & { readonly inTransaction: boolean } {
   const cache = new Map<string, SqliteStatement>();
   return {
+    // Whether a transaction is open (the dialect asks: SQLite may have ended one by itself).
+    get inTransaction() {
+      return database.inTransaction;
+    },
     close: () => {
       cache.clear();
       database.close();

@@ -358,12 +358,12 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
     expect(await stored('Lenient boundary')).toBe(0);
     expect(await stored('Lenient disposition')).toBe(0);
 
-    // What browsers send still goes through: a quoted boundary with spaces around `=`, a file name with
-    // escaped quotes and a trailing `;`.
+    // What browsers send still goes through: a quoted boundary with spaces around `=`, a file name with its
+    // quotes sent as %22 and a backslash, and a trailing `;`.
     const accepted = await send(
       `multipart/form-data ; charset=utf-8;  boundary = "${boundary}" ;`,
       'Strict and fine',
-      `--${boundary}\r\nContent-Disposition: form-data; name="FileUpload"; filename="plans \\"v2\\".pdf";\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="FileUpload"; filename="plans %22v2%22 a\\b.pdf";\r\n` +
         `Content-Type: application/pdf\r\n\r\n${pdf(100).toString('latin1')}\r\n`,
     );
     expect(accepted.statusCode, accepted.body).toBe(303);
