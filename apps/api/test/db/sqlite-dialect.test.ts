@@ -82,6 +82,33 @@ describe('a transaction SQLite has already ended', () => {
         n: number;
       }>`select count(*) as n from sequences where kind = 'F'`.execute(db.kysely);
       expect(rows.rows[0]?.n).toBe(0);
+
+      // A transaction that fails while SQLite still has it open is rolled back as before (with the database
+      // behind the statement cache, which once hid whether a transaction was open: the rollback was skipped, the
+      // transaction left open, and every later one failed with "cannot start a transaction within a
+      // transaction").
+      const refused = await db.kysely
+        .transaction()
+        .execute(async (trx) => {
+          await sql`insert into sequences (client_id, kind, year, value) values ('c', 'G', 1, 1)`.execute(
+            trx,
+          );
+          throw new Error('refused');
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect((refused as Error).message).toBe('refused');
+      await db.kysely.transaction().execute(async (trx) => {
+        await sql`insert into sequences (client_id, kind, year, value) values ('c', 'H', 1, 1)`.execute(
+          trx,
+        );
+      });
+      const kinds = await sql<{
+        kind: string;
+      }>`select kind from sequences where kind in ('F', 'G', 'H') order by kind`.execute(db.kysely);
+      expect(kinds.rows.map((row) => row.kind)).toEqual(['H']);
     } finally {
       await db.close();
       await rm(dir, { recursive: true, force: true });
