@@ -110,8 +110,7 @@ const FILE_ERRORS: Record<string, { status: number; message: string } | undefine
 };
 
 /** The answer to a request that arrives while the server is shutting down. */
-export const SHUTTING_DOWN_MESSAGE =
-  'The portal is restarting. Please try again in a few seconds.';
+export const SHUTTING_DOWN_MESSAGE = 'The portal is restarting. Please try again in a few seconds.';
 
 const UNSUPPORTED_TYPE_MESSAGE =
   'This content type is not accepted: send JSON (application/json), or multipart/form-data to the due-diligence form.';
