@@ -210,8 +210,19 @@ export function resolveSessionSecret(config: Config): string {
   if (config.sessionSecret !== null) return config.sessionSecret;
   const file = path.join(config.dataDir, 'session-secret');
   if (existsSync(file)) {
-    const secret = readFileSync(file, 'utf8').trim();
-    if (secret.length >= 32) return secret;
+    let kept: string;
+    try {
+      kept = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      // Unreadable (its rights, a folder of that name): one plain line, not a stack (found by the sixteenth
+      // session's fault probe). A new secret is not made in its place: it would end every session.
+      const code = String((error as { code?: unknown }).code ?? 'unknown error');
+      throw new StorageError(
+        `The session secret in ${file} cannot be read (${code}). It must be a file the server can read, or set SESSION_SECRET.`,
+        { cause: error },
+      );
+    }
+    if (kept.length >= 32) return kept;
   }
   const secret = randomBytes(48).toString('base64url');
   try {

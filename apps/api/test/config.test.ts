@@ -119,6 +119,25 @@ describe('loadConfig', () => {
     }
   });
 
+  // Found by the sixteenth session's fault probe: an unreadable session secret stopped the start with a stack.
+  it('should say in one line that the kept session secret cannot be read, and keep it', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      // A folder where the secret's file should be (read as root, a file's rights would not stop it).
+      const file = path.join(dataDir, 'session-secret');
+      await mkdir(file);
+      const config = loadConfig({ DATA_DIR: dataDir });
+      expect(() => resolveSessionSecret(config)).toThrow(StorageError);
+      expect(() => resolveSessionSecret(config)).toThrow(
+        `The session secret in ${file} cannot be read (EISDIR). It must be a file the server can read, or set ` +
+          'SESSION_SECRET.',
+      );
+      expect((await stat(file)).isDirectory()).toBe(true);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('should print an unreachable PostgreSQL at start as one line, without a stack or the password', async () => {
     // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
