@@ -15,3 +15,6 @@ const EMAIL_ADDRESS =
 export function isEmailAddress(value: string): boolean {
   return EMAIL_ADDRESS.test(value.trim());
 }
+
+/** What an e-mail field says when its value is not one address. */
+export const EMAIL_ADDRESS_MESSAGE = 'Enter an email address such as name@example.com';

@@ -64,3 +64,7 @@ export function hasHiddenCharacters(value: string): boolean {
 export function characterCount(value: string): number {
   return [...value].length;
 }
+
+/** What a one-line field says when it holds a character the API refuses in it (see {@link hasHiddenCharacters}). */
+export const HIDDEN_CHARACTERS_MESSAGE =
+  'Remove the line breaks or hidden characters (such as text-direction marks) from this field';

@@ -1,5 +1,10 @@
-import { isEmailAddress } from '@/lib/email-address';
-import { characterCount, hasHiddenCharacters, isBlank } from '@/lib/text';
+import { EMAIL_ADDRESS_MESSAGE, isEmailAddress } from '@/lib/email-address';
+import {
+  characterCount,
+  hasHiddenCharacters,
+  HIDDEN_CHARACTERS_MESSAGE,
+  isBlank,
+} from '@/lib/text';
 import type { LoginRequest } from '@/types/api';
 
 export type LoginField = keyof LoginRequest;
@@ -42,13 +47,13 @@ export function loginFieldMessage(details: LoginRequest, field: LoginField): str
   const value = details[field];
   if (isBlank(value)) return `Enter ${WHAT[field]}`;
   if (hasHiddenCharacters(value)) {
-    return 'Remove the line breaks or hidden characters (such as text-direction marks) from this field';
+    return HIDDEN_CHARACTERS_MESSAGE;
   }
   if (characterCount(value.trim()) > LOGIN_MAX_LENGTH[field]) {
     return `Use at most ${LOGIN_MAX_LENGTH[field]} characters`;
   }
   if (field === 'email' && !isEmailAddress(value)) {
-    return 'Enter an email address such as name@example.com';
+    return EMAIL_ADDRESS_MESSAGE;
   }
   if (field === 'phone' && !PHONE_NUMBER.test(value.trim())) {
     return 'Enter your phone number in digits (spaces, +, brackets, dashes and dots may be used)';

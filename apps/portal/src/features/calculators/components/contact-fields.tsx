@@ -3,7 +3,8 @@ import type { ChangeEvent } from 'react';
 import { styled } from 'styled-components';
 
 import type { ContactDetails } from '../stores/create-draft-store';
-import { isBlank } from '@/lib/text';
+import { EMAIL_ADDRESS_MESSAGE } from '@/lib/email-address';
+import { HIDDEN_CHARACTERS_MESSAGE, isBlank } from '@/lib/text';
 
 import { CONTACT_MAX_LENGTH, contactProblem, type ContactField } from '../utils/contact';
 
@@ -27,9 +28,7 @@ export const TELEPHONE: ContactFieldsProps['telephone'] = {
 
 /** What the e-mail field says when Calculate cannot go on with it: empty, or not an address. */
 export function emailMessage(email: string): string {
-  return isBlank(email)
-    ? 'Enter your email address'
-    : 'Enter an email address such as name@example.com';
+  return isBlank(email) ? 'Enter your email address' : EMAIL_ADDRESS_MESSAGE;
 }
 
 /**
@@ -47,7 +46,7 @@ function contactMessage(
     case 'missing':
       return field === 'email' ? emailMessage(contact.email) : missing;
     case 'hidden-characters':
-      return 'Remove the line breaks or hidden characters (such as text-direction marks) from this field';
+      return HIDDEN_CHARACTERS_MESSAGE;
     case 'too-long':
       return `Use at most ${CONTACT_MAX_LENGTH[field]} characters`;
     case 'not-an-address':
