@@ -10,6 +10,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import { START_LOCK_WAIT_MS } from './db/migrations.js';
 import { EMAIL_ADDRESS } from './email-address.js';
 import type { Config } from './config.js';
 import {
@@ -511,6 +512,9 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
     // defaults wait for ever, holding the socket and a half-written upload.
     connectionTimeout: IDLE_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,
+    // Start-up may wait for another process's SQLite lock (START_LOCK_WAIT_MS) and then seed the demo content:
+    // past Fastify's 10 s default, that wait ended in "Plugin did not start in time" instead of its own message.
+    pluginTimeout: START_LOCK_WAIT_MS + 60_000,
     clientErrorHandler: (error, socket) => answerClientError(error, socket, refusalHeaders),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // Node would answer a missing Host with an empty 400; the hook below gives it the `{ error }` contract.

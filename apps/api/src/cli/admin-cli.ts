@@ -383,7 +383,13 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     if (command !== 'content import' && rest.length > 0) {
       throw new UsageError(`Unexpected argument "${rest[0] ?? ''}".`);
     }
-    db = await openDatabase(config);
+    db = await openDatabase(config, undefined, {
+      onLockWait: (waitMs) =>
+        io.stderr(
+          `Another process (a server, or another run of this tool) holds the database's write lock: ` +
+            `waiting up to ${Math.round(waitMs / 1000)} s for it.\n`,
+        ),
+    });
     await run(command, parsed.values as Values, rest, db, io, config.dataDir);
     return 0;
   } catch (error) {

@@ -6,9 +6,9 @@ import pg from 'pg';
 import { DATA_DIR_MODE, type Config } from '../config.js';
 import { watchChanges } from './committed-reads.js';
 import { GroupCommit, type Work } from './group-commit.js';
-import { migrateToLatest } from './migrations.js';
+import { START_LOCK_WAIT_MS, migrateToLatest, type MigrateOptions } from './migrations.js';
 import type { Database } from './schema.js';
-import { BUSY_TIMEOUT_MS, FairSqliteDialect } from './sqlite-dialect.js';
+import { BUSY_TIMEOUT_MS, FairSqliteDialect, type BusyWatch } from './sqlite-dialect.js';
 import { withStatementCache } from './statement-cache.js';
 import { StorageError, WRITABLE_DATA_DIR } from '../storage-error.js';
 
@@ -107,17 +107,20 @@ export async function openDatabase(
   onConnectionLost: (error: Error) => void = () => undefined,
   /**
    * PostgreSQL: also end any statement that runs longer than `databaseTimeoutMs` (the server, whose requests
-   * must not wait for ever; not the staff tool, whose import may rightly wait for another's).
+   * must not wait for ever; not the staff tool, whose import may rightly wait for another's). SQLite: how long
+   * the migrations wait for another process's write lock, and who is told the wait has begun (migrations.ts).
    */
-  { statementTimeout = false }: { statementTimeout?: boolean } = {},
+  { statementTimeout = false, ...lockWait }: { statementTimeout?: boolean } & MigrateOptions = {},
 ): Promise<Db> {
   let kysely: Kysely<Database>;
   let dialect: Dialect;
+  let sqliteBusy: BusyWatch | null = null;
   if (config.databaseUrl === null) {
     const sqlite = openSqlite(config.dataDir);
     const sqliteDialect = new FairSqliteDialect(withStatementCache(sqlite));
     kysely = new Kysely<Database>({ dialect: sqliteDialect });
     dialect = 'sqlite';
+    sqliteBusy = sqliteDialect.busy;
     // Reads that may be kept until the next write by anyone (committed-reads.ts): this process's writes are
     // counted by the dialect, other connections' commits move the data version.
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
@@ -154,7 +157,26 @@ export async function openDatabase(
     if (dialect === 'postgres' && config.databaseSchema !== null) {
       await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(kysely);
     }
-    await migrateToLatest(kysely as Kysely<unknown>, config.databaseSchema);
+    // The wait for another process's lock is told once, whether it is met by a statement (the dialect's
+    // waits) or by the migrations' transaction (migrations.ts).
+    const { onLockWait } = lockWait;
+    let told = false;
+    const tell = (waitMs: number) => {
+      if (told) return;
+      told = true;
+      onLockWait?.(waitMs);
+    };
+    if (sqliteBusy !== null) {
+      sqliteBusy.onWait = () => tell(lockWait.lockWaitMs ?? START_LOCK_WAIT_MS);
+    }
+    try {
+      await migrateToLatest(kysely as Kysely<unknown>, config.databaseSchema, {
+        ...lockWait,
+        onLockWait: tell,
+      });
+    } finally {
+      if (sqliteBusy !== null) delete sqliteBusy.onWait;
+    }
   } catch (error) {
     await kysely.destroy();
     throw error;

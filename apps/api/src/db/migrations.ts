@@ -6,6 +6,7 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely';
+import { StorageError } from '../storage-error.js';
 import type { Database } from './schema.js';
 import { searchTextOf } from './search-text.js';
 
@@ -424,19 +425,36 @@ const provider: MigrationProvider = {
   getMigrations: () => Promise.resolve(migrations),
 };
 
-/** How long a start keeps trying when another process is migrating the same SQLite database. */
-const BUSY_WAIT_MS = 10_000;
+/**
+ * How long a start (or the staff tool) waits for another process that holds the SQLite database's write lock:
+ * a second start migrating it, or the staff tool importing content, which usually lets go within seconds.
+ * Fastify's own limit on a plugin's start (`pluginTimeout` in app.ts) is set above it, so the wait ends with
+ * this module's plain message rather than Fastify's "Plugin did not start in time".
+ */
+export const START_LOCK_WAIT_MS = 60_000;
 
 const busy = (error: unknown): boolean =>
   String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
 
+export interface MigrateOptions {
+  /** How long to keep trying while another process holds the lock (default START_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
+  /** Told once, when the first try finds the database locked by another process (the wait has begun). */
+  onLockWait?: (waitMs: number) => void;
+}
+
 /**
  * Brings the schema up to date; throws with the failing migration's error. On SQLite the migrations run in one
- * transaction that reads, then writes: when another process (a second start, the staff tool) migrates the same
- * database at that moment, SQLite refuses the upgrade at once (SQLITE_BUSY; waiting could deadlock). Nothing
- * was written, so it is tried again shortly, by when the other process has usually applied them.
+ * transaction that reads, then writes: when another process (a second start, the staff tool) migrates or writes
+ * the same database at that moment, SQLite refuses the upgrade at once (SQLITE_BUSY; waiting inside could
+ * deadlock). Nothing was written, so it is tried again shortly, for up to `lockWaitMs`; a lock held longer
+ * is a StorageError with one plain line saying so.
  */
-export async function migrateToLatest(db: Kysely<unknown>, schema: string | null): Promise<void> {
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  schema: string | null,
+  { lockWaitMs = START_LOCK_WAIT_MS, onLockWait }: MigrateOptions = {},
+): Promise<void> {
   const migrator = new Migrator({
     db,
     provider,
@@ -444,9 +462,17 @@ export async function migrateToLatest(db: Kysely<unknown>, schema: string | null
   });
   const started = Date.now();
   let outcome = await migrator.migrateToLatest();
-  while (busy(outcome.error) && Date.now() - started < BUSY_WAIT_MS) {
+  if (busy(outcome.error)) onLockWait?.(lockWaitMs);
+  while (busy(outcome.error) && Date.now() - started < lockWaitMs) {
     await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
     outcome = await migrator.migrateToLatest();
+  }
+  if (busy(outcome.error)) {
+    throw new StorageError(
+      `The database is locked by another process (a server or the staff tool using the same DATA_DIR), ` +
+        `which held it for ${Math.round((Date.now() - started) / 1000)} s. Try again once it has finished.`,
+      { cause: outcome.error },
+    );
   }
   const { error, results } = outcome;
   const failed = results?.find((r) => r.status === 'Error');

@@ -116,12 +116,18 @@ export type TransactionAwareDatabase = SqliteDatabase & { readonly inTransaction
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Who is told when a statement finds another connection's write lock and begins to wait for it. */
+export interface BusyWatch {
+  onWait?: () => void;
+}
+
 class SqliteConnection implements DatabaseConnection {
   constructor(
     private readonly db: TransactionAwareDatabase,
     private readonly writes: WriteCount,
     /** The driver's lock on this connection, held by whoever runs a statement on it. */
     private readonly lock: FifoLock,
+    private readonly busy: BusyWatch,
   ) {}
 
   /**
@@ -141,6 +147,7 @@ class SqliteConnection implements DatabaseConnection {
         if (!isBusy(error) || this.db.inTransaction || left <= 0) {
           throw error;
         }
+        if (pause === 5) this.busy.onWait?.();
         this.lock.unlock();
         try {
           await sleep(Math.min(pause, left));
@@ -198,8 +205,9 @@ class FairSqliteDriver implements Driver {
   constructor(
     private readonly db: TransactionAwareDatabase,
     writes: WriteCount,
+    busy: BusyWatch,
   ) {
-    this.#connection = new SqliteConnection(db, writes, this.#lock);
+    this.#connection = new SqliteConnection(db, writes, this.#lock, busy);
   }
 
   async init(): Promise<void> {
@@ -282,10 +290,12 @@ export class FairSqliteDialect implements Dialect {
     private readonly database: TransactionAwareDatabase,
     /** Counts the statements other than reads run through it. */
     readonly writes: WriteCount = new WriteCount(),
+    /** Told when a statement begins to wait for another connection's lock (the start-up's note says so). */
+    readonly busy: BusyWatch = {},
   ) {}
 
   createDriver(): Driver {
-    return new FairSqliteDriver(this.database, this.writes);
+    return new FairSqliteDriver(this.database, this.writes, this.busy);
   }
 
   createQueryCompiler(): QueryCompiler {

@@ -1,11 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../src/db/connect.js';
 import { migrateToLatest, migrations } from '../../src/db/migrations.js';
 import type { Database as Schema } from '../../src/db/schema.js';
 import { searchFold } from '../../src/db/search-text.js';
 import { nextReference } from '../../src/repositories/references.js';
+import { StorageError } from '../../src/storage-error.js';
 import { createPgSchema, databases, type DatabaseTarget } from '../helper.js';
 
 describe('migrations', () => {
@@ -237,3 +242,76 @@ const insertDueDiligenceRow = (db: Kysely<Schema>, id: string, client: string, r
       idempotency_key: null,
     })
     .execute();
+
+describe('migrations while another process holds the SQLite write lock', () => {
+  const dirs: string[] = [];
+  const opened: Db[] = [];
+  const holders: Database.Database[] = [];
+  afterEach(async () => {
+    for (const holder of holders.splice(0)) if (holder.open) holder.close();
+    for (const db of opened.splice(0)) await db.close();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const migrationNames = Object.keys(migrations);
+
+  /** A migrated database under a new DATA_DIR, and a second connection holding its write lock. */
+  async function lockedDatabase(): Promise<{ dataDir: string; holder: Database.Database }> {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'firm-lock-'));
+    dirs.push(dataDir);
+    await (await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null })).close();
+    const holder = new Database(path.join(dataDir, 'portal.sqlite'));
+    holders.push(holder);
+    holder.exec('begin immediate');
+    holder.exec("update clients set name = name where prefix = ''");
+    return { dataDir, holder };
+  }
+
+  it('should wait for the lock, say so once, and start when it is let go', async () => {
+    const { dataDir, holder } = await lockedDatabase();
+    const waits: number[] = [];
+    setTimeout(() => holder.exec('commit'), 400);
+    const db = await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null }, undefined, {
+      lockWaitMs: 10_000,
+      onLockWait: (ms) => waits.push(ms),
+    });
+    opened.push(db);
+    // Said once, though both the dialect's statements and the migrations' transaction met the lock.
+    expect(waits).toEqual([10_000]);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*) as n from kysely_migration`.execute(db.kysely);
+    expect(rows[0]?.n).toBe(migrationNames.length);
+  });
+
+  it('should end the wait with one plain StorageError naming the cause', async () => {
+    const { dataDir } = await lockedDatabase();
+    const started = Date.now();
+    const error: unknown = await openDatabase(
+      { dataDir, databaseUrl: null, databaseSchema: null },
+      undefined,
+      { lockWaitMs: 300 },
+    ).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as Error).message).toMatch(
+      /^The database is locked by another process \(a server or the staff tool using the same DATA_DIR\), which held it for \d+ s\. Try again once it has finished\.$/,
+    );
+    // The first try's statements wait BUSY_WAIT_MS (5 s) in the dialect before the migrations see the lock.
+    expect(Number(/for (\d+) s/.exec((error as Error).message)?.[1])).toBe(
+      Math.round((Date.now() - started) / 1000),
+    );
+  }, 15_000);
+
+  it('should not wait when nothing holds the lock', async () => {
+    const { dataDir, holder } = await lockedDatabase();
+    holder.exec('commit');
+    const waits: number[] = [];
+    opened.push(
+      await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null }, undefined, {
+        onLockWait: (ms) => waits.push(ms),
+      }),
+    );
+    expect(waits).toEqual([]);
+  });
+});

@@ -25,7 +25,14 @@ export default fp<ServicesOptions>(
       config,
       (error) =>
         app.log.warn({ err: error }, 'A database connection was lost; the pool opens a new one'),
-      { statementTimeout: true },
+      {
+        statementTimeout: true,
+        onLockWait: (waitMs) =>
+          app.log.warn(
+            `Another process (the staff tool, or another server using the same DATA_DIR) holds the database's ` +
+              `write lock: waiting up to ${Math.round(waitMs / 1000)} s for it`,
+          ),
+      },
     );
     app.decorate('db', db);
 
