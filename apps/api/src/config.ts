@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeDataDir } from './data-dir.js';
 import { StorageError, WRITABLE_DATA_DIR } from './storage-error.js';
 
 /** The server's configuration, read once from the environment and checked before anything starts. */
@@ -200,12 +201,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /**
  * Returns SESSION_SECRET, or the secret kept in `dataDir/session-secret`, generating it (mode 0600) on first run.
  */
-/**
- * A data folder the server creates is its owner's alone: it holds the database (names, e-mails, phones), the
- * uploads and the outbox's mails, which the default umask would leave readable by every local user.
- */
-export const DATA_DIR_MODE = 0o700;
-
 export function resolveSessionSecret(config: Config): string {
   if (config.sessionSecret !== null) return config.sessionSecret;
   const file = path.join(config.dataDir, 'session-secret');
@@ -225,8 +220,8 @@ export function resolveSessionSecret(config: Config): string {
     if (kept.length >= 32) return kept;
   }
   const secret = randomBytes(48).toString('base64url');
+  makeDataDir(config.dataDir);
   try {
-    mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
     writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   } catch (error) {
     const code = String((error as { code?: unknown }).code ?? 'unknown error');

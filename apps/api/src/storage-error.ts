@@ -12,3 +12,18 @@ export class StorageError extends Error {
 
 /** What an operator must give the app, said at the end of every StorageError. */
 export const WRITABLE_DATA_DIR = 'DATA_DIR must be a writable folder with free space.';
+
+/** Why storage cannot take a write, by SQLite's or the system's error code, in plain words. */
+export function storageProblem(code: string): string | undefined {
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return 'it is read-only';
+  if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EPERM') {
+    return 'it cannot be opened for writing';
+  }
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'the disk reports an I/O error';
+  return undefined;
+}
+
+/** The `code` of a system or SQLite error ('' when it has none). */
+export const codeOf = (error: unknown): string =>
+  String((error as { code?: unknown } | null)?.code ?? '');

@@ -1,11 +1,32 @@
 import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
 import { openDatabase } from '../src/db/connect.js';
 import { StorageError } from '../src/storage-error.js';
+
+/** A tmpfs can be mounted here (root on Linux, as on the CI machine); elsewhere the read-only test is skipped. */
+function canMountTmpfs(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(path.join(tmpdir(), 'firm-mount-'));
+  try {
+    mountTmpfs(probe, 'rw');
+    spawnSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+
+function mountTmpfs(at: string, mode: 'ro' | 'rw', size = '1m'): void {
+  const result = spawnSync('mount', ['-t', 'tmpfs', '-o', `${mode},size=${size}`, 'tmpfs', at]);
+  if (result.status !== 0) throw new Error(`mount failed: ${String(result.stderr)}`);
+}
 
 describe('loadConfig', () => {
   it('should apply the documented defaults', () => {
@@ -102,7 +123,7 @@ describe('loadConfig', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
-  it('should say in one line which folder cannot take the session secret, and why', async () => {
+  it('should say in one line which data folder cannot be made, and why', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
     try {
       // A file where the data folder should be: no folder can be made inside it.
@@ -111,13 +132,70 @@ describe('loadConfig', () => {
       const config = loadConfig({ DATA_DIR: path.join(blocker, 'data') });
       expect(() => resolveSessionSecret(config)).toThrow(StorageError);
       expect(() => resolveSessionSecret(config)).toThrow(
-        `The session secret cannot be written to ${path.join(blocker, 'data', 'session-secret')} (ENOTDIR). ` +
+        `The data folder ${path.join(blocker, 'data')} cannot be created (ENOTDIR). ` +
           'DATA_DIR must be a writable folder with free space.',
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  // Found by the sixteenth session's fault probe: Node's recursive mkdir says ENOENT for a read-only disk.
+  it.skipIf(!canMountTmpfs())(
+    'should name a read-only file system as the reason a data folder cannot be made',
+    async () => {
+      const mount = await mkdtemp(path.join(tmpdir(), 'firm-ro-'));
+      try {
+        mountTmpfs(mount, 'ro');
+        const dataDir = path.join(mount, 'a', 'data');
+        const config = loadConfig({ DATA_DIR: dataDir });
+        expect(() => resolveSessionSecret(config)).toThrow(
+          `The data folder ${dataDir} cannot be created (EROFS). ` +
+            'DATA_DIR must be a writable folder with free space.',
+        );
+        await expect(
+          openDatabase({ dataDir, databaseUrl: null, databaseSchema: null }),
+        ).rejects.toThrow(`The data folder ${dataDir} cannot be created (EROFS).`);
+      } finally {
+        spawnSync('umount', [mount]);
+        await rm(mount, { recursive: true, force: true });
+      }
+    },
+  );
+
+  // Found by the sixteenth session's fault probe: a full disk while the first start copied the demo media
+  // stopped it with a JSON log line and a stack (`ENOSPC: no space left on device, copyfile …`).
+  it.skipIf(!canMountTmpfs())(
+    'should print a full disk while seeding the demo content as one line, and leave no partial media',
+    async () => {
+      const mount = await mkdtemp(path.join(tmpdir(), 'firm-full-'));
+      try {
+        // Room for the database and the secret, not for the demo clients' media (about 1.1 MB).
+        mountTmpfs(mount, 'rw', '600k');
+        const dataDir = path.join(mount, 'data');
+        const server = path.join(import.meta.dirname, '..', 'src', 'server.ts');
+        const result = spawnSync(process.execPath, ['--import', 'tsx/esm', server], {
+          cwd: path.join(import.meta.dirname, '..'),
+          env: { ...process.env, DATA_DIR: dataDir, PORT: '7692', LOG_LEVEL: 'info' },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(result.status).toBe(1);
+        expect(result.stderr.trim()).toBe(
+          `The server could not start: The demo content cannot be stored in ${dataDir}: the disk is full ` +
+            '(ENOSPC). DATA_DIR must be a writable folder with free space.',
+        );
+        expect(result.stdout).not.toContain('"stack"');
+        const left = spawnSync('find', [path.join(dataDir, 'media'), '-type', 'f'], {
+          encoding: 'utf8',
+        });
+        expect(left.stdout).toBe('');
+      } finally {
+        spawnSync('umount', [mount]);
+        await rm(mount, { recursive: true, force: true });
+      }
+    },
+  );
 
   // Found by the sixteenth session's fault probe: an unreadable session secret stopped the start with a stack.
   it('should say in one line that the kept session secret cannot be read, and keep it', async () => {
@@ -187,7 +265,7 @@ describe('loadConfig', () => {
       });
       expect(result.status).toBe(1);
       expect(result.stderr.trim()).toBe(
-        `The server could not start: The session secret cannot be written to ${path.join(blocker, 'data', 'session-secret')} (ENOTDIR). ` +
+        `The server could not start: The data folder ${path.join(blocker, 'data')} cannot be created (ENOTDIR). ` +
           'DATA_DIR must be a writable folder with free space.',
       );
       expect(result.stdout).not.toContain('"stack"');

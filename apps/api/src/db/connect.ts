@@ -1,16 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { DATA_DIR_MODE, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { makeDataDir } from '../data-dir.js';
 import { watchChanges } from './committed-reads.js';
 import { GroupCommit, type Work } from './group-commit.js';
 import { START_LOCK_WAIT_MS, migrateToLatest, type MigrateOptions } from './migrations.js';
 import type { Database } from './schema.js';
 import { BUSY_TIMEOUT_MS, FairSqliteDialect, type BusyWatch } from './sqlite-dialect.js';
 import { withStatementCache } from './statement-cache.js';
-import { StorageError, WRITABLE_DATA_DIR } from '../storage-error.js';
+import { StorageError, WRITABLE_DATA_DIR, codeOf, storageProblem } from '../storage-error.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -28,19 +28,6 @@ export interface Db {
   /** Waits for pending writes, then closes the connection(s). */
   close(): Promise<void>;
 }
-
-/** Why storage cannot take a write, by SQLite's or the system's error code, in plain words. */
-function storageProblem(code: string): string | undefined {
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full';
-  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return 'it is read-only';
-  if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EPERM') {
-    return 'it cannot be opened for writing';
-  }
-  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'the disk reports an I/O error';
-  return undefined;
-}
-
-const codeOf = (error: unknown): string => String((error as { code?: unknown } | null)?.code ?? '');
 
 /** An error opening the SQLite database, as one plain line naming the file, the reason and the code, or as it was. */
 function openError(file: string, error: unknown): unknown {
@@ -63,17 +50,8 @@ function openError(file: string, error: unknown): unknown {
  */
 function openSqlite(dataDir: string): Sqlite {
   const file = path.join(dataDir, 'portal.sqlite');
-  try {
-    // Only a folder created here gets the mode; one the operator made keeps theirs.
-    mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
-  } catch (error) {
-    throw new StorageError(
-      `The data folder ${dataDir} cannot be created (${codeOf(error)}). ${WRITABLE_DATA_DIR}`,
-      {
-        cause: error,
-      },
-    );
-  }
+  // Only a folder created here gets the mode; one the operator made keeps theirs.
+  makeDataDir(dataDir);
   let sqlite: Sqlite | undefined;
   try {
     sqlite = new SqliteDatabase(file);

@@ -8,6 +8,7 @@ import { createMailer } from '../../services/mailer.js';
 import { OutboxWorker } from '../../services/outbox-worker.js';
 import { seedIfEmpty } from '../../services/seed.js';
 import { sweepOrphanUploads } from '../../services/upload-sweep.js';
+import { StorageError, WRITABLE_DATA_DIR, codeOf, storageProblem } from '../../storage-error.js';
 
 export interface ServicesOptions {
   /** Start the outbox worker's polling loop (tests drive it with `app.outbox.runOnce()`). */
@@ -60,13 +61,25 @@ export default fp<ServicesOptions>(
       new BackgroundTasks((error) => app.log.error({ err: error }, 'Background task failed')),
     );
 
-    await seedIfEmpty(
-      db.kysely,
-      config.contentDir,
-      path.join(config.dataDir, 'media'),
-      app.clock(),
-      app.log,
-    );
+    try {
+      await seedIfEmpty(
+        db.kysely,
+        config.contentDir,
+        path.join(config.dataDir, 'media'),
+        app.clock(),
+        app.log,
+      );
+    } catch (error) {
+      // A full or read-only disk while the first start copies the demo content: one plain line, as for the
+      // database (found by the sixteenth session's fault probe: a stack with `ENOSPC … copyfile`).
+      const problem = storageProblem(codeOf(error));
+      if (problem === undefined) throw error;
+      throw new StorageError(
+        `The demo content cannot be stored in ${config.dataDir}: ${problem} (${codeOf(error)}). ` +
+          WRITABLE_DATA_DIR,
+        { cause: error },
+      );
+    }
 
     let purgeTimer: NodeJS.Timeout | undefined;
     if (opts.startWorkers) {
