@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { access, mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
@@ -65,24 +65,51 @@ export function createMailer(options: MailerOptions): Mailer {
   // Our own Message-ID (the id also names the outbox file): nodemailer's default costs a random draw and a
   // hostname lookup per message, a noticeable share of the CPU a submission costs.
   const domain = /@([^\s>]+)>?\s*$/.exec(options.from)?.[1] ?? 'localhost';
-  const toMessage = (mail: MailPayload, id: string): MailMessage => ({
-    messageId: `<${id}@${domain}>`,
-    from: options.from,
-    to: mail.to,
-    subject: mail.subject,
-    text: mail.text,
-    attachments: (mail.attachments ?? []).map((a) => ({
-      filename: a.filename,
-      contentType: a.contentType,
-      path: path.join(options.uploadsDir, path.basename(a.path)),
-    })),
-  });
+  /**
+   * The message for a payload. An attachment whose stored file is gone (deleted by hand, a restore without the
+   * uploads folder) can never be sent: retrying the row for ever (found by the sixteenth session's fault probe)
+   * kept the request's e-mail from the team as well. The message goes without it, saying so in its text, and
+   * the log says which file is missing. Any other error reading the file (a disk fault) is retried as before.
+   */
+  const toMessage = async (mail: MailPayload, id: string): Promise<MailMessage> => {
+    const attachments: MailMessage['attachments'] = [];
+    const missing: string[] = [];
+    for (const a of mail.attachments ?? []) {
+      const file = path.join(options.uploadsDir, path.basename(a.path));
+      try {
+        await access(file);
+        attachments.push({ filename: a.filename, contentType: a.contentType, path: file });
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+        missing.push(a.filename);
+        options.log.error(
+          { file, filename: a.filename, to: mail.to },
+          'An attachment’s stored file is missing: the mail is sent without it',
+        );
+      }
+    }
+    const note = missing
+      .map(
+        (filename) =>
+          `\nThe attached file "${filename}" could not be sent: its stored copy is missing from the ` +
+          "portal's uploads folder. Ask the sender for the file again.\n",
+      )
+      .join('');
+    return {
+      messageId: `<${id}@${domain}>`,
+      from: options.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text + note,
+      attachments,
+    };
+  };
 
   if (options.smtpUrl !== null) {
     const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(mail, key) {
-        await transport.sendMail(toMessage(mail, key?.id ?? newId()));
+        await transport.sendMail(await toMessage(mail, key?.id ?? newId()));
       },
       close: () => transport.close(),
     };
@@ -120,7 +147,7 @@ export function createMailer(options: MailerOptions): Mailer {
         `.${base}.${randomBytes(6).toString('hex')}.eml.tmp`,
       );
       try {
-        await writer.write(toMessage(mail, id), tmp, path.join(options.outboxDir, name));
+        await writer.write(await toMessage(mail, id), tmp, path.join(options.outboxDir, name));
       } catch (error) {
         folder = undefined; // e.g. the folder was removed: create it again on the retry
         throw error;

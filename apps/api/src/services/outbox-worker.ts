@@ -1,4 +1,5 @@
 import { openAsBlob } from 'node:fs';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
@@ -146,13 +147,24 @@ export class OutboxWorker {
     const form = new FormData();
     for (const [name, value] of Object.entries(job.fields)) form.append(name, value);
     if (job.file !== undefined) {
-      const blob = await openAsBlob(
-        path.join(this.options.uploadsDir, path.basename(job.file.path)),
-        {
-          type: job.file.contentType,
-        },
-      );
-      form.append('FileUpload', blob, job.file.filename);
+      const file = path.join(this.options.uploadsDir, path.basename(job.file.path));
+      try {
+        // openAsBlob reads lazily: a missing file would only fail the fetch, as a network error.
+        await access(file);
+        form.append(
+          'FileUpload',
+          await openAsBlob(file, { type: job.file.contentType }),
+          job.file.filename,
+        );
+      } catch (error) {
+        // The stored file is gone: it never comes back, so the fields go without it rather than never (the
+        // team's e-mail says the same; see mailer.ts). Any other error is retried.
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+        this.options.log.error(
+          { outboxId: row.id, file, filename: job.file.filename },
+          'An attachment’s stored file is missing: the form is forwarded without it',
+        );
+      }
     }
     const response = await fetch(job.url, {
       method: 'POST',

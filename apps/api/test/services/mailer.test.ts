@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailWriter } from '../../src/services/mail-writer.js';
 import { createMailer } from '../../src/services/mailer.js';
@@ -46,6 +47,77 @@ describe('the outbox folder mailer', () => {
       ids.add(id);
     }
     expect(ids.size).toBe(2);
+  });
+
+  // Found by the sixteenth session's fault probe: a mail whose attachment's stored file was deleted was retried
+  // for ever, so the team never heard of the request at all.
+  it('should send a mail whose stored attachment is gone without it, saying so, and log which file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mailer-'));
+    dirs.push(dir);
+    const outboxDir = path.join(dir, 'outbox');
+    const uploadsDir = path.join(dir, 'uploads');
+    await mkdir(uploadsDir);
+    await writeFile(path.join(uploadsDir, 'kept.pdf'), '%PDF-1.7 kept');
+    const errors: unknown[][] = [];
+    const mailer = createMailer({
+      smtpUrl: null,
+      from: 'hub@firm.example',
+      outboxDir,
+      uploadsDir,
+      log: {
+        ...silentLogger,
+        error: (...args: unknown[]) => errors.push(args),
+      } as FastifyBaseLogger,
+    });
+    await mailer.send({
+      to: 'team@firm.example',
+      subject: 'Due diligence request',
+      text: 'Reference: DD-0001\n',
+      attachments: [
+        { path: 'kept.pdf', filename: 'Kept plan.pdf', contentType: 'application/pdf' },
+        { path: 'gone.pdf', filename: 'Site survey.pdf', contentType: 'application/pdf' },
+      ],
+    });
+    const [file] = await readdir(outboxDir);
+    const message = await readFile(path.join(outboxDir, file ?? ''), 'utf8');
+    // The text part is quoted-printable: soft line breaks and =XX escapes undone.
+    const text = message
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    expect(text).toContain('Reference: DD-0001');
+    expect(text).toContain(
+      'The attached file "Site survey.pdf" could not be sent: its stored copy is missing from the portal\'s ' +
+        'uploads folder. Ask the sender for the file again.',
+    );
+    expect(message).toMatch(/filename="Kept plan\.pdf"/);
+    expect(message).not.toMatch(/filename="Site survey\.pdf"/);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.[0]).toMatchObject({
+      file: path.join(uploadsDir, 'gone.pdf'),
+      filename: 'Site survey.pdf',
+    });
+  });
+
+  it('should still refuse (and so retry) a mail whose attachment cannot be read for another reason', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mailer-'));
+    dirs.push(dir);
+    // The uploads "folder" is a file: reaching any attachment under it fails with ENOTDIR, not ENOENT.
+    await writeFile(path.join(dir, 'uploads'), '');
+    const mailer = createMailer({
+      smtpUrl: null,
+      from: 'hub@firm.example',
+      outboxDir: path.join(dir, 'outbox'),
+      uploadsDir: path.join(dir, 'uploads'),
+      log: silentLogger,
+    });
+    await expect(
+      mailer.send({
+        to: 'team@firm.example',
+        subject: 'Due diligence request',
+        text: 'x',
+        attachments: [{ path: 'a.pdf', filename: 'a.pdf', contentType: 'application/pdf' }],
+      }),
+    ).rejects.toThrow(/ENOTDIR/);
   });
 
   it('should take the domain of a bare sender address too', async () => {

@@ -1,6 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connect.js';
 import { enqueue, listOutbox, type MailPayload } from '../../src/repositories/outbox.js';
@@ -167,5 +170,58 @@ describe('OutboxWorker', () => {
     expect(await worker.runOnce()).toBe(0);
     const rows = await listOutbox(db.kysely);
     expect(rows.filter((r) => r.sent_at !== null)).toHaveLength(100);
+  });
+  // Found by the sixteenth session's fault probe: a forward whose stored file was deleted was retried for ever.
+  it('should forward the fields without a stored file that is gone, and log which', async () => {
+    const clock = new TestClock();
+    const bodies: string[] = [];
+    const service = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString('latin1'));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const errors: unknown[][] = [];
+    try {
+      const worker = new OutboxWorker({
+        db,
+        mailer: { send: () => Promise.resolve(), close: () => undefined },
+        clock: clock.now,
+        log: {
+          ...silentLogger,
+          error: (...args: unknown[]) => errors.push(args),
+        } as FastifyBaseLogger,
+        uploadsDir: dataDir,
+        pollMs: 60_000,
+      });
+      const { port } = service.address() as AddressInfo;
+      await enqueue(
+        db.kysely,
+        {
+          kind: 'forward',
+          payload: {
+            url: `http://127.0.0.1:${port}/forms/dd`,
+            fields: { SingleLine: 'Harbour Quay' },
+            file: { path: 'gone.pdf', filename: 'Site survey.pdf', contentType: 'application/pdf' },
+          },
+        },
+        clock.now(),
+      );
+      expect(await worker.runOnce()).toBe(1);
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0]).toContain('name="SingleLine"\r\n\r\nHarbour Quay');
+      expect(bodies[0]).not.toContain('FileUpload');
+      expect((await listOutbox(db.kysely))[0]?.sent_at).not.toBeNull();
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.[0]).toMatchObject({
+        file: path.join(dataDir, 'gone.pdf'),
+        filename: 'Site survey.pdf',
+      });
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
   });
 });
