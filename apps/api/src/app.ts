@@ -46,7 +46,20 @@ export interface AppOptions {
   clock?: Clock;
   /** Start the outbox polling loop and the hourly purge (the server does; tests drive them). */
   startWorkers?: boolean;
+  /** How long a shutdown waits for request bodies still arriving before it cuts them off (SHUTDOWN_BODY_CUTOFF_MS). */
+  shutdownBodyCutoffMs?: number;
 }
+
+/** How long a shutdown (SIGTERM, SIGINT) waits for the requests in flight before the process ends regardless. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * How long, after a shutdown begins, a request whose body is still arriving (a slow upload) may go on before its
+ * connection is cut: the upload is then not stored (nothing of it is kept, and the browser may send it again),
+ * and the server ends cleanly within SHUTDOWN_GRACE_MS. Before, a slow upload held the shutdown until the grace
+ * ran out, and the process was ended by force with exit code 1 (found by the sixteenth session's fault probe).
+ */
+export const SHUTDOWN_BODY_CUTOFF_MS = SHUTDOWN_GRACE_MS - 2_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -687,8 +700,30 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   // `{ error }` contract, with when to try again (another instance, or this one restarted, takes it); Fastify's own
   // answer was `{"error":"Service Unavailable","message":…,"statusCode":503}` with no Retry-After.
   let closing = false;
+  // The requests with a body being answered, to cut off those whose body is still arriving once a shutdown has
+  // waited SHUTDOWN_BODY_CUTOFF_MS for them (GETs are not tracked: they have arrived whole).
+  const withBodies = new Set<IncomingMessage>();
+  fastify.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (
+      request.headers['content-length'] === undefined &&
+      request.headers['transfer-encoding'] === undefined
+    ) {
+      return;
+    }
+    withBodies.add(request);
+    response.once('close', () => withBodies.delete(request));
+  });
+  let cutoff: NodeJS.Timeout | undefined;
   fastify.addHook('preClose', (done) => {
     closing = true;
+    cutoff = setTimeout(() => {
+      for (const request of withBodies) if (!request.complete) request.socket.destroy();
+    }, opts.shutdownBodyCutoffMs ?? SHUTDOWN_BODY_CUTOFF_MS);
+    cutoff.unref();
+    done();
+  });
+  fastify.addHook('onClose', (_, done) => {
+    clearTimeout(cutoff);
     done();
   });
   fastify.addHook('onRequest', (request, reply, done) => {

@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import Fastify from 'fastify';
-import app, { serverOptions } from './app.js';
+import app, { SHUTDOWN_GRACE_MS, serverOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { loggerOptions } from './log-options.js';
@@ -23,7 +23,7 @@ const server = Fastify({
 });
 
 let shuttingDown = false;
-closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
   shuttingDown = true;
   if (err !== undefined) server.log.error({ err }, 'Shutting down after an error');
   else server.log.info({ signal }, 'Shutting down');

@@ -10,7 +10,7 @@ import Fastify, {
 } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import app, { serverOptions } from '../src/app.js';
+import app, { serverOptions, type AppOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { findClientByPrefix, type Client } from '../src/repositories/clients.js';
 
@@ -83,6 +83,8 @@ export async function buildTestApp(
   env: Record<string, string> = {},
   /** Fastify options over the app's own (a test of timeouts shortens them). */
   server: Partial<FastifyServerOptions> = {},
+  /** The app's options over the test's (a test of the shutdown shortens its cut-off). */
+  appOptions: Partial<AppOptions> = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-api-test-'));
   const pgSchema = target.url === null ? undefined : await createPgSchema(target.url);
@@ -106,7 +108,7 @@ export async function buildTestApp(
   });
   const clock = new TestClock();
   const instance = Fastify({ ...serverOptions(config), logger: false, ...server });
-  await instance.register(app, { config, clock: clock.now });
+  await instance.register(app, { config, clock: clock.now, ...appOptions });
   await instance.ready();
   return {
     app: instance,

@@ -15,6 +15,22 @@ export class BackgroundTasks {
     this.#pending.add(promise);
   }
 
+  /**
+   * Counts work a request is doing (an upload being stored) until it settles, so that a shutdown waits for it:
+   * an upload cut off by the shutdown removes its partial file as it ends, and the process must not exit first.
+   * Returns `work` unchanged (its errors are the caller's).
+   */
+  track<T>(work: Promise<T>): Promise<T> {
+    const settled: Promise<void> = work
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => this.#pending.delete(settled));
+    this.#pending.add(settled);
+    return work;
+  }
+
   /** Resolves when every task started so far has finished. */
   async drain(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);

@@ -1,8 +1,10 @@
+import { readdir } from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHUTTING_DOWN_MESSAGE } from '../../src/app.js';
-import { buildTestApp, loginOpen, type TestApp } from '../helper.js';
-import { VALID_BODIES } from './support.js';
+import { buildTestApp, loginOpen, multipart, pdf, type TestApp } from '../helper.js';
+import { DUE_DILIGENCE_FIELDS, VALID_BODIES } from './support.js';
 
 /**
  * Found by the sixteenth session's fault probe: a request arriving on a kept-alive connection after SIGTERM was
@@ -49,5 +51,60 @@ describe('a request arriving while the server shuts down', () => {
     expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toEqual({
       error: SHUTTING_DOWN_MESSAGE,
     });
+  });
+});
+
+/**
+ * Found by the sixteenth session's fault probe: a SIGTERM during a slow upload waited for it until the grace
+ * period ran out, and the process was then ended by force with exit code 1.
+ */
+describe('an upload still arriving when the server shuts down', () => {
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close().catch(() => undefined);
+  });
+
+  it('should be cut off after the cut-off, leaving nothing stored, so the close ends', async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null }, {}, {}, { shutdownBodyCutoffMs: 500 });
+    const cookie = await loginOpen(t.app);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const form = multipart(DUE_DILIGENCE_FIELDS, { filename: 'plan.pdf', content: pdf(1_000_000) });
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => undefined);
+    const closedSocket = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const head =
+      `POST /api/demo/due-diligence HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
+      Object.entries(form.headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
+      `Content-Length: ${form.payload.length}\r\n\r\n`;
+    // The headers and a fifth of the body: the rest never comes.
+    socket.write(head);
+    socket.write(form.payload.subarray(0, 200_000));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const started = Date.now();
+    await t.app.close();
+    const took = Date.now() - started;
+    await closedSocket;
+    // Cut at the cut-off (500 ms), well before the grace period would have ended the process by force.
+    expect(took).toBeGreaterThanOrEqual(450);
+    expect(took).toBeLessThan(5_000);
+    expect(received).not.toMatch(/^HTTP\/1\.1 [23]\d\d /);
+    const stored = await t.app.db.kysely
+      .selectFrom('due_diligence')
+      .select('id')
+      .execute()
+      .catch(() => 'closed');
+    // The database is closed with the app: what matters is that no row and no file were left.
+    expect(stored === 'closed' || (Array.isArray(stored) && stored.length === 0)).toBe(true);
+    // Right after the close: the partial file went before it ended (a process exits as its close ends).
+    const uploads = await readdir(path.join(t.dataDir, 'uploads')).catch(() => []);
+    expect(uploads).toEqual([]);
   });
 });

@@ -619,7 +619,8 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         if (!(await app.diskSpace.allows(2 * MAX_BODY_BYTES))) {
           throw new HttpError(507, NO_ROOM_MESSAGE);
         }
-        outcome = await store(request, reply, key);
+        // Counted until it ends, so that a shutdown that cuts the upload off waits for its partial file to go.
+        outcome = await app.background.track(store(request, reply, key));
       } catch (error) {
         // Only stored requests and resends of them count against the limits (a resend is an upload all the
         // same: not counted, one key would carry any number of them).
