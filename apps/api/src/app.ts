@@ -123,6 +123,20 @@ const FILE_ERRORS: Record<string, { status: number; message: string } | undefine
   },
 };
 
+/**
+ * Errors the checks of every request raise for a request that is malformed in itself: answered 400 whatever its
+ * address. Before, on an address no route takes with that method (`POST /api/demo/content#x`), the check's
+ * error was answered as "no route" (404/405), and without the security headers, which are set by a hook after
+ * these checks (found by the seventeenth session's API probe).
+ */
+const MALFORMED_REQUESTS = new WeakSet<Error>();
+
+function malformedRequest(message: string): HttpError {
+  const error = new HttpError(400, message);
+  MALFORMED_REQUESTS.add(error);
+  return error;
+}
+
 /** The answer to a request that arrives while the server is shutting down. */
 export const SHUTTING_DOWN_MESSAGE = 'The portal is restarting. Please try again in a few seconds.';
 
@@ -654,8 +668,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       : 'GET, HEAD';
   }
 
-  /** A request no route takes: 405 (with Allow) on a known /api or /media path whatever the method, else 404. */
+  /**
+   * A request no route takes: 405 (with Allow) on a known /api or /media path whatever the method, else 404.
+   * With every answer's headers: when it is answered from the error handler, the request may have been refused
+   * before the hook that sets them ran (found by the seventeenth session's API probe).
+   */
   const answerNoRoute = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    void reply.headers(everyAnswer);
     const url = request.url.split('?')[0] ?? '/';
     const allowed = methodsAt(url);
     // A route that takes the method and found nothing (a media file not there calls this) is a 404.
@@ -737,20 +756,18 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       return;
     }
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      done(new HttpError(400, 'Bad request: the Host header is missing.'));
+      done(malformedRequest('Bad request: the Host header is missing.'));
       return;
     }
     // A fragment never leaves the browser (RFC 9112 §3.2): one sent is a malformed address, not the start of a
     // query (`/api/demo/content#x` would otherwise be refused as an unknown query parameter "x").
     if (request.originalUrl.includes('#')) {
-      done(
-        new HttpError(400, 'Bad request: the address has a fragment (#…); send it without one.'),
-      );
+      done(malformedRequest('Bad request: the address has a fragment (#…); send it without one.'));
       return;
     }
     const repeated = repeatedSingleHeader(request.raw.rawHeaders);
     if (repeated !== undefined) {
-      done(new HttpError(400, `Bad request: the ${repeated} header is given more than once.`));
+      done(malformedRequest(`Bad request: the ${repeated} header is given more than once.`));
       return;
     }
     // Files are sent with weak ETags, and send let a weak one satisfy If-Range. RFC 9110 §13.1.5 compares
@@ -834,7 +851,14 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     // no route takes it (405 on a known path, else 404), whatever the body, not the body's fault, which no
     // route would have read (a POST to a GET-only path was a 405 with a valid JSON body and a 400 with a broken
     // one). A body over the limit stays a 413: the connection is closed before the rest of it is read.
-    if (request.is404 && (error.statusCode ?? 500) < 500 && error.statusCode !== 413) {
+    // A request that is itself malformed (no Host, a fragment, a header given twice) is a 400 whatever its
+    // address: no route could have taken it.
+    if (
+      request.is404 &&
+      (error.statusCode ?? 500) < 500 &&
+      error.statusCode !== 413 &&
+      !MALFORMED_REQUESTS.has(error)
+    ) {
       return answerNoRoute(request, reply);
     }
     // The files' errors (@fastify/static) in the `{ error }` contract, in plain words, and never cached.

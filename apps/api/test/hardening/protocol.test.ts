@@ -97,6 +97,49 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     }
   });
 
+  // Found by the seventeenth session's API probe: with a method no route takes at that address, these were a
+  // 404 or 405 without the security headers.
+  it('should refuse a malformed request as 400 with every answer’s headers whatever its method and address', async () => {
+    const fragment = 'Bad request: the address has a fragment (#…); send it without one.';
+    for (const [request, error] of [
+      ['POST /api/demo/content#x HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n', fragment],
+      ['DELETE /api/demo/activity#x HTTP/1.1\r\nHost: a\r\n', fragment],
+      ['PUT /demo/dashboard#x HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n', fragment],
+      ['OPTIONS /api/demo/content?search=a#b HTTP/1.1\r\nHost: a\r\n', fragment],
+      ['POST /nothing#x HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n', fragment],
+      [
+        'PATCH /api/demo HTTP/1.1\r\nHost: a\r\nHost: b\r\n',
+        'Bad request: the Host header is given more than once.',
+      ],
+      [
+        'POST /media/x HTTP/1.1\r\nContent-Length: 0\r\n',
+        'Bad request: the Host header is missing.',
+      ],
+    ] as const) {
+      const response = await raw(port, `${request}Connection: close\r\n\r\n`, { hold: true });
+      expect(response, request).toMatch(/^HTTP\/1\.1 400 /);
+      expectEveryAnswersHeaders(response, request);
+      expect(jsonOf(response), request).toEqual({ error });
+    }
+  });
+
+  it('should give a request no route takes every answer’s headers, also when its body was refused', async () => {
+    for (const request of [
+      'POST /api/demo/content HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n{x}',
+      'POST /nothing HTTP/1.1\r\nHost: a\r\nContent-Type: text/csv\r\nContent-Length: 1\r\n\r\nx',
+    ]) {
+      const response = await raw(
+        port,
+        request.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'),
+        {
+          hold: true,
+        },
+      );
+      expect(response, request).toMatch(/^HTTP\/1\.1 40[45] /);
+      expectEveryAnswersHeaders(response, request);
+    }
+  });
+
   it('should answer a CONNECT (a proxy tunnel) with 405 JSON { error } and close', async () => {
     // A 405 names the methods the address takes (RFC 9110 §15.5.6): none for one that is not a path.
     for (const [target, allow] of [
