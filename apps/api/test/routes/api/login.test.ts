@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../../src/clock.js';
 import { createClient } from '../../../src/repositories/clients.js';
+import { inboxOf } from '../../../src/routes/api/login.js';
 import {
   PERSON,
   buildTestApp,
@@ -478,6 +479,37 @@ describe.each(databases)('login rate limits ($name)', (target) => {
     expect((await attempt('northbank', 'inbox@example.com', '10.0.3.98')).statusCode).toBe(429);
   });
 
+  // Found by the seventeenth session's API probe: each spelling of one inbox counted apart, so `victim+1@…`,
+  // `victim+2@…` and `v.ictim@gmail.com` sent that inbox any number of login links in a window.
+  it('should count the spellings of one inbox (+tags, and dots on Gmail) as one e-mail', async () => {
+    const spellings = [
+      'flood@gmail.com',
+      'flood+1@gmail.com',
+      'f.lood@gmail.com',
+      'Flood+x.y@GoogleMail.com',
+      'f.l.o.o.d+2@gmail.com',
+    ];
+    for (const [i, email] of spellings.entries()) {
+      expect((await attempt('northbank', email, `10.0.4.${i + 1}`)).statusCode, email).toBe(200);
+    }
+    expect((await attempt('northbank', 'flood+6@gmail.com', '10.0.4.99')).statusCode).toBe(429);
+    // Another inbox at the same service, and dots elsewhere, count apart.
+    expect((await attempt('northbank', 'flood2@gmail.com', '10.0.4.98')).statusCode).toBe(200);
+    expect((await attempt('northbank', 'f.lood@example.com', '10.0.4.97')).statusCode).toBe(200);
+  });
+
+  it('should still send the link to the address as typed, tag and all', async () => {
+    const response = await attempt('northbank', 'typed+tag@example.com', '10.0.5.1');
+    expect(response.statusCode).toBe(200);
+    await t.app.background.drain();
+    const row = await t.app.db.kysely
+      .selectFrom('outbox')
+      .select('payload')
+      .where('payload', 'like', '%typed+tag@example.com%')
+      .executeTakeFirst();
+    expect(row).toBeDefined();
+  });
+
   it('should allow 20 attempts per address in 15 minutes, then answer 429', async () => {
     for (let i = 0; i < 20; i += 1) {
       const ok = await t.app.inject({
@@ -544,5 +576,18 @@ describe('login over https', () => {
     const cookie = response.cookies.find((c) => c.name === '__Host-sid');
     expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
     expect(cookie).not.toHaveProperty('domain');
+  });
+});
+
+describe('inboxOf (what the per-e-mail login limit counts under)', () => {
+  it('should drop +tags everywhere, and dots only where the service ignores them', () => {
+    expect(inboxOf('ada+portal@example.com')).toBe('ada@example.com');
+    expect(inboxOf('a.da@example.com')).toBe('a.da@example.com');
+    expect(inboxOf('a.d.a+x+y@gmail.com')).toBe('ada@gmail.com');
+    expect(inboxOf('ada@googlemail.com')).toBe('ada@gmail.com');
+    // A local part that is only a tag, or only dots, is left as it is rather than emptied.
+    expect(inboxOf('+tag@example.com')).toBe('+tag@example.com');
+    expect(inboxOf('...@gmail.com')).toBe('...@gmail.com');
+    expect(inboxOf('not-an-address')).toBe('not-an-address');
   });
 });
