@@ -1,4 +1,7 @@
 import { runAdmin } from './cli/admin-cli.js';
+import { keepFilesPrivate } from './private-files.js';
+
+keepFilesPrivate();
 
 const code = await runAdmin(process.argv.slice(2), {
   env: process.env,

@@ -4,7 +4,10 @@ import app, { SHUTDOWN_GRACE_MS, serverOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { loggerOptions } from './log-options.js';
+import { keepFilesPrivate } from './private-files.js';
 import { StorageError } from './storage-error.js';
+
+keepFilesPrivate();
 
 let config: Config;
 try {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -212,6 +212,81 @@ describe('loadConfig', () => {
       );
       expect((await stat(file)).isDirectory()).toBe(true);
     } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  // Found by the seventeenth session's API probe: in a data folder the operator made 0755, the database and its
+  // -wal and -shm files were created 0644 and the uploads, outbox and media folders 0755.
+  it('should create the server’s and the staff tool’s files for their owner only, in a folder open to others', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    await chmod(dataDir, 0o755);
+    const cwd = path.join(import.meta.dirname, '..');
+    const server = spawn(
+      process.execPath,
+      ['--import', 'tsx/esm', path.join(cwd, 'src', 'server.ts')],
+      {
+        cwd,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: '7693',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Portal at')) resolve();
+        });
+        server.once('exit', (code) =>
+          reject(new Error(`the server ended (${String(code)}): ${out}`)),
+        );
+      });
+      const modes = async (names: string[]) =>
+        Object.fromEntries(
+          await Promise.all(
+            names.map(async (name) => [
+              name,
+              ((await stat(path.join(dataDir, name))).mode & 0o777).toString(8),
+            ]),
+          ),
+        );
+      expect(await modes(['portal.sqlite', 'portal.sqlite-wal', 'portal.sqlite-shm'])).toEqual({
+        'portal.sqlite': '600',
+        'portal.sqlite-wal': '600',
+        'portal.sqlite-shm': '600',
+      });
+      expect(await modes(['media', 'session-secret'])).toEqual({
+        media: '700',
+        'session-secret': '600',
+      });
+      // The staff tool's export, into a new file.
+      const out = path.join(dataDir, 'leads.csv');
+      const admin = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx/esm',
+          path.join(cwd, 'src', 'admin.ts'),
+          'leads',
+          'export',
+          '--client',
+          'demo',
+          '--out',
+          out,
+        ],
+        { cwd, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(admin.status, admin.stderr).toBe(0);
+      expect((await modes(['leads.csv']))['leads.csv']).toBe('600');
+    } finally {
+      server.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   });
