@@ -81,9 +81,12 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
   const noun = dataVar === 'querystring' ? 'query parameter' : 'field';
   let message = 'Invalid request.';
   if (error !== undefined) {
-    const where = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    // Names the sender chose are quoted without control characters and cut short, as elsewhere (shown-text.ts);
+    // an unknown field's name went back as sent, an ESC or a bidi override included (found by the seventeenth
+    // session's API probe).
+    const where = shownText(error.instancePath.replace(/^\//, '').replace(/\//g, '.'));
     if (error.keyword === 'additionalProperties') {
-      message = `Unknown ${noun} "${String(error.params.additionalProperty)}".`;
+      message = `Unknown ${noun} "${shownText(String(error.params.additionalProperty))}".`;
     } else if (error.keyword === 'required') {
       message = `Missing required ${noun} "${String(error.params.missingProperty)}".`;
     } else if (

@@ -185,6 +185,31 @@ describe.each(databases)('invisible controls in what users type ($name)', (targe
     expect(accepted.statusCode, accepted.body).toBe(303);
   });
 
+  // Found by the seventeenth session's API probe: an unknown field's name was quoted back as sent.
+  it('should quote an unknown field’s name without its control characters', async () => {
+    for (const key of [
+      'a\u001b[31mRED',
+      '\u202eabc',
+      '\u0085x',
+      'p\u2028q',
+      `${'k'.repeat(60)}\u009b`,
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/activity',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: JSON.stringify({ action: 'view', item: 'x', [key]: 1 }),
+      });
+      expect(response.statusCode, JSON.stringify(key)).toBe(400);
+      const { error } = response.json<{ error: string }>();
+      expect(error, JSON.stringify(key)).toMatch(/^Unknown field ".+"\.$/);
+      expect(error, JSON.stringify(key)).not.toMatch(
+        /[\0-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/,
+      );
+      expect([...error].length, JSON.stringify(key)).toBeLessThanOrEqual(60);
+    }
+  });
+
   it('should take a name of invisible characters alone as blank, everywhere a name is typed', async () => {
     for (const invisible of INVISIBLE_ALONE) {
       const blank = `${invisible}${invisible}`;
