@@ -1,3 +1,5 @@
+import { VISIBLE_CHARACTER } from '../text-controls.js';
+
 /** A file type the due-diligence upload accepts, decided by the file's bytes, never by its name. */
 export interface AllowedType {
   mime: string;
@@ -55,7 +57,7 @@ export class FileSniffer {
   #decoder = new TextDecoder('utf-8', { fatal: true });
   #text = true;
   /**
-   * Whether the text opens with a tag, once its first character that is not white space has arrived: judged on
+   * Whether the text opens with a tag, once its first character that shows (`FIRST_SHOWN`) has arrived: judged on
    * the decoded text, not on the first bytes kept (64 spaces before `<html>` hid the tag from those).
    */
   #opening: 'unknown' | 'markup' | 'plain' = 'unknown';
@@ -79,7 +81,7 @@ export class FileSniffer {
     }
   }
 
-  /** The text from the first character that is not white space, while that is `<` and the next has not come. */
+  /** The text from the first character that shows, while that is `<` and the next has not come. */
   #pendingOpening = '';
 
   #judgeOpening(text: string): void {
@@ -144,10 +146,13 @@ export class FileSniffer {
 const TEXT: AllowedType = { mime: 'text/plain', ext: 'txt' };
 const CSV: AllowedType = { mime: 'text/csv', ext: 'csv' };
 /**
- * The first character that is not white space (`\s` takes in byte order marks too): markup is text whose
- * first such character opens a tag, however much white space comes before it.
+ * The first character that shows (`VISIBLE_CHARACTER`, as a required field must hold one): markup is text whose
+ * first such character opens a tag, however much comes before it that shows nothing. Not only white space (`\s`
+ * takes in byte order marks too): one zero-width space, word joiner, soft hyphen, NEL or combining mark before
+ * `<html>` passed a page as plain text (found by the seventeenth session's API probe), so format characters,
+ * default-ignorable code points, combining marks and control characters are skipped as well.
  */
-const FIRST_SHOWN = /\S/u;
+const FIRST_SHOWN = new RegExp(VISIBLE_CHARACTER, 'u');
 /**
  * What opens a tag, a comment, a doctype or an XML declaration: `<` then a letter, `!`, `?` or `/` (as HTML
  * parsers and browsers' type sniffing read it). `< 5` or `<5 years` opens a line of text, not markup.

@@ -371,6 +371,218 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
     await t.app.background.drain();
   });
 
+  /** A form of the usual fields with `last` (raw bytes: a part with its headers) added, sent as it is. */
+  const sendRaw = (project: string, last: Buffer | string, omit: string[] = []) => {
+    const boundary = '----seventeenthProbe';
+    const fields = Object.entries({ ...DUE_DILIGENCE_FIELDS, SingleLine: project })
+      .filter(([name]) => !omit.includes(name))
+      .map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      )
+      .join('');
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/demo/due-diligence',
+      payload: Buffer.concat([
+        Buffer.from(fields),
+        Buffer.from(`--${boundary}\r\n`),
+        Buffer.isBuffer(last) ? last : Buffer.from(last),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie },
+    });
+  };
+  const storedAs = (project: string) =>
+    t.app.db.kysely
+      .selectFrom('due_diligence')
+      .select(['full_name', 'attachment_name'])
+      .where('project_name', '=', project)
+      .executeTakeFirstOrThrow();
+  const uploadsNow = () => walk(path.join(t.dataDir, 'uploads'));
+
+  // Found by the seventeenth session's API probe: the parser decoded a text part in whatever charset it declared
+  // (bytes refused as not UTF-8 without one were stored as "Café" under charset=iso-8859-1; charset=base64 stored
+  // "Hello" as "SGVsbG8="; utf-16le stored "ABCD" as "䉁䑃"), and ignored a Content-Transfer-Encoding, so base64 was
+  // stored as it came.
+  it('should read every text part as UTF-8, refusing another charset or a transfer encoding', async () => {
+    const textMessage =
+      'The field "SingleLine4" (Full name) must be sent as UTF-8 text (no Content-Type, or text/plain with charset=utf-8).';
+    const part = (headers: string[], value: Buffer | string) =>
+      Buffer.concat([
+        Buffer.from(
+          ['Content-Disposition: form-data; name="SingleLine4"', ...headers].join('\r\n') +
+            '\r\n\r\n',
+        ),
+        Buffer.isBuffer(value) ? value : Buffer.from(value),
+      ]);
+    const cafe = Buffer.from([0x43, 0x61, 0x66, 0xe9]);
+    const before = await uploadsNow();
+    const refused: [string[], Buffer | string, string][] = [
+      [['Content-Type: text/plain; charset=iso-8859-1'], cafe, textMessage],
+      [['Content-Type: text/plain; charset=ISO-8859-1'], 'Cafe', textMessage],
+      [['Content-Type: text/plain; charset=latin1'], cafe, textMessage],
+      [['Content-Type: text/plain; charset=windows-1252'], cafe, textMessage],
+      [['Content-Type: text/plain; charset=base64'], 'Hello', textMessage],
+      [
+        ['Content-Type: text/plain; charset=hex'],
+        Buffer.from([0x41, 0x00, 0x42, 0xff]),
+        textMessage,
+      ],
+      [['Content-Type: text/plain; charset=utf-16le'], 'ABCD', textMessage],
+      [['Content-Type: text/plain; charset="ucs2"'], 'ABCD', textMessage],
+      [['Content-Type: text/plain; charset=utf8'], 'Ada', textMessage],
+      [["Content-Type: text/plain; charset*=UTF-8''latin1"], cafe, textMessage],
+      [['Content-Type: text/plain', 'Content-Type: text/plain; charset=latin1'], cafe, textMessage],
+      // The multipart plugin parses a JSON part and keeps its value: "\u00e9" was stored as "é".
+      [['Content-Type: application/json'], '"Caf\\u00e9"', textMessage],
+      [['Content-Type: text/html'], 'Ada', textMessage],
+      [
+        ['Content-Type: text/plain; char set=latin1'],
+        cafe,
+        'A part of the form has a Content-Type header that is not well formed.',
+      ],
+      [
+        ['Content-Type: text/plain; charset=utf-8; charset=latin1'],
+        cafe,
+        'A part of the form has a Content-Type header that is not well formed.',
+      ],
+      [
+        ['Content-Transfer-Encoding: base64'],
+        'SGVsbG8=',
+        'The field "SingleLine4" (Full name) is sent with Content-Transfer-Encoding: base64; send its bytes as they are, without one.',
+      ],
+      [
+        ['Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: Quoted-Printable'],
+        'Caf=C3=A9',
+        'The field "SingleLine4" (Full name) is sent with Content-Transfer-Encoding: Quoted-Printable; send its bytes as they are, without one.',
+      ],
+      // Declared US-ASCII, the bytes are still read as UTF-8 (the parser read them as Latin-1: "Café").
+      [
+        ['Content-Type: text/plain; charset=us-ascii'],
+        cafe,
+        'The field "SingleLine4" (Full name) is not valid UTF-8 text.',
+      ],
+    ];
+    for (const [headers, value, error] of refused) {
+      const response = await sendRaw('Declared charset', part(headers, value), ['SingleLine4']);
+      expect(response.statusCode, headers.join(' | ')).toBe(400);
+      expect(response.json(), headers.join(' | ')).toEqual({ error });
+    }
+    // A file part sent base64-encoded is refused too, and nothing of it is kept.
+    const encodedFile = await sendRaw(
+      'Declared charset',
+      'Content-Disposition: form-data; name="FileUpload"; filename="plans.pdf"\r\n' +
+        'Content-Type: application/pdf\r\nContent-Transfer-Encoding: base64\r\n\r\n' +
+        pdf(300).toString('base64'),
+    );
+    expect(encodedFile.statusCode).toBe(400);
+    expect(encodedFile.json()).toEqual({
+      error:
+        'The field "FileUpload" is sent with Content-Transfer-Encoding: base64; send its bytes as they are, without one.',
+    });
+    expect(await stored('Declared charset')).toBe(0);
+    await t.app.background.drain();
+    expect(await uploadsNow()).toEqual(before);
+
+    // What is UTF-8 is stored exactly as sent, with or without the charset saying so.
+    const accepted: [string[], Buffer | string][] = [
+      [[], 'Café Quay'],
+      [['Content-Type: text/plain; charset=UTF-8'], 'Café Quay'],
+      [['Content-Type: Text/Plain;charset="utf-8"'], 'Café Quay'],
+      [['Content-Type: text/plain; charset=US-ASCII'], 'Café Quay'],
+      [['Content-Type: text/plain'], 'Café Quay'],
+      [['Content-Transfer-Encoding: 8bit'], 'Café Quay'],
+      [['Content-Transfer-Encoding: binary'], 'Café Quay'],
+      [
+        ['Content-Type: text/plain; charset=us-ascii', 'Content-Transfer-Encoding: 7BIT'],
+        'Cafe Quay',
+      ],
+    ];
+    for (const [index, [headers, value]] of accepted.entries()) {
+      const response = await sendRaw(`UTF-8 part ${index}`, part(headers, value), ['SingleLine4']);
+      expect(response.statusCode, headers.join(' | ')).toBe(303);
+      expect((await storedAs(`UTF-8 part ${index}`)).full_name, headers.join(' | ')).toBe(value);
+    }
+    await t.app.background.drain();
+  });
+
+  // Found by the seventeenth session's API probe: a file name that is not UTF-8 was stored and mailed with U+FFFD
+  // in place of its bytes ("r\uFFFDsum.pdf" for a raw 0xE9, "a\uFFFD.pdf" for filename*=UTF-8''a%FF.pdf), where a
+  // text field with the same bytes is refused.
+  it('should refuse a file name that is not UTF-8, and take the UTF-8 names browsers send', async () => {
+    const filePart = (disposition: Buffer) =>
+      Buffer.concat([
+        Buffer.from('Content-Disposition: form-data; name="FileUpload"; '),
+        disposition,
+        Buffer.from('\r\nContent-Type: application/pdf\r\n\r\n'),
+        pdf(300),
+      ]);
+    const bytes = (...pieces: (string | number[])[]) =>
+      Buffer.concat(
+        pieces.map((piece) =>
+          typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece),
+        ),
+      );
+    const notUtf8 = 'The file name of the field "FileUpload" is not valid UTF-8 text.';
+    const notDeclaredUtf8 =
+      'The file name of the field "FileUpload" must be UTF-8: send it as filename="…" or filename*=UTF-8\'\'….';
+    const before = await uploadsNow();
+    const refused: [Buffer, string][] = [
+      [bytes('filename="r', [0xe9], 'sum.pdf"'), notUtf8],
+      [bytes('filename="a', [0xc0, 0xaf], 'b.pdf"'), notUtf8],
+      [bytes('filename="a', [0xed, 0xa0, 0x80], '.pdf"'), notUtf8],
+      [bytes('filename="plan', [0xc3], '.pdf"'), notUtf8],
+      [bytes("filename*=UTF-8''a%FF.pdf"), notUtf8],
+      [bytes("filename*=utf-8'en'a%C0%AFb.pdf"), notUtf8],
+      [bytes("filename*=iso-8859-1''r%E9sum.pdf"), notDeclaredUtf8],
+      [bytes("filename*=base64''SGVsbG8.pdf"), notDeclaredUtf8],
+      [bytes("filename*=utf-16le''AB.pdf"), notDeclaredUtf8],
+      [bytes('filename*=plain.pdf'), notDeclaredUtf8],
+    ];
+    for (const [disposition, error] of refused) {
+      const response = await sendRaw('Name not UTF-8', filePart(disposition));
+      expect(response.statusCode, disposition.toString('latin1')).toBe(400);
+      expect(response.json(), disposition.toString('latin1')).toEqual({ error });
+    }
+    expect(await stored('Name not UTF-8')).toBe(0);
+    await t.app.background.drain();
+    expect(await uploadsNow()).toEqual(before);
+
+    // Chromium and Firefox send the name's UTF-8 bytes as they are; an RFC 8187 name in UTF-8 is read too.
+    const accepted: [Buffer, string][] = [
+      [
+        bytes('filename="', Buffer.from('résumé 履歴書 😀.pdf').toJSON().data, '"'),
+        'résumé 履歴書 😀.pdf',
+      ],
+      [bytes("filename*=UTF-8''r%C3%A9sum%C3%A9.pdf"), 'résumé.pdf'],
+      [bytes('filename="plans.pdf"'), 'plans.pdf'],
+    ];
+    for (const [index, [disposition, name]] of accepted.entries()) {
+      const response = await sendRaw(`UTF-8 name ${index}`, filePart(disposition));
+      expect(response.statusCode, name).toBe(303);
+      expect((await storedAs(`UTF-8 name ${index}`)).attachment_name).toBe(name);
+    }
+    await t.app.background.drain();
+  });
+
+  // Found by the seventeenth session's API probe: a .txt upload opening with one invisible character and then
+  // `<html><script>` was stored and mailed as plain text.
+  it('should refuse a text file whose markup follows characters that show nothing', async () => {
+    const before = await uploadsNow();
+    for (const invisible of ['\u200B', '\u2060', '\u0085', '\u00AD', '\u0301']) {
+      const response = await post('Hidden markup', {
+        filename: 'notes.txt',
+        contentType: 'text/plain',
+        content: Buffer.from(`${invisible}<html><script>alert(1)</script>`),
+      });
+      expect(response.statusCode, JSON.stringify(invisible)).toBe(415);
+    }
+    expect(await stored('Hidden markup')).toBe(0);
+    await t.app.background.drain();
+    expect(await uploadsNow()).toEqual(before);
+  });
+
   // Found by the sixteenth session's API probe: the form counted UTF-16 units where the login and the quotes
   // count characters, so a full name of 201 letters outside the Basic Multilingual Plane was "too long" here.
   it('should count characters, not UTF-16 units, against the limits of the text fields', async () => {

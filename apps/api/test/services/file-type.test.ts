@@ -192,4 +192,38 @@ describe('FileSniffer: text is plain text or CSV, and only when it says so', () 
       expect(await sniff(Buffer.from(page), 'notes.txt'), page.trim()).toBeUndefined();
     }
   });
+
+  // Found by the seventeenth session's API probe: one character that shows nothing before the tag (a zero-width
+  // space, a word joiner, a soft hyphen, NEL, a combining mark) passed a page as plain text.
+  it('should refuse markup after characters that show nothing, not only after white space', async () => {
+    for (const invisible of [
+      '\u200B',
+      '\u2060',
+      '\u00AD',
+      '\u0085',
+      '\u0301',
+      '\u200D\u034F',
+      '\uFEFF\u200B \n',
+      '\u180E',
+      '\u{E0001}',
+      '\uFE0F',
+      '\u3164',
+      '\u0001',
+      '\u200B'.repeat(2000), // past a chunk (1000 bytes), as the upload streams it
+    ]) {
+      for (const page of [
+        '<html><script>alert(1)</script>',
+        '<svg onload=alert(1)>',
+        '<!-- x -->',
+      ]) {
+        const content = Buffer.from(invisible + page);
+        const shown = JSON.stringify(invisible.slice(0, 4) + page.slice(0, 6));
+        expect(await sniff(content, 'notes.txt'), shown).toBeUndefined();
+        expect(await sniff(content, 'data.csv'), shown).toBeUndefined();
+      }
+    }
+    // Text after them is still text, and so is a `<` that opens no tag.
+    expect(await sniff(Buffer.from('\u200BHello <b>\n'), 'notes.txt')).toBe('txt');
+    expect(await sniff(Buffer.from('\u0301\u00AD< 5,1\n'), 'ages.csv')).toBe('csv');
+  });
 });

@@ -7,6 +7,7 @@ import { EMAIL_ADDRESS } from '../../email-address.js';
 import {
   baseNameOf,
   parseHeaderParameters,
+  type HeaderParameter,
   type HeaderWithParameters,
 } from '../../header-parameters.js';
 import { enqueue } from '../../repositories/outbox.js';
@@ -169,6 +170,70 @@ function hasRepeatedParameter(header: HeaderWithParameters): boolean {
   return new Set(names).size !== names.length;
 }
 
+/**
+ * The Content-Transfer-Encodings that leave a part's bytes as they are. Any other (`base64`,
+ * `quoted-printable`) the parser ignores, so the encoded text was stored as it came (found by the seventeenth
+ * session's API probe); RFC 7578 §4.7 deprecates the header and browsers never send it.
+ */
+const AS_THEY_ARE = new Set(['7bit', '8bit', 'binary']);
+/**
+ * The charsets a text part may declare: UTF-8, and US-ASCII, a part of it. The parser decodes a text part in
+ * whatever charset it declares, Node's encoding names included, so bytes refused as not UTF-8 without a charset
+ * were stored as "Café" under `charset=iso-8859-1`, and `charset=base64` or `utf-16le` rewrote the text (found by
+ * the seventeenth session's API probe). Browsers declare none.
+ */
+const UTF8_CHARSETS = new Set(['utf-8', 'us-ascii']);
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Reads bytes as UTF-8 with U+FFFD for what is not, as the parser reads a text part without a charset. */
+const LENIENT_UTF8 = new TextDecoder('utf-8');
+
+/** Whether `bytes` are valid UTF-8 (no overlong forms, no surrogates). */
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    STRICT_UTF8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A field as a message names it: `"SingleLine" (Project name)`, or the name alone when it is not the form's.
+ * `latin1Name` is the name as the part's header has it, one byte a character (the parser reads it as UTF-8).
+ */
+function fieldTitle(latin1Name: string): string {
+  const name = Buffer.from(latin1Name, 'latin1').toString('utf8');
+  return isField(name) ? `"${name}" (${FIELDS[name].label})` : `"${shownText(name)}"`;
+}
+
+/**
+ * Why a part's file name (`filename` or `filename*`, as its header has it) is refused, or `undefined`. The parser
+ * writes U+FFFD for bytes that are not UTF-8 (a raw 0xE9, `filename*=UTF-8''a%FF.pdf`, overlong `C0 AF`), so the
+ * file was stored and mailed as "r\uFFFDsum.pdf" where a text field with the same bytes is refused; and it decodes
+ * `filename*=` in any charset it names, Node's encoding names included (found by the seventeenth session's API
+ * probe). Browsers send the name as UTF-8 bytes in `filename="…"`, which is taken.
+ */
+function fileNameProblem(parameter: HeaderParameter, field: string): string | undefined {
+  let bytes: Buffer;
+  if (parameter.name === 'filename*') {
+    // RFC 8187: charset'language'value, the value %-encoded (the parser decodes every %XX, as here).
+    const extended = /^([^']*)'[^']*'(.*)$/s.exec(parameter.value);
+    if (extended?.[1]?.toLowerCase() !== 'utf-8') {
+      return `The file name of the field ${field} must be UTF-8: send it as filename="…" or filename*=UTF-8''….`;
+    }
+    const value = extended[2] ?? '';
+    bytes = Buffer.from(
+      value.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) =>
+        String.fromCharCode(Number.parseInt(hex, 16)),
+      ),
+      'latin1',
+    );
+  } else {
+    bytes = Buffer.from(parameter.value, 'latin1');
+  }
+  return isUtf8(bytes) ? undefined : `The file name of the field ${field} is not valid UTF-8 text.`;
+}
+
 /** The refusal of a multipart body whose boundary `boundaryOf` cannot be sure of. */
 const BOUNDARY_MESSAGE =
   'The form data is malformed: its Content-Type must give one boundary, as boundary=… (not boundary*=…).';
@@ -183,6 +248,8 @@ class PartHeaderCheck {
   parts = 0;
   problem: string | undefined;
   readonly #delimiter: Buffer;
+  /** The parts (counted from 1, as handed over) whose text the parser decodes as Latin-1: declared US-ASCII. */
+  readonly #latin1Parts = new Set<number>();
   #carry: Buffer = Buffer.from('\r\n');
   #state: 'outside' | 'delimited' | 'header' | 'end' = 'outside';
   #header: Buffer[] = [];
@@ -243,6 +310,15 @@ class PartHeaderCheck {
     }
   }
 
+  /**
+   * Whether the parser decoded the text of the `part`-th part (counted from 1) as Latin-1 (its declared charset is
+   * US-ASCII): read as UTF-8, its bytes are what that text holds one to a character. The check reads each part's
+   * headers before the parser hands the part over, and, when it names no problem, the parts are the parser's.
+   */
+  decodedAsLatin1(part: number): boolean {
+    return this.#latin1Parts.has(part);
+  }
+
   /** The problem to answer with once the parser has handed over `handed` parts, or `undefined`. */
   problemAfter(handed: number): string | undefined {
     if (this.problem !== undefined) return this.problem;
@@ -271,6 +347,8 @@ class PartHeaderCheck {
     let fields = 0;
     let disposition: string | undefined;
     let dispositions = 0;
+    const contentTypes: string[] = [];
+    const encodings: string[] = [];
     for (const line of lines) {
       if (line.startsWith(' ') || line.startsWith('\t')) {
         // Obsolete line folding: the parser joins the line onto the one before (a second `; name=` there was
@@ -284,9 +362,14 @@ class PartHeaderCheck {
         this.problem = 'A part of the form has a header line that is not well formed.';
         return;
       }
-      if (line.slice(0, colon).toLowerCase() === 'content-disposition') {
+      const headerName = line.slice(0, colon).toLowerCase();
+      if (headerName === 'content-disposition') {
         disposition ??= line.slice(colon + 1);
         dispositions += 1;
+      } else if (headerName === 'content-type') {
+        contentTypes.push(line.slice(colon + 1));
+      } else if (headerName === 'content-transfer-encoding') {
+        encodings.push(line.slice(colon + 1).trim());
       }
     }
     if (fields > MAX_PART_HEADER_LINES) {
@@ -323,8 +406,57 @@ class PartHeaderCheck {
         // `name*=UTF-8''…` and backslash escapes are decoded differently by different readers.
         this.problem =
           'A part of the form must give its field\'s name plainly, as name="…" (no name*= and no backslashes).';
+      } else {
+        this.problem = this.#contentProblem(
+          header,
+          fieldTitle(name.value),
+          contentTypes,
+          encodings,
+        );
       }
     }
+  }
+
+  /**
+   * Why the parser would not hand over a well-formed part's bytes as they were sent, or `undefined`: a
+   * Content-Transfer-Encoding it ignores, a file name that is not UTF-8, or a text part that is not plain UTF-8
+   * text (another charset, or `application/json`, which the multipart plugin parses and replaces by its value).
+   */
+  #contentProblem(
+    disposition: HeaderWithParameters,
+    field: string,
+    contentTypes: string[],
+    encodings: string[],
+  ): string | undefined {
+    const encoding = encodings.find((value) => !AS_THEY_ARE.has(value.toLowerCase()));
+    if (encoding !== undefined) {
+      return `The field ${field} is sent with Content-Transfer-Encoding: ${shownText(encoding)}; send its bytes as they are, without one.`;
+    }
+    const fileName = disposition.parameters.find(
+      (parameter) => baseNameOf(parameter) === 'filename',
+    );
+    // A file's bytes are stored as they come, whatever its Content-Type says.
+    if (fileName !== undefined) return fileNameProblem(fileName, field);
+    const declared = contentTypes
+      .filter((value) => value.trim() !== '') // an empty one is no Content-Type to the parser
+      .map((value) => parseHeaderParameters(value));
+    if (declared.some((type) => type === undefined || hasRepeatedParameter(type))) {
+      // Read leniently, `char set=latin1` is a charset (the parser drops the space).
+      return 'A part of the form has a Content-Type header that is not well formed.';
+    }
+    // A part of this type is a file to the parser (the first Content-Type is the one it reads).
+    if (declared[0]?.value === 'application/octet-stream') return undefined;
+    const text = `The field ${field} must be sent as UTF-8 text (no Content-Type, or text/plain with charset=utf-8).`;
+    for (const [index, type] of declared.entries()) {
+      if (type?.value !== 'text/plain') return text;
+      for (const parameter of type.parameters) {
+        if (baseNameOf(parameter) !== 'charset') continue;
+        const charset = parameter.value.toLowerCase();
+        if (parameter.name !== 'charset' || !UTF8_CHARSETS.has(charset)) return text;
+        if (index === 0 && charset === 'us-ascii') this.#latin1Parts.add(this.parts);
+      }
+    }
+    return undefined;
   }
 }
 
@@ -421,7 +553,7 @@ async function receive(
   }
   const headers = new PartHeaderCheck(boundary);
   request.raw.on('data', (chunk: Buffer) => headers.push(chunk));
-  const reading = readParts(request, uploadsDir, received, guard);
+  const reading = readParts(request, uploadsDir, received, guard, headers);
   let complete: boolean;
   try {
     complete = await Promise.race([reading.then(() => true), guard.over.then(() => false)]);
@@ -487,6 +619,7 @@ async function readParts(
   uploadsDir: string,
   received: Received,
   guard: BodyGuard,
+  headers: PartHeaderCheck,
 ): Promise<void> {
   for await (const part of request.parts()) {
     received.parts += 1;
@@ -514,7 +647,12 @@ async function readParts(
       received.file = undefined;
       continue;
     }
-    const value = typeof part.value === 'string' ? part.value : String(part.value);
+    let value = typeof part.value === 'string' ? part.value : String(part.value);
+    // Declared US-ASCII, the part was decoded as Latin-1 (`Caf\xE9` stored as "Café"): read as UTF-8 instead,
+    // as every text part is (its bytes are what the string holds, one to a character).
+    if (headers.decodedAsLatin1(received.parts)) {
+      value = LENIENT_UTF8.decode(Buffer.from(value, 'latin1'));
+    }
     if (part.fieldname === FILE_FIELD && value === '') continue; // "no file chosen"
     if (part.fieldname === FILE_FIELD) {
       // Content under the file's name with no `filename` is a text field to the parser (cut at its size
