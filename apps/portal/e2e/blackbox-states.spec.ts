@@ -311,6 +311,27 @@ test.describe('content pages', () => {
     await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
   });
 
+  // Found by the seventeenth session's portal probe: a page whose code failed to load once showed the browser's
+  // "Failed to fetch dynamically imported module" and stayed so, however the user navigated, until a reload.
+  test('a page whose code could not be fetched says so and loads again once the connection is back', async ({
+    hub: page,
+  }) => {
+    await page.route('**/assets/info-*.js', (route) => route.abort('internetdisconnected'));
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Information Hub' })
+      .click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'This page could not be loaded' }),
+    ).toBeVisible();
+    await expect(page.getByText(/Failed to fetch/)).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await page.unroute('**/assets/info-*.js');
+    await page.getByRole('button', { name: 'Load the page again' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
+    await expect(page).toHaveURL(/\/demo\/info$/);
+  });
+
   test('a page whose data is refused because the session ended offers Log in again, not a Retry that cannot work', async ({
     page,
   }) => {

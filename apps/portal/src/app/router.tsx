@@ -10,7 +10,7 @@ import { ClientRoot } from './routes/client-root';
 import { NotFoundRoute } from './routes/not-found';
 import { PageLoading } from './routes/page-loading';
 import type { RouteHandle } from './route-handle';
-import { RouteErrorBoundary } from './routes/route-error';
+import { PageCodeError, RouteErrorBoundary } from './routes/route-error';
 
 /** The client and the session are re-read only when the client prefix changes (and on window focus, via SWR). */
 const sameClient = ({ currentParams, nextParams }: ShouldRevalidateFunctionArgs) =>
@@ -22,6 +22,20 @@ const sameClient = ({ currentParams, nextParams }: ShouldRevalidateFunctionArgs)
  */
 const page = (name: RouteHandle['page']): RouteHandle => ({ page: name });
 
+/**
+ * A page's code, fetched on its first visit. A fetch that fails (offline, the server restarting, a new release
+ * whose files have other names) is a PageCodeError: React Router keeps a lazy route's first outcome for good,
+ * and browsers keep a failed module, so that page stayed "Failed to fetch dynamically imported module" in the
+ * browser's words until a reload (found by the seventeenth session's portal probe). The error page says what
+ * happened and offers the reload.
+ */
+export const lazyPage =
+  <T,>(load: () => Promise<T>) =>
+  (): Promise<T> =>
+    load().catch((error: unknown) => {
+      throw new PageCodeError(error);
+    });
+
 /** An article's view names its type and id (`case_study:harbour-quay`). */
 const articlePage = (searchParams: URLSearchParams) =>
   `${searchParams.get('type') ?? 'article'}:${searchParams.get('id') ?? ''}`;
@@ -30,53 +44,53 @@ const appRoutes: RouteObject[] = [
   {
     path: routes.dashboard,
     handle: page('dashboard'),
-    lazy: () => import('./routes/app/dashboard'),
+    lazy: lazyPage(() => import('./routes/app/dashboard')),
   },
-  { path: routes.info, handle: page('info'), lazy: () => import('./routes/app/info') },
+  { path: routes.info, handle: page('info'), lazy: lazyPage(() => import('./routes/app/info')) },
   {
     path: routes.searchResults,
     handle: page('search-results'),
-    lazy: () => import('./routes/app/search-results'),
+    lazy: lazyPage(() => import('./routes/app/search-results')),
   },
   {
     path: routes.article,
     handle: page(articlePage),
-    lazy: () => import('./routes/app/article'),
+    lazy: lazyPage(() => import('./routes/app/article')),
   },
   {
     path: routes.sampleReport,
     handle: page('sample-report'),
-    lazy: () => import('./routes/app/sample-report'),
+    lazy: lazyPage(() => import('./routes/app/sample-report')),
   },
   {
     path: routes.dueDiligence,
     handle: page('due-diligence'),
-    lazy: () => import('./routes/app/due-diligence'),
+    lazy: lazyPage(() => import('./routes/app/due-diligence')),
   },
   {
     path: routes.insuranceFramework,
     handle: page('insurance-framework'),
-    lazy: () => import('@/features/framework/routes/insurance-framework'),
+    lazy: lazyPage(() => import('@/features/framework/routes/insurance-framework')),
   },
   {
     path: routes.insuranceGuide,
     handle: page('insurance-guide'),
-    lazy: () => import('@/features/guide/routes/insurance-guide'),
+    lazy: lazyPage(() => import('@/features/guide/routes/insurance-guide')),
   },
   {
     path: routes.calculator.buildingWarranty,
     handle: page('building-warranty-calculator'),
-    lazy: () => import('@/features/calculators/routes/building-warranty'),
+    lazy: lazyPage(() => import('@/features/calculators/routes/building-warranty')),
   },
   {
     path: routes.calculator.contractorsAllRisks,
     handle: page('contractors-all-risks-calculator'),
-    lazy: () => import('@/features/calculators/routes/contractors-all-risks'),
+    lazy: lazyPage(() => import('@/features/calculators/routes/contractors-all-risks')),
   },
   {
     path: routes.calculator.btrWarranty,
     handle: page('btr-warranty-calculator'),
-    lazy: () => import('@/features/calculators/routes/btr-warranty'),
+    lazy: lazyPage(() => import('@/features/calculators/routes/btr-warranty')),
   },
 ];
 
@@ -98,13 +112,13 @@ export const routeObjects: RouteObject[] = [
         path: routes.login,
         loader: loginLoader,
         shouldRevalidate: sameClient,
-        lazy: () => import('./routes/login'),
+        lazy: lazyPage(() => import('./routes/login')),
       },
       {
         // The logged-in hub: header, sidebar, footer. Without a session every page here goes to the login page.
         loader: protectedLoader,
         shouldRevalidate: sameClient,
-        lazy: () => import('./routes/app/app-root'),
+        lazy: lazyPage(() => import('./routes/app/app-root')),
         children: [{ errorElement: <RouteErrorBoundary />, children: appRoutes }],
       },
       { path: '*', element: <NotFoundRoute /> },

@@ -1,9 +1,12 @@
+import { useContext } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useRouteLoaderData } from 'react-router-dom';
 import styled from 'styled-components';
 
 import { documentTitleOf } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { InsideMainLandmark } from '@/lib/main-landmark';
 import type { Client } from '@/types/api';
 
 /**
@@ -32,7 +35,13 @@ export function NotFoundRoute() {
   );
 }
 
-export const Page = styled.main`
+/** The error pages' frame: the page's main landmark, or a block when drawn inside the hub's main. */
+export function Page({ children }: { children: ReactNode }) {
+  const insideMain = useContext(InsideMainLandmark);
+  return <PageFrame as={insideMain ? 'div' : 'main'}>{children}</PageFrame>;
+}
+
+const PageFrame = styled.main`
   max-width: 40rem;
   margin: 0 auto;
   padding: ${({ theme }) => `${theme.space.xxl} ${theme.space.md}`};

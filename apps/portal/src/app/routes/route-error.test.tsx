@@ -1,11 +1,14 @@
 import { defaultTheme } from '@firm/ui';
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, data, Outlet, RouterProvider } from 'react-router-dom';
 import { ThemeProvider } from 'styled-components';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import { makeClient } from '@/testing/fixtures';
+
+import { lazyPage } from '../router';
 
 import { RouteErrorBoundary } from './route-error';
 
@@ -91,5 +94,60 @@ describe('RouteErrorBoundary', () => {
       });
       expect(await screen.findByRole('heading', { level: 1, name: '404 Not Found' })).toBeVisible();
     });
+  });
+});
+
+describe('RouteErrorBoundary, given a page whose code could not be fetched', () => {
+  // Found by the seventeenth session's portal probe: the page showed the browser's "Failed to fetch dynamically
+  // imported module: …" and stayed so (React Router keeps a lazy route's first outcome) until a reload.
+  it('should say the page could not be loaded, in the portal’s words, and offer to load it again', async () => {
+    const router = createMemoryRouter(
+      [
+        {
+          id: CLIENT_ROUTE_ID,
+          path: '/:client',
+          loader: () => makeClient(),
+          element: <Outlet />,
+          HydrateFallback: () => null,
+          // As in the hub (app/router.tsx): the pages sit under a route whose error element shows their errors.
+          children: [
+            {
+              errorElement: <RouteErrorBoundary />,
+              children: [
+                { path: 'dashboard', element: <p>Dashboard</p> },
+                {
+                  path: 'info',
+                  lazy: lazyPage(() =>
+                    Promise.reject(
+                      new TypeError(
+                        'Failed to fetch dynamically imported module: /assets/info-x.js',
+                      ),
+                    ),
+                  ),
+                },
+              ],
+            },
+          ],
+        },
+      ],
+      { initialEntries: ['/demo/dashboard'] },
+    );
+    render(
+      <ThemeProvider theme={defaultTheme}>
+        <RouterProvider router={router} />
+      </ThemeProvider>,
+    );
+    // Another page first: the page is reached by a link, as in the hub.
+    expect(await screen.findByText('Dashboard')).toBeVisible();
+    await router.navigate('/demo/info');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This page could not be loaded' }),
+    ).toBeVisible();
+    expect(screen.queryByText(/Failed to fetch/)).toBeNull();
+    expect(screen.queryByText('Oops!')).toBeNull();
+    const reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload });
+    await userEvent.click(screen.getByRole('button', { name: 'Load the page again' }));
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 });

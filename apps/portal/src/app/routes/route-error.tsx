@@ -1,3 +1,4 @@
+import { Button } from '@firm/ui';
 import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from 'react-router-dom';
 
 import { documentTitleOf } from '@/components/ui/page-heading';
@@ -7,6 +8,14 @@ import { mailtoHref } from '@/lib/links';
 import type { Client } from '@/types/api';
 
 import { NotFoundRoute, Page } from './not-found';
+
+/** A page's code could not be fetched (see `code` in app/router.tsx): reloading the page fetches it again. */
+export class PageCodeError extends Error {
+  constructor(cause: unknown) {
+    super('This page could not be loaded.', { cause });
+    this.name = 'PageCodeError';
+  }
+}
 
 /** What went wrong, in the user's words: the status text (or status), else the error's message. */
 export function describeError(error: unknown): string {
@@ -25,6 +34,26 @@ export function RouteErrorBoundary() {
 
   console.error(error);
   const email = client?.contact.email || env.fallbackContactEmail;
+  if (error instanceof PageCodeError) {
+    return (
+      <Page>
+        <title>{documentTitleOf('Page not loaded', client)}</title>
+        <h1>This page could not be loaded</h1>
+        <p>
+          The connection to our server failed while the page was loading. Check your connection,
+          then load the page again: what you have typed in this tab is kept.
+        </p>
+        <p>
+          <Button type="button" onClick={() => window.location.reload()}>
+            Load the page again
+          </Button>
+        </p>
+        <p>
+          If this keeps happening, please <a href={mailtoHref(email)}>contact us</a>.
+        </p>
+      </Page>
+    );
+  }
   return (
     <Page>
       <title>{documentTitleOf('Oops!', client)}</title>

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { ReactNode, RefObject } from 'react';
 import styled from 'styled-components';
 
+import { InsideMainLandmark } from '@/lib/main-landmark';
 import type { Client } from '@/types/api';
 
 import { ContactCard } from './contact-card';
@@ -52,7 +53,7 @@ export function AppLayout({ client, showFooterBanner, mainRef, children }: AppLa
           </SidebarInner>
         </Sidebar>
         <Main id={MAIN_CONTENT_ID} tabIndex={-1} ref={mainRef}>
-          {children}
+          <InsideMainLandmark.Provider value={true}>{children}</InsideMainLandmark.Provider>
         </Main>
       </Body>
       <SiteFooter client={client} showBanner={showFooterBanner} />
