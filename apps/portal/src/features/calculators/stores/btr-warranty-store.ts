@@ -3,6 +3,7 @@ import type { BtrWarrantyQuote } from '@firm/pricing';
 
 import {
   toBtrQuoteInput,
+  toBtrWarrantySubmission,
   type BtrWarrantyInputs,
   type BtrWarrantySubmission,
 } from '../api/submit-btr-warranty';
@@ -35,5 +36,10 @@ export const useBtrWarrantyStore = createDraftStore<
   check: (inputs) => {
     if (typeof inputs.includeLossOfRent !== 'boolean') throw new TypeError('includeLossOfRent');
     quoteBtrWarrantyInputs({ ...inputs, includeLossOfRent: true });
+  },
+  submission: {
+    body: toBtrWarrantySubmission,
+    contactOf: ({ name, contact_number, email }) => ({ name, telephone: contact_number, email }),
+    referencePrefix: 'BTR',
   },
 });

@@ -6,9 +6,10 @@ import {
 } from '@firm/pricing';
 import type { BuildingWarrantyQuote } from '@firm/pricing';
 
-import type {
-  BuildingWarrantyInputs,
-  BuildingWarrantySubmission,
+import {
+  toBuildingWarrantySubmission,
+  type BuildingWarrantyInputs,
+  type BuildingWarrantySubmission,
 } from '../api/submit-building-warranty';
 
 import { createDraftStore } from './create-draft-store';
@@ -37,4 +38,9 @@ export const useBuildingWarrantyStore = createDraftStore<
   BuildingWarrantySubmission
 >('calculator:building-warranty', initialBuildingWarrantyInputs, {
   quote: quoteBuildingWarrantyInputs,
+  submission: {
+    body: toBuildingWarrantySubmission,
+    contactOf: ({ name, telephone, email }) => ({ name, telephone, email }),
+    referencePrefix: 'BW',
+  },
 });

@@ -1,9 +1,10 @@
 import { CAR_LIMITS, CAR_PROPERTY_TYPES, quoteContractorsAllRisks } from '@firm/pricing';
 import type { ContractorsAllRisksQuote } from '@firm/pricing';
 
-import type {
-  ContractorsAllRisksInputs,
-  ContractorsAllRisksSubmission,
+import {
+  toContractorsAllRisksSubmission,
+  type ContractorsAllRisksInputs,
+  type ContractorsAllRisksSubmission,
 } from '../api/submit-contractors-all-risks';
 
 import { createDraftStore } from './create-draft-store';
@@ -26,4 +27,9 @@ export const useContractorsAllRisksStore = createDraftStore<
   ContractorsAllRisksSubmission
 >('calculator:contractors-all-risks', initialContractorsAllRisksInputs, {
   quote: quoteContractorsAllRisksInputs,
+  submission: {
+    body: toContractorsAllRisksSubmission,
+    contactOf: ({ name, telephone, email }) => ({ name, telephone, email }),
+    referencePrefix: 'CAR',
+  },
 });

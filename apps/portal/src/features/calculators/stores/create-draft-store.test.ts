@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { createDraftStore, INTERRUPTED_MESSAGE } from './create-draft-store';
+import { createDraftStore, INTERRUPTED_MESSAGE, type ContactDetails } from './create-draft-store';
 
 const KEY = 'calculator:test';
 const initial = { units: 1, label: 'a' };
@@ -12,9 +12,43 @@ const quote = ({ units, label }: typeof initial) => {
   return { total: units * 10 };
 };
 
+/** A key as `newSubmissionKey` makes one. */
+const KEY_OF_32_HEX = '0123456789abcdef0123456789abcdef';
+
+const ada = { name: 'Ada Lovelace', telephone: '020 7946 0000', email: 'ada@example.com' };
+
+interface Body {
+  units: number;
+  name: string;
+  telephone: string;
+  email: string;
+  total: number;
+}
+
+/** What Calculate posts, as a calculator's `toSubmission` makes it. */
+const toBody = (
+  inputs: typeof initial,
+  contact: ContactDetails,
+  figures: { total: number },
+): Body => ({
+  units: inputs.units,
+  name: contact.name.trim(),
+  telephone: contact.telephone.trim(),
+  email: contact.email.trim(),
+  total: figures.total,
+});
+
+/** The body Calculate posts for Ada's estimate of `units` units. */
+const bodyOf = (units: number) => toBody({ units, label: 'a' }, ada, { total: units * 10 });
+
 function makeStore() {
-  return createDraftStore<typeof initial, { total: number }, { units: number }>(KEY, initial, {
+  return createDraftStore<typeof initial, { total: number }, Body>(KEY, initial, {
     quote,
+    submission: {
+      body: toBody,
+      contactOf: ({ name, telephone, email }) => ({ name, telephone, email }),
+      referencePrefix: 'BW',
+    },
   });
 }
 
@@ -26,8 +60,8 @@ describe('createDraftStore', () => {
   describe('given two posts in flight', () => {
     it('should keep the newer one’s outcome when the older one answers last', () => {
       const store = makeStore();
-      const older = store.getState().startSubmission({ units: 1 });
-      const newer = store.getState().startSubmission({ units: 2 });
+      const older = store.getState().startSubmission(bodyOf(1));
+      const newer = store.getState().startSubmission(bodyOf(2));
 
       store.getState().finishSubmission(newer, { reference: 'BW-2026-000002' });
       store.getState().finishSubmission(older, { message: 'late failure' });
@@ -35,7 +69,7 @@ describe('createDraftStore', () => {
       expect(store.getState().submission).toEqual({
         status: 'sent',
         id: newer,
-        body: { units: 2 },
+        body: bodyOf(2),
         reference: 'BW-2026-000002',
         key: expect.stringMatching(/^[0-9a-f]{32}$/),
       });
@@ -46,7 +80,7 @@ describe('createDraftStore', () => {
     it('should come back as a failed, retryable submission of the same body', async () => {
       const store = makeStore();
       store.getState().setEstimate({ inputs: initial, quote: { total: 10 } });
-      const id = store.getState().startSubmission({ units: 1 });
+      const id = store.getState().startSubmission(bodyOf(1));
 
       const reloaded = makeStore();
       await reloaded.persist.rehydrate();
@@ -56,7 +90,7 @@ describe('createDraftStore', () => {
       expect(reloaded.getState().submission).toEqual({
         status: 'failed',
         id,
-        body: { units: 1 },
+        body: bodyOf(1),
         message: INTERRUPTED_MESSAGE,
         unanswered: true,
         key: sent.status === 'sending' ? sent.key : 'none',
@@ -73,17 +107,17 @@ describe('createDraftStore', () => {
     it('should be kept by Try again, also after a reload, so a stored attempt is not stored twice', async () => {
       const store = makeStore();
       store.getState().setEstimate({ inputs: initial, quote: { total: 10 } });
-      const first = store.getState().startSubmission({ units: 1 });
+      const first = store.getState().startSubmission(bodyOf(1));
       const key = keyOf(store);
       expect(key).toMatch(/^[0-9a-f]{32}$/);
       store.getState().finishSubmission(first, { message: 'The connection to our server failed.' });
-      store.getState().startSubmission({ units: 1 });
+      store.getState().startSubmission(bodyOf(1));
       expect(keyOf(store)).toBe(key);
 
       // Reloaded while the retry was on its way: the next Try again still sends that key.
       const reloaded = makeStore();
       await reloaded.persist.rehydrate();
-      reloaded.getState().startSubmission({ units: 1 });
+      reloaded.getState().startSubmission(bodyOf(1));
       expect(keyOf(reloaded)).toBe(key);
     });
 
@@ -91,16 +125,16 @@ describe('createDraftStore', () => {
       const store = makeStore();
       const keys = new Set<string | undefined>();
       store.getState().setEstimate({ inputs: initial, quote: { total: 10 } });
-      const a = store.getState().startSubmission({ units: 1 });
+      const a = store.getState().startSubmission(bodyOf(1));
       keys.add(keyOf(store));
       store.getState().finishSubmission(a, { message: 'failed' });
-      const b = store.getState().startSubmission({ units: 2 });
+      const b = store.getState().startSubmission(bodyOf(2));
       keys.add(keyOf(store));
       store.getState().finishSubmission(b, { reference: 'BW-2026-000003' });
-      store.getState().startSubmission({ units: 2 });
+      store.getState().startSubmission(bodyOf(2));
       keys.add(keyOf(store));
       store.getState().setEstimate({ inputs: initial, quote: { total: 11 } });
-      store.getState().startSubmission({ units: 2 });
+      store.getState().startSubmission(bodyOf(2));
       keys.add(keyOf(store));
       expect(keys.size).toBe(4);
     });
@@ -148,7 +182,7 @@ describe('createDraftStore', () => {
     });
 
     it('should drop an estimate that is not the quote of its inputs, and its submission', async () => {
-      const sent = { status: 'sent', id: 3, body: { units: 2 }, reference: 'BW-2026-000009' };
+      const sent = { status: 'sent', id: 3, body: bodyOf(2), reference: 'BW-2026-000009' };
       const good = await stored({
         owner,
         estimate: { inputs: { units: 2, label: 'a' }, quote: { total: 20 } },
@@ -181,16 +215,125 @@ describe('createDraftStore', () => {
       for (const submission of [
         null,
         'sent',
-        { status: 'sent', id: 1, body: { units: 1 } },
+        { status: 'sent', id: 1, body: bodyOf(1) },
         { status: 'failed', id: 1, body: null, message: 'x' },
-        { status: 'failed', id: '1', body: {}, message: 'x' },
-        { status: 'sending', id: 1, body: {}, key: 'k' },
-        { status: 'sent', id: 1, body: {}, reference: 'R', key: 5 },
+        { status: 'failed', id: '1', body: bodyOf(1), message: 'x' },
+        { status: 'failed', id: 1, body: bodyOf(1), message: 5 },
+        { status: 'sending', id: 1, body: bodyOf(1), key: KEY_OF_32_HEX },
+        { status: 'sent', id: 1, body: bodyOf(1), reference: 'BW-2026-000001', key: 5 },
       ]) {
         const state = await stored({ owner, estimate, submission });
         expect(state.submission, JSON.stringify(submission)).toEqual({ status: 'idle' });
         expect(state.estimate).toEqual(estimate);
       }
+    });
+
+    // Found by the seventeenth session's portal probe, editing `calculator:building-warranty` by hand: the
+    // submission was taken as it was. Try again posted a stored body for £50m beside an estimate for £500,000
+    // (the API stored the £50m quote and its reference was shown beside the £500,000 estimate), any text was shown
+    // as "Your reference: …", and a key of non-Latin-1 characters left Try again doing nothing (a 100 KB one was
+    // refused with a 431, told as "did not reach our team").
+    describe('a stored submission', () => {
+      const estimate = { inputs: initial, quote: { total: 10 } };
+      const failed = {
+        status: 'failed',
+        id: 4,
+        body: bodyOf(1),
+        message: INTERRUPTED_MESSAGE,
+        unanswered: true,
+        key: KEY_OF_32_HEX,
+      };
+      const sent = { status: 'sent', id: 5, body: bodyOf(1), reference: 'BW-2026-000123' };
+      const forgotten = async (submission: unknown) => {
+        const state = await stored({ owner, contact: ada, estimate, submission });
+        expect(state.submission, JSON.stringify(submission).slice(0, 200)).toEqual({
+          status: 'idle',
+        });
+        // The checked inputs, contact and estimate stay.
+        expect(state.estimate).toEqual(estimate);
+        expect(state.contact).toEqual(ada);
+      };
+
+      it('should be kept as saved when it is one this screen made', async () => {
+        const store = makeStore();
+        store.getState().claim(owner);
+        store.getState().setEstimate(estimate);
+        const first = store.getState().startSubmission(bodyOf(1));
+        store.getState().finishSubmission(first, {
+          message: 'The connection to our server failed.',
+          unanswered: true,
+        });
+        const failedThen = store.getState().submission;
+        const reloaded = makeStore();
+        await reloaded.persist.rehydrate();
+        expect(reloaded.getState().submission).toEqual(failedThen);
+
+        const second = store.getState().startSubmission(bodyOf(1));
+        store.getState().finishSubmission(second, { reference: 'BW-2026-1234567' });
+        const sentThen = store.getState().submission;
+        await reloaded.persist.rehydrate();
+        expect(reloaded.getState().submission).toEqual(sentThen);
+
+        expect((await stored({ owner, estimate, submission: failed })).submission).toEqual(failed);
+        expect((await stored({ owner, estimate, submission: sent })).submission).toEqual(sent);
+        // Saved before there were keys: Try again posts under a new one.
+        const { key: _key, ...keyless } = failed;
+        expect((await stored({ owner, estimate, submission: keyless })).submission).toEqual(
+          keyless,
+        );
+      });
+
+      it('should be forgotten when its body is not the one Calculate posts for the estimate shown', async () => {
+        for (const body of [
+          bodyOf(5),
+          { ...bodyOf(1), total: 50 },
+          { ...bodyOf(1), units: 5 },
+          { ...bodyOf(1), extra: 1 },
+          { units: 1, name: ada.name, telephone: ada.telephone, email: ada.email },
+          { ...bodyOf(1), name: ' Ada Lovelace ' },
+          { ...bodyOf(1), email: 'ada.example.com' },
+          { ...bodyOf(1), name: '' },
+          { ...bodyOf(1), telephone: 7 },
+          [bodyOf(1)],
+          'body',
+        ]) {
+          await forgotten({ ...failed, body });
+          await forgotten({ ...sent, body });
+        }
+      });
+
+      it('should be forgotten when its reference is not one the API gives for this calculator', async () => {
+        for (const reference of [
+          'BW-2026-999999 — your policy is bound, pay £5,800 to sort code 00-00-00',
+          'Your policy is bound',
+          'BTR-2026-000123',
+          'bw-2026-000123',
+          'BW-26-000123',
+          'BW-2026-12345',
+          ' BW-2026-000123',
+          'BW-2026-000123\n',
+          `BW-2026-${'9'.repeat(100_000)}`,
+          '',
+        ]) {
+          await forgotten({ ...sent, reference });
+        }
+      });
+
+      it('should be forgotten when its key is not one this screen makes', async () => {
+        for (const key of [
+          'ключ-ключ-ключ',
+          '€'.repeat(32),
+          'a'.repeat(100_000),
+          KEY_OF_32_HEX.toUpperCase(),
+          crypto.randomUUID(),
+          `${KEY_OF_32_HEX}0`,
+          '',
+          null,
+        ]) {
+          await forgotten({ ...failed, key });
+          await forgotten({ ...sent, key });
+        }
+      });
     });
 
     it('should start afresh from a stored state that is not an object', async () => {

@@ -3,6 +3,8 @@ import { createJSONStorage, persist } from 'zustand/middleware';
 
 import { newSubmissionKey } from '@/lib/submission-key';
 
+import { invalidContactFields } from '../utils/contact';
+
 /** The contact details sent with every calculator submission. */
 export interface ContactDetails {
   name: string;
@@ -88,23 +90,51 @@ export interface DraftPricing<I, Q> {
   check?: (inputs: I) => void;
 }
 
+/** How a calculator posts an estimate, which tells the draft store which stored submissions still hold. */
+export interface DraftSubmission<I, Q, B> {
+  /** The body Calculate posts for an estimate's inputs and figures and the contact details (`toSubmission`). */
+  body: (inputs: I, contact: ContactDetails, quote: Q) => B;
+  /** The contact details a stored body holds, read as they are (checked by the store). */
+  contactOf: (body: Record<string, unknown>) => Record<keyof ContactDetails, unknown>;
+  /** The kind of the API's references to this calculator's submissions: `BW` for `BW-2026-000123`. */
+  referencePrefix: string;
+}
+
+/** What {@link createDraftStore} checks a draft read back from the tab with. */
+export interface DraftOptions<I, Q, B> extends DraftPricing<I, Q> {
+  submission: DraftSubmission<I, Q, B>;
+}
+
+/** What `newSubmissionKey` makes: 128 random bits in hex. */
+const SUBMISSION_KEY = /^[0-9a-f]{32}$/;
+
 /**
  * Creates the draft store of one calculator: inputs, contact details, the last estimate and its
  * submission. Client state only, kept in sessionStorage so a draft survives navigating away and
  * back (and a reload) but not the end of the browser session. What is read back from the tab is checked
  * as if typed: a stored input the calculator does not take is its default again, an estimate that is not the
- * quote of its inputs is dropped, and a contact or submission of another shape is forgotten (a draft altered in
- * the tab's storage, or saved by an older screen, crashed the page or left Calculate doing nothing).
+ * quote of its inputs is dropped, a submission is kept only if its body is the one Calculate posts for that
+ * estimate, its key one this screen makes and its reference one the API gives, and a contact or submission of
+ * another shape is forgotten (a draft altered in the tab's storage, or saved by an older screen, crashed the page,
+ * left Calculate doing nothing, had Try again post other figures than those shown, or showed any text as the
+ * reference).
  *
  * @param name - the sessionStorage key
  * @param initialInputs - the inputs of a fresh draft
- * @param pricing - the calculator's quote, to check stored inputs and estimates with
+ * @param options - the calculator's quote and submission body, to check stored inputs, estimates and
+ *   submissions with
  */
 export function createDraftStore<I extends object, Q, B>(
   name: string,
   initialInputs: I,
-  pricing: DraftPricing<I, Q>,
+  options: DraftOptions<I, Q, B>,
 ) {
+  const pricing: DraftPricing<I, Q> = options;
+  const { referencePrefix } = options.submission;
+  if (!/^[A-Z]+$/.test(referencePrefix)) throw new RangeError(`referencePrefix ${referencePrefix}`);
+  // What nextReference (apps/api) makes: the kind, the year, the number padded to six digits (more once a
+  // client's counter passes 999,999 in a year; at most 15, as no counter gets near).
+  const reference = new RegExp(`^${referencePrefix}-\\d{4}-\\d{6,15}$`);
   // One object, never changed: what a draft of no one (or of another user) reads as.
   const initial: FreshDraft<I, Q, B> = {
     inputs: initialInputs,
@@ -203,9 +233,9 @@ export function createDraftStore<I extends object, Q, B>(
             estimate,
             // A submission is of the estimate shown: none without one.
             submission:
-              estimate !== null && isSubmission<B>(saved.submission)
-                ? saved.submission
-                : { status: 'idle' },
+              estimate === null
+                ? { status: 'idle' }
+                : storedSubmission(saved.submission, estimate, options.submission, reference),
           };
         },
       },
@@ -285,14 +315,71 @@ function isContactDetails(saved: unknown): saved is ContactDetails {
   return typeof name === 'string' && typeof telephone === 'string' && typeof email === 'string';
 }
 
-/** A submission of one of the shapes this screen saves (the body is the API's to judge). */
-function isSubmission<B>(saved: unknown): saved is Submission<B> {
-  if (typeof saved !== 'object' || saved === null) return false;
-  const { status, id, body, key, reference, message } = saved as Record<string, unknown>;
-  if (status === 'idle') return true;
-  if (typeof id !== 'number' || typeof body !== 'object' || body === null) return false;
-  if (key !== undefined && typeof key !== 'string') return false;
-  if (status === 'sent') return typeof reference === 'string';
+/**
+ * A stored submission of the estimate shown, as this screen saves one, else idle. Its body must be the very body
+ * Calculate posts for the estimate's inputs and figures, with contact details Calculate takes: Try again posts it
+ * as it is (a body for £50m beside an estimate for £500,000 had the API store the £50m quote under the reference
+ * then shown beside the £500,000 estimate). Its key must be one `newSubmissionKey` makes (one the browser cannot
+ * send as a header left Try again doing nothing; a 100 KB one was refused as "did not reach our team"), and a
+ * reference one the API gives (any text was shown as "Your reference: …"). A key is absent from drafts saved
+ * before there were keys: Try again then posts under a new one.
+ */
+function storedSubmission<I, Q, B>(
+  saved: unknown,
+  estimate: Estimate<I, Q>,
+  spec: DraftSubmission<I, Q, B>,
+  referenceFormat: RegExp,
+): Submission<B> {
+  const idle = { status: 'idle' } as const;
+  if (typeof saved !== 'object' || saved === null) return idle;
+  const { status, id, body, key, reference, message, loggedOut, unanswered } = saved as Record<
+    string,
+    unknown
+  >;
+  if (status !== 'sent' && status !== 'failed') return idle;
+  if (typeof id !== 'number') return idle;
+  if (key !== undefined && !(typeof key === 'string' && SUBMISSION_KEY.test(key))) return idle;
+  const checked = storedBody(body, estimate, spec);
+  if (checked === null) return idle;
+  const keyed = key === undefined ? {} : { key };
+  if (status === 'sent') {
+    return typeof reference === 'string' && referenceFormat.test(reference)
+      ? { status, id, body: checked, reference, ...keyed }
+      : idle;
+  }
   // A submission still `sending` is saved as failed (an answer cannot arrive after a reload).
-  return status === 'failed' && typeof message === 'string';
+  if (typeof message !== 'string') return idle;
+  return {
+    status,
+    id,
+    body: checked,
+    message,
+    ...keyed,
+    ...(loggedOut === true ? { loggedOut: true } : {}),
+    ...(unanswered === true ? { unanswered: true } : {}),
+  };
+}
+
+/**
+ * The body Calculate posts for `estimate` with the contact details `saved` holds, when `saved` is that body field
+ * for field (and in the same order), else `null`.
+ */
+function storedBody<I, Q, B>(
+  saved: unknown,
+  estimate: Estimate<I, Q>,
+  spec: DraftSubmission<I, Q, B>,
+): B | null {
+  if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return null;
+  const { name, telephone, email } = spec.contactOf(saved as Record<string, unknown>);
+  if (typeof name !== 'string' || typeof telephone !== 'string' || typeof email !== 'string') {
+    return null;
+  }
+  const contact = { name, telephone, email };
+  if (invalidContactFields(contact).length > 0) return null;
+  try {
+    const body = spec.body(estimate.inputs, contact, estimate.quote);
+    return JSON.stringify(body) === JSON.stringify(saved) ? body : null;
+  } catch {
+    return null;
+  }
 }
