@@ -391,7 +391,49 @@ function answerClientError(
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request took too long to arrive.']
         : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
+  const page = status === 431 ? pageAddressOf(error) : undefined;
+  if (page !== undefined) {
+    answerOnSocket(socket, headers, status, reason, message, tooLongPage(page.client));
+    return;
+  }
   answerOnSocket(socket, headers, status, reason, message);
+}
+
+/**
+ * The address of a page (a GET of a path outside /api, /media and /assets) in a request whose headers or
+ * address were too long, from the bytes Node read of it, with its client prefix when it has one. Such a request
+ * is most likely a person following a long link: it gets a page, where the `{ error }` JSON was shown raw with no
+ * way on (found by the seventeenth session's portal probe). Node keeps only the first 64 KB, which may end before
+ * the headers, so whether it is a navigation cannot be told; a script asking for a page gets the page too.
+ */
+function pageAddressOf(error: Error): { client: string | undefined } | undefined {
+  const raw = (error as { rawPacket?: unknown }).rawPacket;
+  if (!Buffer.isBuffer(raw)) return undefined;
+  const start = /^GET (\/[^ ?#]*)/.exec(raw.subarray(0, 300).toString('latin1'));
+  const path = start?.[1];
+  if (path === undefined || /^\/(?:api|media|assets)(?:\/|$)/.test(path)) return undefined;
+  const first = path.split('/')[1] ?? '';
+  return { client: /^[a-z0-9][a-z0-9-]{0,39}$/.test(first) ? first : undefined };
+}
+
+/** The page a person gets for an address too long to take: what happened, and a link on (no script, no data). */
+function tooLongPage(client: string | undefined): { type: string; body: string } {
+  const onward =
+    client === undefined
+      ? '<a href="/">Go to the portal</a>'
+      : `<a href="/${client}/dashboard">Go to the dashboard</a>`;
+  return {
+    type: 'text/html; charset=utf-8',
+    body:
+      '<!doctype html><html lang="en-GB"><head><meta charset="utf-8">' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+      '<title>Address too long – Client Hub</title>' +
+      '<style>body{margin:0;background:#f5f7fa;color:#1f2a33;font:1rem/1.5 system-ui,sans-serif}' +
+      'main{max-width:40rem;margin:0 auto;padding:3rem 1rem}a{color:#0b4f6c}</style></head>' +
+      '<body><main><h1>This address is too long</h1>' +
+      '<p>The link you followed is longer than the portal can take. Check the link, or start again from the ' +
+      `portal.</p><p>${onward}</p></main></body></html>`,
+  };
 }
 
 /**
@@ -425,8 +467,11 @@ function answerOnSocket(
   status: number,
   reason: string,
   message: string,
+  /** A page to send instead of the `{ error }` JSON (an address too long, followed by a person). */
+  page?: { type: string; body: string },
 ): void {
-  const body = JSON.stringify({ error: message });
+  const body = page?.body ?? JSON.stringify({ error: message });
+  const type = page?.type ?? 'application/json; charset=utf-8';
   if (socket.writable) {
     // Names capitalised as Node writes its own (`Content-Type`), which some tools read as case-sensitive.
     const lines = Object.entries({ ...headers, 'cache-control': 'no-store' })
@@ -436,7 +481,7 @@ function answerOnSocket(
       )
       .join('');
     socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${type}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n${lines}Connection: close\r\n\r\n${body}`,
     );
   }

@@ -216,6 +216,40 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     }
   });
 
+  // Found by the seventeenth session's portal probe: a person following a link too long to take got the JSON
+  // shown raw, with no way on.
+  it('should answer a page address too long with a page that links on, with every answer’s headers', async () => {
+    for (const [request, link] of [
+      [
+        `GET /demo/dashboard?x=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
+        '/demo/dashboard',
+      ],
+      [
+        `GET /demo/search-results?search=${'a'.repeat(40_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
+        '/demo/dashboard',
+      ],
+      [`GET /${'b'.repeat(70_000)} HTTP/1.1\r\nHost: a\r\n\r\n`, '/'],
+      [
+        `GET /demo/info HTTP/1.1\r\nHost: a\r\nX-Long: ${'a'.repeat(20_000)}\r\n\r\n`,
+        '/demo/dashboard',
+      ],
+    ] as const) {
+      const response = await raw(port, request);
+      expect(response, link).toMatch(/^HTTP\/1\.1 431 /);
+      const headers = headersOf(response);
+      for (const [name, value] of Object.entries(securityHeaders(false))) {
+        expect(headers.get(name), name).toBe(value);
+      }
+      expect(headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(headers.get('cache-control')).toBe('no-store');
+      const body = response.slice(response.indexOf('\r\n\r\n') + 4);
+      expect(body).toContain('<h1>This address is too long</h1>');
+      expect(body).toContain(`<a href="${link}">`);
+      expect(body).not.toMatch(/<script/i);
+      expect(Buffer.byteLength(body)).toBe(Number(headers.get('content-length')));
+    }
+  });
+
   it('should cut off a client that stops sending mid-upload, and leave no part of the file', async () => {
     const cookie = await loginOpen(t.app);
     const form = multipart(DUE_DILIGENCE_FIELDS, { filename: 'report.pdf', content: pdf(200_000) });
