@@ -218,11 +218,20 @@ export function resolveSessionSecret(config: Config): string {
       );
     }
     if (kept.length >= 32) return kept;
+    // A kept secret too short to use (emptied, truncated, or a link to some other file) was replaced without a
+    // word, through the link if it was one (a root-run server overwrote /etc/hostname that way) and with that
+    // file's mode: found by the seventeenth session's fault probe. It is refused instead, as a short
+    // SESSION_SECRET is.
+    throw new StorageError(
+      `The session secret in ${file} is too short (${kept.length} characters; at least 32). Delete the file to ` +
+        'have a new one made (everyone is logged out), or set SESSION_SECRET.',
+    );
   }
   const secret = randomBytes(48).toString('base64url');
   makeDataDir(config.dataDir);
   try {
-    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+    // Made only if nothing is there by that name, not even a link: never written through a link into another file.
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     const code = String((error as { code?: unknown }).code ?? 'unknown error');
     throw new StorageError(

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -196,6 +196,33 @@ describe('loadConfig', () => {
       }
     },
   );
+
+  // Found by the seventeenth session's fault probe: a kept secret under 32 characters was replaced without a
+  // word, through a symbolic link into whatever file it named, keeping that file's mode.
+  it('should refuse a kept session secret too short to use, and never write through a link', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const file = path.join(dataDir, 'session-secret');
+      const victim = path.join(dataDir, 'victim.txt');
+      await writeFile(victim, 'someone else’s short file\n', { mode: 0o644 });
+      await symlink(victim, file);
+      const config = loadConfig({ DATA_DIR: dataDir });
+      expect(() => resolveSessionSecret(config)).toThrow(StorageError);
+      expect(() => resolveSessionSecret(config)).toThrow(
+        `The session secret in ${file} is too short (25 characters; at least 32). Delete the file to have a ` +
+          'new one made (everyone is logged out), or set SESSION_SECRET.',
+      );
+      expect(await readFile(victim, 'utf8')).toBe('someone else’s short file\n');
+      // A link to nowhere is not followed to make a file there either.
+      await rm(file);
+      await rm(victim);
+      await symlink(victim, file);
+      expect(() => resolveSessionSecret(config)).toThrow(/cannot be written to .* \(EEXIST\)/);
+      await expect(stat(victim)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 
   // Found by the sixteenth session's fault probe: an unreadable session secret stopped the start with a stack.
   it('should say in one line that the kept session secret cannot be read, and keep it', async () => {
