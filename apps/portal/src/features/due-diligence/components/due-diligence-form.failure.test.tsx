@@ -4,10 +4,12 @@ import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from '@/lib/api-client';
+import { HIDDEN_CHARACTERS_MESSAGE } from '@/lib/text';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { submitDueDiligence } from '../api/submit-due-diligence';
 import { useDueDiligenceDraft } from '../stores/draft-store';
+import { UNREADABLE_CHARACTERS_MESSAGE } from '../validation';
 
 import { DueDiligenceForm } from './due-diligence-form';
 
@@ -68,6 +70,94 @@ describe('DueDiligenceForm when the request fails', () => {
       expect(screen.getByRole('button', { name: 'Submit request' })).toBeEnabled();
     },
   );
+});
+
+// Found by a black-box probe: the API's refusal of a field was shown under the file picker in its own words,
+// naming the form service's field (`The field "SingleLine" (Project name) is too long.`), the field not marked.
+describe('DueDiligenceForm when the API refuses a field', () => {
+  it.each([
+    [
+      'The field "SingleLine" (Project name) is too long.',
+      'Project name',
+      'Shorten this field (it has 12 characters)',
+    ],
+    [
+      'The field "SingleLine1" (Project address) must not hold control characters or invisible text-direction marks.',
+      'Project address',
+      HIDDEN_CHARACTERS_MESSAGE,
+    ],
+    [
+      'The field "SingleLine2" contains a NUL character.',
+      'City and postcode',
+      HIDDEN_CHARACTERS_MESSAGE,
+    ],
+    [
+      'The field "SingleLine3" (Project description) is not valid UTF-8 text.',
+      'Project description',
+      UNREADABLE_CHARACTERS_MESSAGE,
+    ],
+    [
+      'Missing required field "SingleLine1" (Project address).',
+      'Project address',
+      'Enter the project address',
+    ],
+    [
+      'The field "SingleLine2" (City and postcode) must be sent as text, not as a file.',
+      'City and postcode',
+      'City and postcode must be sent as text, not as a file.',
+    ],
+  ])('should show %j at the field, in the form’s words', async (apiMessage, label, message) => {
+    const user = userEvent.setup();
+    submit.mockRejectedValueOnce(new ApiError(400, apiMessage));
+    renderForm();
+    await fillAndSend(user);
+
+    const field = screen.getByLabelText(label);
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription(message);
+    expect(screen.getByRole('alert')).toHaveTextContent('Please correct the highlighted fields.');
+    expect(screen.queryByText(apiMessage)).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(/SingleLine/);
+
+    // Changed, the field is no longer marked; the request can be sent again.
+    await user.type(field, 'x');
+    expect(field).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    submit.mockResolvedValueOnce(undefined);
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+    expect(submit).toHaveBeenCalledTimes(2);
+  });
+
+  it('should say which amount it refused, by its label, in the alert', async () => {
+    const user = userEvent.setup();
+    submit.mockRejectedValueOnce(
+      new ApiError(
+        400,
+        'The field "Currency2" (GDV) must be a whole number of pounds, like 12500000.',
+      ),
+    );
+    renderForm();
+    await fillAndSend(user);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Gross development value (GDV) must be a whole number of pounds, like 12500000.',
+    );
+    await waitFor(() => expect(alert).toHaveFocus());
+  });
+
+  it('should show a message that names no field as the API says it', async () => {
+    const user = userEvent.setup();
+    submit.mockRejectedValueOnce(new ApiError(400, 'Too many fields in the form.'));
+    renderForm();
+    await fillAndSend(user);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Too many fields in the form.');
+    await waitFor(() => expect(alert).toHaveFocus());
+    expect(screen.getByLabelText('Project name')).not.toHaveAttribute('aria-invalid');
+  });
 });
 
 describe('DueDiligenceForm sending a request again', () => {

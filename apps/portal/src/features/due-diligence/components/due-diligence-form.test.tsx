@@ -3,10 +3,12 @@ import userEvent from '@testing-library/user-event';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { HIDDEN_CHARACTERS_MESSAGE } from '@/lib/text';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { toFormData } from '../api/submit-due-diligence';
 import { EMPTY_DRAFT, useDueDiligenceDraft } from '../stores/draft-store';
+import { HIDDEN_CONTROLS_MESSAGE, UNREADABLE_CHARACTERS_MESSAGE } from '../validation';
 
 import { DueDiligenceForm, EMPTY_FILE_MESSAGE } from './due-diligence-form';
 
@@ -97,6 +99,130 @@ describe('DueDiligenceForm', () => {
 
       expect(screen.getByLabelText('Project address')).not.toHaveAttribute('aria-invalid');
       expect(screen.getByLabelText('Project name')).toHaveAttribute('aria-invalid', 'true');
+    });
+  });
+
+  // Found by a black-box probe: nothing was checked before sending; a 201-character project name, zalgo text, a
+  // lone surrogate or a direction mark came back from the API as `The field "SingleLine" (Project name) is too
+  // long.` under the file picker, the field not marked.
+  describe('when submitted with a text field the API would refuse', () => {
+    /** Puts `text` into a field as a paste does (typing it key by key is slow, and cannot type half a character). */
+    async function paste(user: UserEvent, label: string, text: string) {
+      const field = screen.getByLabelText(label);
+      await user.clear(field);
+      await user.click(field);
+      await user.paste(text);
+      return field;
+    }
+
+    it.each([
+      ['201 letters', 'a'.repeat(201), 'Use at most 200 characters (this has 201)'],
+      ['zalgo text', `Z${'\u0336'.repeat(300)}`, 'Use at most 200 characters (this has 301)'],
+      ['201 letters outside the BMP', '𝐀'.repeat(201), 'Use at most 200 characters (this has 201)'],
+    ])(
+      'should refuse a project name of %s at the field, saying the limit, and send nothing',
+      async (_what, name, message) => {
+        const user = userEvent.setup();
+        renderForm();
+        await fillRequired(user);
+        const field = await paste(user, 'Project name', name);
+        await user.click(screen.getByRole('button', { name: 'Submit request' }));
+
+        expect(send).not.toHaveBeenCalled();
+        expect(field).toHaveAttribute('aria-invalid', 'true');
+        expect(field).toHaveAccessibleDescription(message);
+        expect(field).toHaveFocus();
+        expect(screen.getByRole('alert')).toHaveTextContent(
+          'Please correct the highlighted fields.',
+        );
+
+        // Put right, the message goes at once and the request is sent.
+        await paste(user, 'Project name', 'Harbour Quay');
+        expect(field).not.toHaveAttribute('aria-invalid');
+        expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+        await user.click(screen.getByRole('button', { name: 'Submit request' }));
+        expect(send).toHaveBeenCalledTimes(1);
+      },
+    );
+
+    it('should take 200 characters (counted as the API does, an emoji one) in the project name', async () => {
+      const user = userEvent.setup();
+      renderForm();
+      await fillRequired(user);
+      const name = `${'a'.repeat(199)}🏗`; // 201 UTF-16 code units, 200 characters
+      await paste(user, 'Project name', name);
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(send).toHaveBeenCalledTimes(1);
+      expect((send.mock.calls[0]![0] as FormData).get('SingleLine')).toBe(name);
+    });
+
+    it.each([
+      ['a lone surrogate', 'Harbour \uD83C Quay', UNREADABLE_CHARACTERS_MESSAGE],
+      ['a right-to-left mark', 'Harbour\u200F Quay', HIDDEN_CHARACTERS_MESSAGE],
+      ['a right-to-left override', '\u202EyauQ ruobraH', HIDDEN_CHARACTERS_MESSAGE],
+      ['a NUL', 'Harbour\u0000Quay', HIDDEN_CHARACTERS_MESSAGE],
+    ])('should refuse %s in the project name at the field', async (_what, name, message) => {
+      const user = userEvent.setup();
+      renderForm();
+      await fillRequired(user);
+      const field = await paste(user, 'Project name', name);
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+
+      expect(send).not.toHaveBeenCalled();
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      expect(field).toHaveAccessibleDescription(message);
+      expect(field).toHaveFocus();
+    });
+
+    it('should take 5,000 characters of description with its line breaks counted as sent (CR LF), not 5,001', async () => {
+      const user = userEvent.setup();
+      renderForm();
+      await fillRequired(user);
+      const description = await paste(user, 'Project description', 'a'.repeat(5001));
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(send).not.toHaveBeenCalled();
+      expect(description).toHaveAccessibleDescription(
+        'Use at most 5,000 characters (this has 5,001)',
+      );
+
+      // 4,999 letters and a line break: 5,001 characters as the browser sends them.
+      await paste(user, 'Project description', `${'a'.repeat(2000)}\n${'b'.repeat(2999)}`);
+      expect(description).toHaveAccessibleDescription(
+        'Use at most 5,000 characters (this has 5,001; a line break counts as two)',
+      );
+      await paste(user, 'Project description', `${'a'.repeat(2000)}\n${'b'.repeat(2998)}`);
+      expect(description).not.toHaveAttribute('aria-invalid');
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(send).toHaveBeenCalledTimes(1);
+    });
+
+    it('should refuse a direction mark in the description, whose line breaks are fine', async () => {
+      const user = userEvent.setup();
+      renderForm();
+      await fillRequired(user);
+      const description = await paste(user, 'Project description', 'Flats\n\u2066Shops\u2069');
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(send).not.toHaveBeenCalled();
+      expect(description).toHaveAccessibleDescription(HIDDEN_CONTROLS_MESSAGE);
+      expect(description).toHaveFocus();
+    });
+
+    it('should focus the first field to fix, in the form order, with each saying why', async () => {
+      const user = userEvent.setup();
+      renderForm();
+      await user.type(await screen.findByLabelText('Project address'), '1 Quay Street');
+      await paste(user, 'City and postcode', 'c'.repeat(201));
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+
+      expect(send).not.toHaveBeenCalled();
+      expect(screen.getByLabelText('Project name')).toHaveAccessibleDescription(
+        'Enter the project name',
+      );
+      expect(screen.getByLabelText('Project name')).toHaveFocus();
+      expect(screen.getByLabelText('Project address')).not.toHaveAttribute('aria-invalid');
+      expect(screen.getByLabelText('City and postcode')).toHaveAccessibleDescription(
+        'Use at most 200 characters (this has 201)',
+      );
     });
   });
 

@@ -12,7 +12,13 @@ import { messageOf } from '@/lib/errors';
 import { submitDueDiligence } from '../api/submit-due-diligence';
 import { DUE_DILIGENCE_LIMITS, EMPTY_DRAFT, useDueDiligenceDraft } from '../stores/draft-store';
 import type { DueDiligenceDraft } from '../stores/draft-store';
-import { missingFields, REQUIRED_FIELDS } from '../validation';
+import {
+  fieldRefusalOf,
+  invalidFields,
+  missingFields,
+  TEXT_FIELDS,
+  textFieldMessage,
+} from '../validation';
 import type { RequiredField } from '../validation';
 
 /** The attachment limit (spec §5): 20 MB. */
@@ -37,10 +43,18 @@ type Status =
   | { state: 'sending'; progress: number }
   | { state: 'failed'; message: string; loggedOut: boolean };
 
+/** The API's refusal of a text field (in the form's words), shown there until the field is changed. */
+interface Refusal {
+  field: RequiredField;
+  message: string;
+}
+
 /**
- * The due diligence request (spec §3, §5): the four text fields are required and highlighted when empty (nothing is
- * sent then); three money sliders with typed amounts; an optional attachment of at most 20 MB, checked before any
- * upload. Sending shows the upload progress and a spinner.
+ * The due diligence request (spec §3, §5): the four text fields are required and highlighted when empty, or when
+ * the API would refuse them (too long, hidden or unreadable characters, a line break outside the description),
+ * each saying why at the field (nothing is sent then; a field the API refuses all the same says so there too);
+ * three money sliders with typed amounts; an optional attachment of at most 20 MB, checked before any upload.
+ * Sending shows the upload progress and a spinner.
  */
 export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceFormProps) {
   const {
@@ -59,7 +73,9 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   const [file, setFile] = useState<File | null>(null);
   const [fileTooLarge, setFileTooLarge] = useState(false);
   const [fileEmpty, setFileEmpty] = useState(false);
-  const [showMissing, setShowMissing] = useState(false);
+  // After a Submit with fields the API would refuse: each says why at the field, until it is put right.
+  const [checked, setChecked] = useState(false);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [status, setStatus] = useState<Status>({ state: 'idle' });
   const form = useRef<HTMLFormElement>(null);
   const failure = useRef<HTMLParagraphElement>(null);
@@ -73,15 +89,28 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     if (status.state === 'failed') failure.current?.focus();
   }, [status]);
 
-  const missing = showMissing ? missingFields(draft) : [];
-  const errorFor = (field: RequiredField) =>
-    missing.includes(field) ? REQUIRED_FIELDS[field] : undefined;
+  // A field the API refused takes keyboard focus once it says why (its message read with it).
+  useEffect(() => {
+    if (refusal !== null) fieldElement(form.current, refusal.field)?.focus();
+  }, [refusal]);
+
+  const errorFor = (field: RequiredField): string | undefined => {
+    const problem = checked ? textFieldMessage(draft, field) : undefined;
+    if (problem !== undefined) return problem;
+    // The API's refusal holds until the field is changed.
+    return refusal?.field === field ? refusal.message : undefined;
+  };
+  const invalid = TEXT_FIELDS.filter((field) => errorFor(field) !== undefined);
+  const missing = checked ? missingFields(draft) : [];
 
   const text = (field: RequiredField) => ({
     value: draft[field],
     required: true,
     errorMessage: errorFor(field),
-    onChange: (event: { target: { value: string } }) => update({ [field]: event.target.value }),
+    onChange: (event: { target: { value: string } }) => {
+      if (refusal?.field === field) setRefusal(null);
+      update({ [field]: event.target.value });
+    },
   });
 
   const money = (field: 'buildCost' | 'gdv' | 'loanAmount') => ({
@@ -102,7 +131,8 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (status.state === 'sending') return;
-    const empty = missingFields(draft);
+    // Checked as the API checks them: empty, too long, hidden or unreadable characters, line breaks.
+    const wrong = invalidFields(draft);
     // A typed amount the field refused (it says why, and keeps its last good value): not sent with that value
     // as if nothing were wrong.
     const refused = [
@@ -110,13 +140,11 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         'input[inputmode="decimal"][aria-invalid="true"]',
       ) ?? []),
     ];
-    if (empty.length > 0 || fileTooLarge || fileEmpty || refused.length > 0) {
-      setShowMissing(true);
+    if (wrong.length > 0 || fileTooLarge || fileEmpty || refused.length > 0) {
+      setChecked(true);
       // Focus goes to the first field to fix, in the form's order.
       focusFirstInDocumentOrder([
-        ...empty.map((field) =>
-          form.current?.querySelector<HTMLElement>(`[data-field="${field}"]`),
-        ),
+        ...wrong.map((field) => fieldElement(form.current, field)),
         ...refused,
         fileTooLarge || fileEmpty
           ? form.current?.querySelector<HTMLElement>('[data-field="attachment"]')
@@ -126,7 +154,8 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     }
     // Everything is filled in: the fields are no longer shown as missing, nor, once the form is emptied for the
     // thank-you page, shown as missing again for a moment (with the alert read out over a request that worked).
-    setShowMissing(false);
+    setChecked(false);
+    setRefusal(null);
     setStatus({ state: 'sending', progress: 0 });
     const controller = new AbortController();
     upload.current = controller;
@@ -152,9 +181,19 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
       onSubmitted();
     } catch (error) {
       if (controller.signal.aborted) return;
+      // The API refused a field after all (its rules changed, say): said at the field, in the form's words.
+      const fieldRefusal =
+        error instanceof ApiError && error.status === 400
+          ? fieldRefusalOf(error.message, draft)
+          : undefined;
+      if (fieldRefusal?.field != null) {
+        setRefusal({ field: fieldRefusal.field, message: fieldRefusal.message });
+        setStatus({ state: 'idle' });
+        return;
+      }
       setStatus({
         state: 'failed',
-        message: messageOf(error),
+        message: fieldRefusal?.message ?? messageOf(error),
         // The session has ended: sending again cannot work until the user logs in again.
         loggedOut: error instanceof ApiError && error.status === 401,
       });
@@ -217,8 +256,12 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
       <input type="hidden" name="Email" value={user.email} />
       <input type="hidden" name="SingleLine4" value={user.fullName} />
 
-      {missing.length > 0 ? (
-        <ErrorSummary role="alert">Please fill in the highlighted fields.</ErrorSummary>
+      {invalid.length > 0 ? (
+        <ErrorSummary role="alert">
+          {invalid.every((field) => missing.includes(field))
+            ? 'Please fill in the highlighted fields.'
+            : 'Please correct the highlighted fields.'}
+        </ErrorSummary>
       ) : null}
       {status.state === 'failed' ? (
         <ErrorSummary ref={failure} tabIndex={-1} role="alert">
@@ -250,6 +293,11 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
       </div>
     </Form>
   );
+}
+
+/** A text field's control in the form. */
+function fieldElement(form: HTMLFormElement | null, field: RequiredField): HTMLElement | null {
+  return form?.querySelector<HTMLElement>(`[data-field="${field}"]`) ?? null;
 }
 
 const Form = styled.form`
