@@ -9,6 +9,14 @@ import { StorageError } from './storage-error.js';
 
 keepFilesPrivate();
 
+/** Why the server could not listen, by the system's error code. */
+const LISTEN_PROBLEMS: Record<string, ((address: string) => string) | undefined> = {
+  EADDRINUSE: (address) => `another program is already listening on ${address}.`,
+  EADDRNOTAVAIL: (address) => `${address} is not an address of this machine.`,
+  ENOTFOUND: (address) => `the host name in ${address} cannot be resolved.`,
+  EACCES: (address) => `this user may not listen on ${address} (ports below 1024 need rights).`,
+};
+
 let config: Config;
 try {
   config = loadConfig();
@@ -26,7 +34,13 @@ const server = Fastify({
 });
 
 let shuttingDown = false;
-closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
+// SIGHUP (a terminal closing, logrotate's `kill -HUP`) used to shut the server down with exit code 0, which a
+// supervisor restarting only on failure leaves down (found by the seventeenth session's fault probe). The log goes
+// to stdout, so there is nothing to reopen: it is noted and ignored. SIGINT and SIGTERM stop it gracefully.
+process.on('SIGHUP', () =>
+  server.log.info('SIGHUP received and ignored (stop with SIGTERM or SIGINT)'),
+);
+closeWithGrace({ delay: SHUTDOWN_GRACE_MS, skip: ['SIGHUP'] }, async ({ err, signal }) => {
   shuttingDown = true;
   if (err !== undefined) server.log.error({ err }, 'Shutting down after an error');
   else server.log.info({ signal }, 'Shutting down');
@@ -43,8 +57,19 @@ try {
 } catch (error) {
   // Storage or a database the operator must fix: one plain line, as for a bad setting (never the URL's password).
   // Anything else: the log, with its stack.
+  const { code, syscall } = error as { code?: string; syscall?: string };
+  const listenProblem = ['listen', 'bind', 'getaddrinfo'].includes(syscall ?? '')
+    ? LISTEN_PROBLEMS[code ?? '']
+    : undefined;
   if (error instanceof StorageError) console.error(`The server could not start: ${error.message}`);
-  else if (config.databaseUrl !== null && isDatabaseUnavailable(error)) {
+  else if (listenProblem !== undefined) {
+    // A setting the operator must change (found by the seventeenth session's fault probe: a JSON line with a
+    // stack): one plain line naming the address.
+    console.error(
+      `The server could not start: ${listenProblem(`${config.host}:${config.port}`)} Set HOST and PORT to an ` +
+        'address of this machine that is free.',
+    );
+  } else if (config.databaseUrl !== null && isDatabaseUnavailable(error)) {
     console.error(
       `The server could not start: the PostgreSQL server at ${databaseHost(config.databaseUrl)} cannot be ` +
         'reached or is not answering. DATABASE_URL must name a running PostgreSQL server this machine can reach.',

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -180,10 +181,11 @@ describe('loadConfig', () => {
           encoding: 'utf8',
           timeout: 60_000,
         });
-        expect(result.status).toBe(1);
-        expect(result.stderr.trim()).toBe(
-          `The server could not start: The demo content cannot be stored in ${dataDir}: the disk is full ` +
-            '(ENOSPC). DATA_DIR must be a writable folder with free space.',
+        expect(result.status, result.stdout).toBe(1);
+        // Where the disk fills depends on the machine (the demo media, or the database before them): one line
+        // either way.
+        expect(result.stderr.trim(), result.stdout).toMatch(
+          /^The server could not start: The (demo content cannot be stored in .+|database cannot be brought up to date): the disk is full \((ENOSPC|SQLITE_FULL)\)\. DATA_DIR must be a writable folder with free space\.$/,
         );
         expect(result.stdout).not.toContain('"stack"');
         const left = spawnSync('find', [path.join(dataDir, 'media'), '-type', 'f'], {
@@ -195,6 +197,7 @@ describe('loadConfig', () => {
         await rm(mount, { recursive: true, force: true });
       }
     },
+    120_000,
   );
 
   // Found by the seventeenth session's fault probe: a kept secret under 32 characters was replaced without a
@@ -316,7 +319,96 @@ describe('loadConfig', () => {
       server.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
+  }, 120_000);
+
+  // Found by the seventeenth session's fault probe: a damaged database stopped the start with a stack.
+  it('should name a damaged database file in one line', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const file = path.join(dataDir, 'portal.sqlite');
+      await writeFile(file, Buffer.alloc(8192, 0x5a));
+      await expect(
+        openDatabase({ dataDir, databaseUrl: null, databaseSchema: null }),
+      ).rejects.toThrow(
+        new StorageError(
+          `The database ${file} is damaged or is not a SQLite database (SQLITE_NOTADB). Restore it from a ` +
+            'backup; nothing was changed.',
+        ),
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
+
+  // Found by the seventeenth session's fault probe: a busy port (or a HOST not of this machine) stopped the start
+  // with a JSON line and a stack, and SIGHUP shut the server down with exit code 0.
+  it('should print a busy port as one line, and keep running through a SIGHUP', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    const cwd = path.join(import.meta.dirname, '..');
+    const busy = createNetServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const refused = spawnSync(
+        process.execPath,
+        ['--import', 'tsx/esm', path.join(cwd, 'src', 'server.ts')],
+        {
+          cwd,
+          env: {
+            ...process.env,
+            DATA_DIR: dataDir,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'info',
+          },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      expect(refused.status).toBe(1);
+      expect(refused.stderr.trim()).toBe(
+        `The server could not start: another program is already listening on 127.0.0.1:${port}. Set HOST and ` +
+          'PORT to an address of this machine that is free.',
+      );
+      expect(refused.stdout).not.toContain('"stack"');
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+    const server = spawn(
+      process.execPath,
+      ['--import', 'tsx/esm', path.join(cwd, 'src', 'server.ts')],
+      {
+        cwd,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      const ended = new Promise<number | null>((resolve) => server.once('exit', resolve));
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Portal at')) resolve();
+        });
+        void ended.then((code) => reject(new Error(`the server ended (${String(code)}): ${out}`)));
+      });
+      server.kill('SIGHUP');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await fetch(`http://127.0.0.1:${port}/api/demo`)).status).toBe(200);
+      server.kill('SIGTERM');
+      expect(await ended).toBe(0);
+    } finally {
+      server.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('should print an unreachable PostgreSQL at start as one line, without a stack or the password', async () => {
     // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.

@@ -9,6 +9,7 @@ import { GroupCommit, type Work } from './group-commit.js';
 import { START_LOCK_WAIT_MS, migrateToLatest, type MigrateOptions } from './migrations.js';
 import type { Database } from './schema.js';
 import { BUSY_TIMEOUT_MS, FairSqliteDialect, type BusyWatch } from './sqlite-dialect.js';
+import { SqliteFilesWatch } from './sqlite-files.js';
 import { withStatementCache } from './statement-cache.js';
 import { StorageError, WRITABLE_DATA_DIR, codeOf, storageProblem } from '../storage-error.js';
 
@@ -32,6 +33,15 @@ export interface Db {
 /** An error opening the SQLite database, as one plain line naming the file, the reason and the code, or as it was. */
 function openError(file: string, error: unknown): unknown {
   const code = codeOf(error);
+  // Found by the seventeenth session's fault probe: a JSON line with a stack, and the staff tool's "Failed: file
+  // is not a database" without the file's name.
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return new StorageError(
+      `The database ${file} is damaged or is not a SQLite database (${code}). Restore it from a backup; nothing ` +
+        'was changed.',
+      { cause: error },
+    );
+  }
   const problem = storageProblem(code);
   if (problem === undefined) return error;
   return new StorageError(
@@ -88,17 +98,29 @@ export async function openDatabase(
    * must not wait for ever; not the staff tool, whose import may rightly wait for another's). SQLite: how long
    * the migrations wait for another process's write lock, and who is told the wait has begun (migrations.ts).
    */
-  { statementTimeout = false, ...lockWait }: { statementTimeout?: boolean } & MigrateOptions = {},
+  {
+    statementTimeout = false,
+    onFilesReplaced = () => undefined,
+    ...lockWait
+  }: {
+    statementTimeout?: boolean;
+    /** SQLite: told once when the database's -wal or -shm file is deleted or replaced (sqlite-files.ts). */
+    onFilesReplaced?: (name: string) => void;
+  } & MigrateOptions = {},
 ): Promise<Db> {
   let kysely: Kysely<Database>;
   let dialect: Dialect;
   let sqliteBusy: BusyWatch | null = null;
+  let sqliteFiles: SqliteFilesWatch | undefined;
   if (config.databaseUrl === null) {
     const sqlite = openSqlite(config.dataDir);
     const sqliteDialect = new FairSqliteDialect(withStatementCache(sqlite));
     kysely = new Kysely<Database>({ dialect: sqliteDialect });
     dialect = 'sqlite';
     sqliteBusy = sqliteDialect.busy;
+    sqliteFiles = new SqliteFilesWatch(path.join(config.dataDir, 'portal.sqlite'), onFilesReplaced);
+    sqliteBusy.files = sqliteFiles;
+    sqliteFiles.start();
     // Reads that may be kept until the next write by anyone (committed-reads.ts): this process's writes are
     // counted by the dialect, other connections' commits move the data version.
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
@@ -156,6 +178,7 @@ export async function openDatabase(
       if (sqliteBusy !== null) delete sqliteBusy.onWait;
     }
   } catch (error) {
+    sqliteFiles?.stop();
     await kysely.destroy();
     throw error;
   }
@@ -174,6 +197,7 @@ export async function openDatabase(
     write: (work) => group.submit(work),
     async close() {
       await group.drain();
+      sqliteFiles?.stop();
       await kysely.destroy();
     },
   };

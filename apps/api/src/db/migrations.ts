@@ -6,7 +6,7 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely';
-import { StorageError } from '../storage-error.js';
+import { StorageError, WRITABLE_DATA_DIR, codeOf, storageProblem } from '../storage-error.js';
 import type { Database } from './schema.js';
 import { searchTextOf } from './search-text.js';
 
@@ -478,6 +478,14 @@ export async function migrateToLatest(
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined) {
     const cause = error instanceof Error ? error : new Error(String(error));
+    // A full or read-only disk is the operator's to fix: one plain line, as at the database's opening.
+    const problem = storageProblem(codeOf(cause));
+    if (problem !== undefined) {
+      throw new StorageError(
+        `The database cannot be brought up to date: ${problem} (${codeOf(cause)}). ${WRITABLE_DATA_DIR}`,
+        { cause },
+      );
+    }
     throw new Error(
       `Database migration ${failed?.migrationName ?? ''} failed: ${cause.message}`.trim(),
       {

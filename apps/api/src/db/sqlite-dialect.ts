@@ -1,3 +1,4 @@
+import type { SqliteFilesWatch } from './sqlite-files.js';
 import {
   CompiledQuery,
   SelectQueryNode,
@@ -119,6 +120,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Who is told when a statement finds another connection's write lock and begins to wait for it. */
 export interface BusyWatch {
   onWait?: () => void;
+  /** Set when the database's WAL files were replaced under this process (sqlite-files.ts): writes are refused. */
+  files?: SqliteFilesWatch;
 }
 
 class SqliteConnection implements DatabaseConnection {
@@ -159,14 +162,26 @@ class SqliteConnection implements DatabaseConnection {
     }
   }
 
+  /** A write (not a transaction's end: a ROLLBACK must still run) once the WAL files were replaced: refused. */
+  #refuseWriteIfFilesReplaced(sql: string): void {
+    const files = this.busy.files;
+    if (files?.replaced !== undefined && !/^\s*(rollback|release|savepoint)\b/i.test(sql)) {
+      throw files.error();
+    }
+  }
+
   #run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
     const { sql, parameters } = compiledQuery;
     const statement: SqliteStatement & { readonly?: boolean } = this.db.prepare(sql);
     if (statement.reader) {
       // A write that answers rows (`insert … returning`) is a write all the same.
-      if (statement.readonly === false) this.writes.note(sql);
+      if (statement.readonly === false) {
+        this.#refuseWriteIfFilesReplaced(sql);
+        this.writes.note(sql);
+      }
       return { rows: statement.all(parameters) as R[] };
     }
+    this.#refuseWriteIfFilesReplaced(sql);
     // Counted before it runs: whether it then succeeds, fails or is rolled back, reads kept before it are stale.
     this.writes.note(sql);
     const { changes, lastInsertRowid } = statement.run(parameters);
@@ -205,7 +220,7 @@ class FairSqliteDriver implements Driver {
   constructor(
     private readonly db: TransactionAwareDatabase,
     writes: WriteCount,
-    busy: BusyWatch,
+    private readonly busy: BusyWatch,
   ) {
     this.#connection = new SqliteConnection(db, writes, this.#lock, busy);
   }
@@ -266,6 +281,9 @@ class FairSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    // Closing checkpoints the WAL into the database file: with the WAL files replaced, that would write this
+    // process's stale view over the other process's work. The process ends without it.
+    if (this.busy.files?.replaced !== undefined) return;
     this.db.close();
   }
 }

@@ -26,6 +26,8 @@ const CODES = new Set([
   '57014',
   '55P03',
   'SQLITE_BUSY',
+  // The database's WAL files were replaced under this process (sqlite-files.ts): writes refused until a restart.
+  'SQLITE_FILES_REPLACED',
   // Opening a connection (node-postgres): the server is not listening, or cannot be reached. No other
   // outgoing connection is made while a request is answered (mail and forwards go through the outbox).
   'ECONNREFUSED',

@@ -28,6 +28,12 @@ export default fp<ServicesOptions>(
         app.log.warn({ err: error }, 'A database connection was lost; the pool opens a new one'),
       {
         statementTimeout: true,
+        onFilesReplaced: (name) =>
+          app.log.error(
+            `The database's ${name} file was deleted or replaced by another program while this server had it ` +
+              'open: writes are refused (503) to keep the data from being damaged. Stop every process using ' +
+              'DATA_DIR (servers, the staff tool), then start the server again.',
+          ),
         onLockWait: (waitMs) =>
           app.log.warn(
             `Another process (the staff tool, or another server using the same DATA_DIR) holds the database's ` +
