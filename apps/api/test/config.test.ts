@@ -29,6 +29,52 @@ function mountTmpfs(at: string, mode: 'ro' | 'rw', size = '1m'): void {
   if (result.status !== 0) throw new Error(`mount failed: ${String(result.stderr)}`);
 }
 
+/** The API's folder, and its server run from source (as `pnpm start` would, without a build). */
+const API_DIR = path.join(import.meta.dirname, '..');
+const SERVER_ARGS = ['--import', 'tsx/esm', path.join(API_DIR, 'src', 'server.ts')];
+
+/** Runs the server from source until it stops by itself (a start that fails), with `env` over this process's. */
+function runServer(env: Record<string, string>) {
+  return spawnSync(process.execPath, SERVER_ARGS, {
+    cwd: API_DIR,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+/** Starts the server from source and resolves once it listens; `ended` resolves with its exit code. */
+async function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, SERVER_ARGS, {
+    cwd: API_DIR,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Portal at')) resolve();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    void ended.then((code) => reject(new Error(`the server ended (${String(code)}): ${out}`)));
+  });
+  return { child, ended };
+}
+
+/** Runs `work` on a new tmpfs mounted read-only or read-write, then unmounts and removes it. */
+async function withTmpfs(mode: 'ro' | 'rw', size: string, work: (mount: string) => Promise<void>) {
+  const mount = await mkdtemp(path.join(tmpdir(), `firm-${mode}-`));
+  try {
+    mountTmpfs(mount, mode, size);
+    await work(mount);
+  } finally {
+    spawnSync('umount', [mount]);
+    await rm(mount, { recursive: true, force: true });
+  }
+}
+
 describe('loadConfig', () => {
   it('should apply the documented defaults', () => {
     const config = loadConfig({ INIT_CWD: '/srv/portal' });
@@ -145,9 +191,7 @@ describe('loadConfig', () => {
   it.skipIf(!canMountTmpfs())(
     'should name a read-only file system as the reason a data folder cannot be made',
     async () => {
-      const mount = await mkdtemp(path.join(tmpdir(), 'firm-ro-'));
-      try {
-        mountTmpfs(mount, 'ro');
+      await withTmpfs('ro', '1m', async (mount) => {
         const dataDir = path.join(mount, 'a', 'data');
         const config = loadConfig({ DATA_DIR: dataDir });
         expect(() => resolveSessionSecret(config)).toThrow(
@@ -157,10 +201,7 @@ describe('loadConfig', () => {
         await expect(
           openDatabase({ dataDir, databaseUrl: null, databaseSchema: null }),
         ).rejects.toThrow(`The data folder ${dataDir} cannot be created (EROFS).`);
-      } finally {
-        spawnSync('umount', [mount]);
-        await rm(mount, { recursive: true, force: true });
-      }
+      });
     },
   );
 
@@ -169,18 +210,10 @@ describe('loadConfig', () => {
   it.skipIf(!canMountTmpfs())(
     'should print a full disk while seeding the demo content as one line, and leave no partial media',
     async () => {
-      const mount = await mkdtemp(path.join(tmpdir(), 'firm-full-'));
-      try {
-        // Room for the database and the secret, not for the demo clients' media (about 1.1 MB).
-        mountTmpfs(mount, 'rw', '600k');
+      // Room for the database and the secret, not for the demo clients' media (about 1.1 MB).
+      await withTmpfs('rw', '600k', async (mount) => {
         const dataDir = path.join(mount, 'data');
-        const server = path.join(import.meta.dirname, '..', 'src', 'server.ts');
-        const result = spawnSync(process.execPath, ['--import', 'tsx/esm', server], {
-          cwd: path.join(import.meta.dirname, '..'),
-          env: { ...process.env, DATA_DIR: dataDir, PORT: '7692', LOG_LEVEL: 'info' },
-          encoding: 'utf8',
-          timeout: 60_000,
-        });
+        const result = runServer({ DATA_DIR: dataDir, PORT: '7692' });
         expect(result.status, result.stdout).toBe(1);
         // Where the disk fills depends on the machine (the demo media, or the database before them): one line
         // either way.
@@ -192,10 +225,7 @@ describe('loadConfig', () => {
           encoding: 'utf8',
         });
         expect(left.stdout).toBe('');
-      } finally {
-        spawnSync('umount', [mount]);
-        await rm(mount, { recursive: true, force: true });
-      }
+      });
     },
     120_000,
   );
@@ -251,33 +281,8 @@ describe('loadConfig', () => {
   it('should create the server’s and the staff tool’s files for their owner only, in a folder open to others', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
     await chmod(dataDir, 0o755);
-    const cwd = path.join(import.meta.dirname, '..');
-    const server = spawn(
-      process.execPath,
-      ['--import', 'tsx/esm', path.join(cwd, 'src', 'server.ts')],
-      {
-        cwd,
-        env: {
-          ...process.env,
-          DATA_DIR: dataDir,
-          PORT: '7693',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'info',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const server = await startServer({ DATA_DIR: dataDir, PORT: '7693' });
     try {
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        server.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('Portal at')) resolve();
-        });
-        server.once('exit', (code) =>
-          reject(new Error(`the server ended (${String(code)}): ${out}`)),
-        );
-      });
       const modes = async (names: string[]) =>
         Object.fromEntries(
           await Promise.all(
@@ -303,7 +308,7 @@ describe('loadConfig', () => {
         [
           '--import',
           'tsx/esm',
-          path.join(cwd, 'src', 'admin.ts'),
+          path.join(API_DIR, 'src', 'admin.ts'),
           'leads',
           'export',
           '--client',
@@ -311,12 +316,17 @@ describe('loadConfig', () => {
           '--out',
           out,
         ],
-        { cwd, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 60_000 },
+        {
+          cwd: API_DIR,
+          env: { ...process.env, DATA_DIR: dataDir },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
       );
       expect(admin.status, admin.stderr).toBe(0);
       expect((await modes(['leads.csv']))['leads.csv']).toBe('600');
     } finally {
-      server.kill('SIGKILL');
+      server.child.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
@@ -344,27 +354,11 @@ describe('loadConfig', () => {
   // with a JSON line and a stack, and SIGHUP shut the server down with exit code 0.
   it('should print a busy port as one line, and keep running through a SIGHUP', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
-    const cwd = path.join(import.meta.dirname, '..');
     const busy = createNetServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const { port } = busy.address() as AddressInfo;
     try {
-      const refused = spawnSync(
-        process.execPath,
-        ['--import', 'tsx/esm', path.join(cwd, 'src', 'server.ts')],
-        {
-          cwd,
-          env: {
-            ...process.env,
-            DATA_DIR: dataDir,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            LOG_LEVEL: 'info',
-          },
-          encoding: 'utf8',
-          timeout: 60_000,
-        },
-      );
+      const refused = runServer({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
       expect(refused.status).toBe(1);
       expect(refused.stderr.trim()).toBe(
         `The server could not start: another program is already listening on 127.0.0.1:${port}. Set HOST and ` +
@@ -374,38 +368,15 @@ describe('loadConfig', () => {
     } finally {
       await new Promise((resolve) => busy.close(resolve));
     }
-    const server = spawn(
-      process.execPath,
-      ['--import', 'tsx/esm', path.join(cwd, 'src', 'server.ts')],
-      {
-        cwd,
-        env: {
-          ...process.env,
-          DATA_DIR: dataDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'info',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const { child, ended } = await startServer({ DATA_DIR: dataDir, PORT: String(port) });
     try {
-      const ended = new Promise<number | null>((resolve) => server.once('exit', resolve));
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        server.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('Portal at')) resolve();
-        });
-        void ended.then((code) => reject(new Error(`the server ended (${String(code)}): ${out}`)));
-      });
-      server.kill('SIGHUP');
+      child.kill('SIGHUP');
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await fetch(`http://127.0.0.1:${port}/api/demo`)).status).toBe(200);
-      server.kill('SIGTERM');
+      child.kill('SIGTERM');
       expect(await ended).toBe(0);
     } finally {
-      server.kill('SIGKILL');
+      child.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
@@ -414,19 +385,11 @@ describe('loadConfig', () => {
     // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
     try {
-      const server = path.join(import.meta.dirname, '..', 'src', 'server.ts');
-      const result = spawnSync(process.execPath, ['--import', 'tsx/esm', server], {
-        cwd: path.join(import.meta.dirname, '..'),
-        env: {
-          ...process.env,
-          DATA_DIR: dataDir,
-          // Port 1 on this machine: nothing listens, the connection is refused at once.
-          DATABASE_URL: 'postgres://portal:hunter2-secret@127.0.0.1:1/portal',
-          PORT: '7691',
-          LOG_LEVEL: 'info',
-        },
-        encoding: 'utf8',
-        timeout: 60_000,
+      const result = runServer({
+        DATA_DIR: dataDir,
+        // Port 1 on this machine: nothing listens, the connection is refused at once.
+        DATABASE_URL: 'postgres://portal:hunter2-secret@127.0.0.1:1/portal',
+        PORT: '7691',
       });
       expect(result.status).toBe(1);
       expect(result.stderr.trim()).toBe(
@@ -445,18 +408,7 @@ describe('loadConfig', () => {
     try {
       const blocker = path.join(dir, 'not-a-folder');
       await writeFile(blocker, '');
-      const server = path.join(import.meta.dirname, '..', 'src', 'server.ts');
-      const result = spawnSync(process.execPath, ['--import', 'tsx/esm', server], {
-        cwd: path.join(import.meta.dirname, '..'),
-        env: {
-          ...process.env,
-          DATA_DIR: path.join(blocker, 'data'),
-          PORT: '7690',
-          LOG_LEVEL: 'info',
-        },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const result = runServer({ DATA_DIR: path.join(blocker, 'data'), PORT: '7690' });
       expect(result.status).toBe(1);
       expect(result.stderr.trim()).toBe(
         `The server could not start: The data folder ${path.join(blocker, 'data')} cannot be created (ENOTDIR). ` +
