@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDataDir } from './data-dir.js';
+import { CONTACT_EMAIL } from './email-address.js';
+import { MAX_CONTACT_PHONE, lineProblem } from './repositories/clients.js';
 import { StorageError, WRITABLE_DATA_DIR } from './storage-error.js';
 
 /** The server's configuration, read once from the environment and checked before anything starts. */
@@ -107,6 +109,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!EMAIL.test(address)) problems.push(`${name} must be an e-mail address (got "${value}").`);
     return value;
   };
+  // The provider's contact details are shown and linked (`mailto:`, `tel:`) on every page: held to what the
+  // staff tool takes for a client's (found by the seventeenth session's fault probe: `x?bcc=…` and a phone with
+  // a line break were served).
+  const contactEmail = (): string => {
+    const value = (get('PROVIDER_EMAIL') ?? DEFAULT_PROVIDER_EMAIL).trim();
+    if (!CONTACT_EMAIL.test(value)) {
+      problems.push(
+        `PROVIDER_EMAIL must be one e-mail address such as team@advisory.example, without spaces or any of ? # % & , ; < > " \\ (got "${value}").`,
+      );
+    }
+    return value;
+  };
+  const contactPhone = (): string => {
+    const value = (get('PROVIDER_PHONE') ?? DEFAULT_PROVIDER_PHONE).trim();
+    const problem = lineProblem('PROVIDER_PHONE', value, MAX_CONTACT_PHONE);
+    if (problem !== undefined) problems.push(problem.replace(/^The /, ''));
+    return value;
+  };
   const url = (name: string, raw: string, protocols: string[]): URL | null => {
     try {
       const parsed = new URL(raw);
@@ -134,6 +154,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     url('PUBLIC_URL', publicRaw, ['http:', 'https:']) ?? new URL(`http://127.0.0.1:${port}`);
   if (publicUrl.search !== '' || publicUrl.hash !== '') {
     problems.push(`PUBLIC_URL must not have a query or fragment (got "${publicRaw}").`);
+  } else if (publicUrl.username !== '' || publicUrl.password !== '' || publicUrl.pathname !== '/') {
+    // Every login link carried the user and password, or a path the portal does not serve under (found by the
+    // seventeenth session's fault probe). Its pages are at /{client}/ on the origin.
+    problems.push(
+      `PUBLIC_URL must be an origin such as https://portal.example, without a user, password or path (got "${publicRaw}").`,
+    );
   }
 
   const sessionSecret = get('SESSION_SECRET') ?? null;
@@ -174,8 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: email('MAIL_FROM', 'Client portal <portal@advisory.example>'),
     teamEmail: email('TEAM_EMAIL', DEFAULT_PROVIDER_EMAIL),
     formServiceUrl,
-    providerPhone: get('PROVIDER_PHONE') ?? DEFAULT_PROVIDER_PHONE,
-    providerEmail: email('PROVIDER_EMAIL', DEFAULT_PROVIDER_EMAIL),
+    providerPhone: contactPhone(),
+    providerEmail: contactEmail(),
     footerBlurb: get('FOOTER_BLURB') ?? DEFAULT_FOOTER_BLURB,
     regulatoryText: get('REGULATORY_TEXT') ?? DEFAULT_REGULATORY_TEXT,
     contentDir: path.resolve(baseDir, get('CONTENT_DIR') ?? path.join(repoRoot(), 'content')),

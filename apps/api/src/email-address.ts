@@ -9,3 +9,11 @@
  */
 export const EMAIL_ADDRESS =
   /^(?=[^@]{1,64}@)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/**
+ * A contact address as the portal links it (`mailto:`): one address of at most 254 characters, a host name after
+ * the `@`, and none of the characters that would give the link headers, a fragment or a second recipient
+ * (`a@b.co?bcc=x%40y.z`, `a@b.co,x@y.z`) or end it (spaces, controls, quotes, angle brackets).
+ */
+export const CONTACT_EMAIL =
+  /^(?=.{1,254}$)[^\s\p{Cc}@?#%&,;<>"\\]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/iu;

@@ -131,6 +131,32 @@ describe('loadConfig', () => {
     ]);
   });
 
+  // Found by the seventeenth session's fault probe: these were taken, and served on every page or in every link.
+  it('should refuse a PUBLIC_URL with a user or path, and provider contacts the staff tool would refuse', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problemsOf({ PUBLIC_URL: 'http://user:pw@portal.example/' })).toEqual([
+      'PUBLIC_URL must be an origin such as https://portal.example, without a user, password or path (got "http://user:pw@portal.example/").',
+    ]);
+    expect(problemsOf({ PUBLIC_URL: 'https://portal.example/sub/path/' })).toHaveLength(1);
+    expect(problemsOf({ PUBLIC_URL: 'https://portal.example/' })).toEqual([]);
+    expect(problemsOf({ PROVIDER_EMAIL: 'x@y.example?bcc=evil@x.example' })[0]).toMatch(
+      /^PROVIDER_EMAIL must be one e-mail address such as team@advisory\.example/,
+    );
+    expect(problemsOf({ PROVIDER_PHONE: '020 7946 0000\nBcc: evil@x.example' })).toEqual([
+      'PROVIDER_PHONE must be one line of text, without line breaks, tabs, control characters or text-direction marks.',
+    ]);
+    expect(
+      problemsOf({ PROVIDER_EMAIL: 'help@firm.example', PROVIDER_PHONE: '+44 20 7946 0000' }),
+    ).toEqual([]);
+  });
+
   it('should create the data folder readable by its owner only, and leave an existing one as it is', async () => {
     const parent = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
     try {

@@ -1,3 +1,4 @@
+import { CONTACT_EMAIL } from '../email-address.js';
 import { link, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -101,14 +102,6 @@ function branding(values: Values): Partial<Branding> {
   }
   return result;
 }
-
-/**
- * A contact address as the portal links it (`mailto:`): one address of at most 254 characters, a host name after
- * the `@`, and none of the characters that would give the link headers, a fragment or a second recipient
- * (`a@b.co?bcc=x%40y.z`, `a@b.co,x@y.z`) or end it (spaces, controls, quotes, angle brackets).
- */
-const CONTACT_EMAIL =
-  /^(?=.{1,254}$)[^\s\p{Cc}@?#%&,;<>"\\]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/iu;
 
 function contactEmail(value: string | undefined): string | null | undefined {
   if (value === undefined) return undefined;

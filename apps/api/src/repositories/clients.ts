@@ -25,7 +25,7 @@ const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]
  * Checks a client name or contact phone: one line of visible text, at most `max` characters. Returns a
  * message or `undefined` when fine.
  */
-function lineProblem(label: string, value: string, max: number): string | undefined {
+export function lineProblem(label: string, value: string, max: number): string | undefined {
   if (value.length > max)
     return `The ${label} is ${value.length} characters long; at most ${max} are taken.`;
   // A name holding U+202E would show reversed, with what follows it, in e-mails and on the portal.
