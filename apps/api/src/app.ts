@@ -140,6 +140,21 @@ function malformedRequest(message: string): HttpError {
   return error;
 }
 
+/** What a user is told when the data folder refused a file operation (see `isStorageRefusal`). */
+export const STORAGE_REFUSED_MESSAGE =
+  'The portal cannot store or read its files just now. Please try again in a few minutes.';
+
+/** The codes of a file operation the data folder refused, as the system reports them. */
+const STORAGE_REFUSALS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EIO', 'ELOOP']);
+
+/** True for a file system call the data folder refused (not a missing file: that is a 404 where it matters). */
+function isStorageRefusal(error: unknown): boolean {
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  if (typeof syscall !== 'string' || typeof code !== 'string') return false;
+  // A folder that cannot be made because a file has its name.
+  return STORAGE_REFUSALS.has(code) || (code === 'EEXIST' && syscall === 'mkdir');
+}
+
 /** The answer to a request that arrives while the server is shutting down. */
 export const SHUTTING_DOWN_MESSAGE = 'The portal is restarting. Please try again in a few seconds.';
 
@@ -933,14 +948,21 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     // The database stopped, restarting or stuck past its timeouts (db/unavailable.ts): nothing was stored, and
     // the same request works once it is back, so a 503 saying so.
     const unavailable = !full && !(error instanceof HttpError) && isDatabaseUnavailable(error);
+    // The data folder refused a file operation (its rights, a read-only disk, a file where a folder should be):
+    // the operator's to fix, and the same request works then. A 503 saying so, not "Internal server error"
+    // (found by the seventeenth session's fault probe); the log has the error.
+    const storage =
+      !full && !unavailable && !(error instanceof HttpError) && isStorageRefusal(error);
     const status = full
       ? 507
-      : unavailable
+      : unavailable || storage
         ? 503
         : typeof error.statusCode === 'number' && error.statusCode >= 400
           ? error.statusCode
           : 500;
-    if (unavailable) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    if (unavailable || storage) {
+      void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     // Refused before its body has all arrived (over the limit, unreadable): the connection closes after the
     // answer, but only once the client can have read it (a client still sending would otherwise get a reset).
     if (!request.raw.complete && !reply.sent) {
@@ -971,9 +993,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
             ? NO_ROOM_MESSAGE
             : unavailable
               ? DATABASE_UNAVAILABLE
-              : status >= 500 && !deliberate
-                ? 'Internal server error'
-                : (FASTIFY_MESSAGES[error.code] ?? error.message),
+              : storage
+                ? STORAGE_REFUSED_MESSAGE
+                : status >= 500 && !deliberate
+                  ? 'Internal server error'
+                  : (FASTIFY_MESSAGES[error.code] ?? error.message),
         })
     );
   });
