@@ -357,6 +357,30 @@ test.describe('content pages', () => {
   });
 });
 
+// Found by the seventeenth session's portal probe: a tab still showing the user before a login in another tab
+// submitted under the new session with the earlier user's details, and kept "Welcome, …" after a logout elsewhere.
+test('the other tabs of a client follow a logout and a login made in one of them', async ({
+  page,
+}) => {
+  const alice = await loginOpen(page, 'demo', newUser('tab-a'));
+  await page.goto('/demo/calculator/building-warranty');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+  const other = await page.context().newPage();
+  await other.goto('/demo/dashboard');
+  await expect(other.getByText(`Welcome, ${alice.first_name}`)).toBeVisible();
+  await other.getByRole('link', { name: 'Log out' }).click();
+  await expect(other).toHaveURL(/\/demo\/login$/);
+  // The first tab, never focused meanwhile, is on the login page too.
+  await expect(page).toHaveURL(/\/demo\/login$/);
+
+  const mallory = await loginOpen(other, 'demo', { ...newUser('tab-b'), first_name: 'Mallory' });
+  await expect(page).toHaveURL(/\/demo\/dashboard$/);
+  await expect(page.getByText(`Welcome, ${mallory.first_name}`)).toBeVisible();
+  await expect(page.getByText(`Welcome, ${alice.first_name}`)).toHaveCount(0);
+  await other.close();
+});
+
 test('the 404 page of a known client is not a dead end', async ({ page }) => {
   // Not logged in: the way on is the client's login page.
   await page.goto('/demo/no-such-page');

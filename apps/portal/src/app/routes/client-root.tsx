@@ -7,6 +7,7 @@ import { ThemeProvider } from 'styled-components';
 import { NavigationProgress } from '@/components/ui/navigation-progress';
 import { useLoadedClient } from '@/hooks/use-loaded-client';
 import { useDisableContextMenu } from '@/hooks/use-disable-context-menu';
+import { useSessionAcrossTabs } from '@/hooks/use-session-across-tabs';
 import type { Branding } from '@/types/api';
 
 /** A client's theme; branding the UI kit cannot read (not a hex colour) falls back to the firm's own colours. */
@@ -25,6 +26,7 @@ export function ClientRoot() {
   const { primary, accent, logo_url } = client.branding;
   const theme = useMemo(() => themeFor({ primary, accent, logo_url }), [primary, accent, logo_url]);
   useDisableContextMenu();
+  useSessionAcrossTabs(client);
 
   return (
     <ThemeProvider theme={theme}>
