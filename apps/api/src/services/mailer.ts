@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { newId } from '../crypto.js';
 import { fsyncPath } from './fsync.js';
 import { MailWriter, type MailMessage } from './mail-writer.js';
+import { findStoredUpload } from './uploads.js';
 import type { MailPayload } from '../repositories/outbox.js';
 
 /** The outbox row a message is sent for: its id names the message, the same on every attempt. */
@@ -66,27 +67,24 @@ export function createMailer(options: MailerOptions): Mailer {
   // hostname lookup per message, a noticeable share of the CPU a submission costs.
   const domain = /@([^\s>]+)>?\s*$/.exec(options.from)?.[1] ?? 'localhost';
   /**
-   * The message for a payload. An attachment whose stored file is gone (deleted by hand, a restore without the
-   * uploads folder) can never be sent: retrying the row for ever (found by the sixteenth session's fault probe)
-   * kept the request's e-mail from the team as well. The message goes without it, saying so in its text, and
-   * the log says which file is missing. Any other error reading the file (a disk fault) is retried as before.
+   * The message for a payload. An attachment whose stored file is gone can never be sent (see
+   * `findStoredUpload`): the message goes without it, saying so in its text, and the log says which file is
+   * missing.
    */
   const toMessage = async (mail: MailPayload, id: string): Promise<MailMessage> => {
     const attachments: MailMessage['attachments'] = [];
     const missing: string[] = [];
     for (const a of mail.attachments ?? []) {
-      const file = path.join(options.uploadsDir, path.basename(a.path));
-      try {
-        await access(file);
+      const { file, missing: gone } = await findStoredUpload(options.uploadsDir, a.path);
+      if (!gone) {
         attachments.push({ filename: a.filename, contentType: a.contentType, path: file });
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
-        missing.push(a.filename);
-        options.log.error(
-          { file, filename: a.filename, to: mail.to },
-          'An attachment’s stored file is missing: the mail is sent without it',
-        );
+        continue;
       }
+      missing.push(a.filename);
+      options.log.error(
+        { file, filename: a.filename, to: mail.to },
+        'An attachment’s stored file is missing: the mail is sent without it',
+      );
     }
     const note = missing
       .map(

@@ -1,6 +1,4 @@
 import { openAsBlob } from 'node:fs';
-import { access } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import { HOUR } from '../clock.js';
@@ -14,6 +12,7 @@ import {
   type OutboxRow,
 } from '../repositories/outbox.js';
 import type { Mailer } from './mailer.js';
+import { findStoredUpload } from './uploads.js';
 
 const LEASE_MS = 5 * 60_000;
 /** Rows claimed at once: one commit claims them, one marks the delivered ones sent. */
@@ -147,19 +146,16 @@ export class OutboxWorker {
     const form = new FormData();
     for (const [name, value] of Object.entries(job.fields)) form.append(name, value);
     if (job.file !== undefined) {
-      const file = path.join(this.options.uploadsDir, path.basename(job.file.path));
-      try {
-        // openAsBlob reads lazily: a missing file would only fail the fetch, as a network error.
-        await access(file);
+      // openAsBlob reads lazily: a missing file would only fail the fetch, as a network error, so it is looked
+      // for first. A gone file goes without (the team's e-mail says the same; see mailer.ts).
+      const { file, missing } = await findStoredUpload(this.options.uploadsDir, job.file.path);
+      if (!missing) {
         form.append(
           'FileUpload',
           await openAsBlob(file, { type: job.file.contentType }),
           job.file.filename,
         );
-      } catch (error) {
-        // The stored file is gone: it never comes back, so the fields go without it rather than never (the
-        // team's e-mail says the same; see mailer.ts). Any other error is retried.
-        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+      } else {
         this.options.log.error(
           { outboxId: row.id, file, filename: job.file.filename },
           'An attachment’s stored file is missing: the form is forwarded without it',

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { access, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { newId } from '../crypto.js';
@@ -122,6 +122,26 @@ export async function storeUpload(
     if (!closed) await handle.close().catch(() => undefined);
     await rm(tmp, { force: true });
     if (stored !== undefined) await rm(stored, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Where a stored upload a queued mail or forward names is, and whether it is gone (deleted by hand, a restore
+ * without the uploads folder). A gone file never comes back, so the caller sends without it, saying so,
+ * rather than retrying for ever (found by the sixteenth session's fault probe); any other error reading it (a
+ * disk fault) is thrown, to be retried.
+ */
+export async function findStoredUpload(
+  uploadsDir: string,
+  storedPath: string,
+): Promise<{ file: string; missing: boolean }> {
+  const file = path.join(uploadsDir, path.basename(storedPath));
+  try {
+    await access(file);
+    return { file, missing: false };
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return { file, missing: true };
     throw error;
   }
 }
