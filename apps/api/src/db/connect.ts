@@ -8,7 +8,7 @@ import { watchChanges } from './committed-reads.js';
 import { GroupCommit, type Work } from './group-commit.js';
 import { START_LOCK_WAIT_MS, migrateToLatest, type MigrateOptions } from './migrations.js';
 import type { Database } from './schema.js';
-import { BUSY_TIMEOUT_MS, FairSqliteDialect, type BusyWatch } from './sqlite-dialect.js';
+import { BUSY_TIMEOUT_MS, FairSqliteDialect, type ConnectionWatch } from './sqlite-dialect.js';
 import { SqliteFilesWatch } from './sqlite-files.js';
 import { withStatementCache } from './statement-cache.js';
 import { StorageError, WRITABLE_DATA_DIR, codeOf, storageProblem } from '../storage-error.js';
@@ -110,16 +110,16 @@ export async function openDatabase(
 ): Promise<Db> {
   let kysely: Kysely<Database>;
   let dialect: Dialect;
-  let sqliteBusy: BusyWatch | null = null;
+  let sqliteWatch: ConnectionWatch | null = null;
   let sqliteFiles: SqliteFilesWatch | undefined;
   if (config.databaseUrl === null) {
     const sqlite = openSqlite(config.dataDir);
     const sqliteDialect = new FairSqliteDialect(withStatementCache(sqlite));
     kysely = new Kysely<Database>({ dialect: sqliteDialect });
     dialect = 'sqlite';
-    sqliteBusy = sqliteDialect.busy;
+    sqliteWatch = sqliteDialect.watch;
     sqliteFiles = new SqliteFilesWatch(path.join(config.dataDir, 'portal.sqlite'), onFilesReplaced);
-    sqliteBusy.files = sqliteFiles;
+    sqliteWatch.files = sqliteFiles;
     sqliteFiles.start();
     // Reads that may be kept until the next write by anyone (committed-reads.ts): this process's writes are
     // counted by the dialect, other connections' commits move the data version.
@@ -166,8 +166,8 @@ export async function openDatabase(
       told = true;
       onLockWait?.(waitMs);
     };
-    if (sqliteBusy !== null) {
-      sqliteBusy.onWait = () => tell(lockWait.lockWaitMs ?? START_LOCK_WAIT_MS);
+    if (sqliteWatch !== null) {
+      sqliteWatch.onWait = () => tell(lockWait.lockWaitMs ?? START_LOCK_WAIT_MS);
     }
     try {
       await migrateToLatest(kysely as Kysely<unknown>, config.databaseSchema, {
@@ -175,7 +175,7 @@ export async function openDatabase(
         onLockWait: tell,
       });
     } finally {
-      if (sqliteBusy !== null) delete sqliteBusy.onWait;
+      if (sqliteWatch !== null) delete sqliteWatch.onWait;
     }
   } catch (error) {
     sqliteFiles?.stop();

@@ -117,8 +117,11 @@ export type TransactionAwareDatabase = SqliteDatabase & { readonly inTransaction
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Who is told when a statement finds another connection's write lock and begins to wait for it. */
-export interface BusyWatch {
+/**
+ * What the connection reports to and consults: who is told when a statement finds another connection's write lock
+ * and begins to wait for it, and whether the database's files were replaced under this process.
+ */
+export interface ConnectionWatch {
   onWait?: () => void;
   /** Set when the database's WAL files were replaced under this process (sqlite-files.ts): writes are refused. */
   files?: SqliteFilesWatch;
@@ -130,7 +133,7 @@ class SqliteConnection implements DatabaseConnection {
     private readonly writes: WriteCount,
     /** The driver's lock on this connection, held by whoever runs a statement on it. */
     private readonly lock: FifoLock,
-    private readonly busy: BusyWatch,
+    private readonly watch: ConnectionWatch,
   ) {}
 
   /**
@@ -150,7 +153,7 @@ class SqliteConnection implements DatabaseConnection {
         if (!isBusy(error) || this.db.inTransaction || left <= 0) {
           throw error;
         }
-        if (pause === 5) this.busy.onWait?.();
+        if (pause === 5) this.watch.onWait?.();
         this.lock.unlock();
         try {
           await sleep(Math.min(pause, left));
@@ -164,7 +167,7 @@ class SqliteConnection implements DatabaseConnection {
 
   /** A write (not a transaction's end: a ROLLBACK must still run) once the WAL files were replaced: refused. */
   #refuseWriteIfFilesReplaced(sql: string): void {
-    const files = this.busy.files;
+    const files = this.watch.files;
     if (files?.replaced !== undefined && !/^\s*(rollback|release|savepoint)\b/i.test(sql)) {
       throw files.error();
     }
@@ -220,9 +223,9 @@ class FairSqliteDriver implements Driver {
   constructor(
     private readonly db: TransactionAwareDatabase,
     writes: WriteCount,
-    private readonly busy: BusyWatch,
+    private readonly watch: ConnectionWatch,
   ) {
-    this.#connection = new SqliteConnection(db, writes, this.#lock, busy);
+    this.#connection = new SqliteConnection(db, writes, this.#lock, watch);
   }
 
   async init(): Promise<void> {
@@ -283,7 +286,7 @@ class FairSqliteDriver implements Driver {
   async destroy(): Promise<void> {
     // Closing checkpoints the WAL into the database file: with the WAL files replaced, that would write this
     // process's stale view over the other process's work. The process ends without it.
-    if (this.busy.files?.replaced !== undefined) return;
+    if (this.watch.files?.replaced !== undefined) return;
     this.db.close();
   }
 }
@@ -309,11 +312,11 @@ export class FairSqliteDialect implements Dialect {
     /** Counts the statements other than reads run through it. */
     readonly writes: WriteCount = new WriteCount(),
     /** Told when a statement begins to wait for another connection's lock (the start-up's note says so). */
-    readonly busy: BusyWatch = {},
+    readonly watch: ConnectionWatch = {},
   ) {}
 
   createDriver(): Driver {
-    return new FairSqliteDriver(this.database, this.writes, this.busy);
+    return new FairSqliteDriver(this.database, this.writes, this.watch);
   }
 
   createQueryCompiler(): QueryCompiler {
