@@ -319,6 +319,20 @@ function exportProblem(error: unknown, out: string): string {
   return `${shown} could not be written (${code ?? (error instanceof Error ? error.message : String(error))}).`;
 }
 
+/**
+ * What the staff tool says when its standard output could not be written (found by the seventeenth session's fault
+ * probe: an export piped into `head`, or redirected onto a full disk, ended in an unhandled 'error' event's stack).
+ */
+export function stdoutProblem(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EPIPE') {
+    return 'The output was cut short: the program reading it stopped reading (EPIPE).';
+  }
+  if (error.code === 'ENOSPC') {
+    return 'The output could not be written: the disk is full (ENOSPC).';
+  }
+  return `The output could not be written (${error.code ?? error.message}).`;
+}
+
 function summariseQuote(kind: string, json: string): string {
   const q = JSON.parse(json) as Record<string, unknown>;
   if (kind === 'warranty') return `estimate ${String(q.estimate)}`;
