@@ -71,11 +71,27 @@ export async function enqueue(db: Kysely<Database>, job: OutboxJob, now: Date): 
   return id;
 }
 
+const FIRST_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 60 * 60_000;
+/** The first attempt count whose retry waits the longest (MAX_RETRY_MS): 8. */
+const CAPPED_AT = 1 + Math.ceil(Math.log2(MAX_RETRY_MS / FIRST_RETRY_MS));
+
+/** Delay before retry n (1-based): 30 s, 1 min, 2 min … capped at one hour. Rows are never dropped. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+}
+
 /**
  * Claims up to `limit` due rows for this worker for `leaseMs`, in one statement (an UPDATE of the rows a
  * subquery picks, RETURNING them), oldest due first. On PostgreSQL the subquery locks its rows
  * `FOR UPDATE SKIP LOCKED`, so several instances never claim the same row; SQLite serialises writers.
  * Run it in a transaction (the worker uses `Db.write`, which on SQLite shares the commit with others).
+ *
+ * The times stored are the wall clock's, and a wall clock can be set back (found by the seventeenth session's fault
+ * probe: a step back of an hour held every queued mail, and any claimed row's lease, for that hour). A time
+ * further ahead than the rule that set it allows can only come from before such a step, so it counts as passed:
+ * a row never tried (due from the moment it was queued), a retry later than its own delay from now, a lease longer
+ * than `leaseMs` from now.
  */
 export async function claimDue(
   db: Kysely<Database>,
@@ -85,17 +101,33 @@ export async function claimDue(
   limit: number,
 ): Promise<OutboxRow[]> {
   const nowIso = now.toISOString();
+  const after = (ms: number) => new Date(now.getTime() + ms).toISOString();
   const rows = await db
     .updateTable('outbox')
-    .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString() })
+    .set({ locked_until: after(leaseMs) })
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('outbox')
         .select('id')
         .where('sent_at', 'is', null)
-        .where('next_attempt_at', '<=', nowIso)
         .where((inner) =>
-          inner.or([inner('locked_until', 'is', null), inner('locked_until', '<', nowIso)]),
+          inner.or([
+            inner('next_attempt_at', '<=', nowIso),
+            inner('attempts', '=', 0),
+            ...Array.from({ length: CAPPED_AT }, (_, i) =>
+              inner.and([
+                inner('attempts', i + 1 === CAPPED_AT ? '>=' : '=', i + 1),
+                inner('next_attempt_at', '>', after(retryDelayMs(i + 1))),
+              ]),
+            ),
+          ]),
+        )
+        .where((inner) =>
+          inner.or([
+            inner('locked_until', 'is', null),
+            inner('locked_until', '<', nowIso),
+            inner('locked_until', '>', after(leaseMs)),
+          ]),
         )
         .orderBy('next_attempt_at')
         .limit(limit)

@@ -1,12 +1,12 @@
 import { openAsBlob } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
-import { HOUR } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import {
   claimDue,
   markFailed,
   markSent,
+  retryDelayMs,
   type ForwardPayload,
   type MailPayload,
   type OutboxRow,
@@ -19,14 +19,9 @@ const LEASE_MS = 5 * 60_000;
 const BATCH = 100;
 /** Deliveries of a batch in flight at once (each waits on file or network I/O most of the time). */
 const CONCURRENCY = 16;
-const FIRST_RETRY_MS = 30_000;
-const MAX_RETRY_MS = HOUR;
 const FORWARD_TIMEOUT_MS = 60_000;
 
-/** Delay before retry n (1-based): 30 s, 1 min, 2 min … capped at one hour. Rows are never dropped. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
-}
+export { retryDelayMs };
 
 interface WorkerOptions {
   db: Db;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connect.js';
-import { enqueue, listOutbox, type MailPayload } from '../../src/repositories/outbox.js';
+import { claimDue, enqueue, listOutbox, type MailPayload } from '../../src/repositories/outbox.js';
 import type { Mailer } from '../../src/services/mailer.js';
 import { OutboxWorker, retryDelayMs } from '../../src/services/outbox-worker.js';
 import { silentLogger, TestClock } from '../helper.js';
@@ -69,6 +69,44 @@ describe('OutboxWorker', () => {
     expect(await joined).toBe(2);
     expect(await running).toBe(2);
     expect(sent).toEqual(['first', 'second']);
+    expect((await listOutbox(db.kysely)).every((row) => row.sent_at !== null)).toBe(true);
+  });
+
+  // Found by the seventeenth session's fault probe: the wall clock set back an hour held every queued mail, every
+  // retry and every claimed row's lease for that hour.
+  it('should not hold queued mail, retries or leases for a wall clock set back', async () => {
+    const clock = new TestClock();
+    const sent: string[] = [];
+    let refuse = true;
+    const mailer: Mailer = {
+      async send(mail: MailPayload) {
+        if (refuse) throw new Error('mail server says no');
+        sent.push(mail.subject);
+      },
+      close: () => undefined,
+    };
+    const worker = workerWith(mailer, clock);
+    const mail = (subject: string) => ({
+      kind: 'mail' as const,
+      payload: { to: 'a@example.com', subject, text: 'x' },
+    });
+    // A retry due 30 s from now; a row claimed by a worker that stopped (leased for 5 minutes); a new row.
+    await enqueue(db.kysely, mail('retry'), clock.now());
+    expect(await worker.runOnce()).toBe(0);
+    refuse = false;
+    await enqueue(db.kysely, mail('leased'), clock.now());
+    await db.write((trx) => claimDue(trx, db.dialect, clock.now(), 5 * 60_000, 1));
+    await enqueue(db.kysely, mail('new'), clock.now());
+
+    // With the clock running on, the retry and the lease are kept.
+    clock.advance(10_000);
+    expect(await worker.runOnce()).toBe(1);
+    expect(sent).toEqual(['new']);
+
+    // Set back an hour: neither can be that far ahead of a right clock, so both are taken now.
+    clock.advance(-3_600_000);
+    expect(await worker.runOnce()).toBe(2);
+    expect(sent.slice(1).sort()).toEqual(['leased', 'retry']);
     expect((await listOutbox(db.kysely)).every((row) => row.sent_at !== null)).toBe(true);
   });
 
