@@ -1063,9 +1063,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   // A JSON API: text/plain bodies (what a cross-site "simple" form can send) are not accepted at all.
   fastify.removeContentTypeParser('text/plain');
-  fastify.get('/', { schema: { hide: true } }, (_request, reply) =>
-    reply.redirect(`/${fastify.config.defaultClient}/login`, 302),
-  );
+  const toDefaultLogin = (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.redirect(`/${fastify.config.defaultClient}/login`, 302);
+  fastify.get('/', { schema: { hide: true } }, toDefaultLogin);
+  // The portal's shell has no page of its own: opened by name (a habit, an old bookmark) it was the raw shell,
+  // whose router took "index.html" for a client and ended on /index.html/dashboard, a 404 (found by the
+  // seventeenth session's portal probe). It goes where / goes.
+  fastify.get('/index.html', { schema: { hide: true } }, toDefaultLogin);
 
   await fastify.register(clientRoutes);
   await fastify.register(loginRoutes);

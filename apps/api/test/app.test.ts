@@ -295,10 +295,12 @@ describe.each(databases)('app ($name)', (target) => {
   });
 
   describe('the portal', () => {
-    it('should redirect / to the default client login', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/' });
-      expect(response.statusCode).toBe(302);
-      expect(response.headers.location).toBe('/demo/login');
+    it('should redirect / and /index.html to the default client login', async () => {
+      for (const url of ['/', '/index.html', '/index.html?x=1']) {
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(302);
+        expect(response.headers.location, url).toBe('/demo/login');
+      }
     });
 
     it('should serve index.html for client routes (SPA fallback), never stored, with the CSP', async () => {
