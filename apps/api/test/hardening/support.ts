@@ -69,6 +69,8 @@ export function routeTable(app: FastifyInstance): RouteEntry[] {
 export const PUBLIC_ROUTES = new Set([
   'GET /',
   'HEAD /',
+  'GET /index.html',
+  'HEAD /index.html',
   'GET /*',
   'HEAD /*',
   'GET /api/openapi.json',
@@ -88,6 +90,8 @@ export const routeKey = (route: RouteEntry) => `${route.method} ${route.url}`;
 export const REDIRECTING = new Set([
   'GET /',
   'HEAD /',
+  'GET /index.html',
+  'HEAD /index.html',
   'POST /api/:client/login/link',
   'GET /api/:client/logout',
   'POST /api/:client/due-diligence',
