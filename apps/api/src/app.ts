@@ -13,6 +13,7 @@ import { systemClock } from './clock.js';
 import { START_LOCK_WAIT_MS } from './db/migrations.js';
 import { EMAIL_ADDRESS } from './email-address.js';
 import type { Config } from './config.js';
+import { loggedUrl } from './log-options.js';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE,
@@ -633,7 +634,14 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
         typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
           ? error.statusCode
           : 400;
-      request.log.info({ err: error }, 'Request refused by the router');
+      // Not the error itself: its message quotes the whole address, a login link's token with it.
+      request.log.info(
+        {
+          code: error.code,
+          request: { method: request.method, url: loggedUrl(request.url), status },
+        },
+        'Request refused by the router',
+      );
       // Answered before any hook runs (no onRequest, no onSend): the headers every answer carries, and the
       // no-store every error carries, are set here or not at all.
       // A person who opened a malformed address sees the portal's 404 page, as for any address no page has.
@@ -971,7 +979,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     }
     // Refused by a hook that runs before the security headers' own (a second Host header): set them here.
     if (!reply.hasHeader('x-frame-options')) void reply.headers(everyAnswer);
-    const context = { method: request.method, url: request.url, status };
+    // The address as the request lines show it: a refused login link's token must not be in the log either
+    // (found by the eighteenth session's API probe: a link sent with two Host headers was logged whole).
+    const context = { method: request.method, url: loggedUrl(request.url), status };
     // An HttpError is a refusal the app chose, in words meant for the user, whatever its status (507 when the
     // disk is nearly full); any other error past 500 is a fault, shown only as "Internal server error".
     const deliberate = error instanceof HttpError;

@@ -57,10 +57,23 @@ describe('the server log', () => {
       `/api/northbank/login/link?token=${token}`,
       `/api/northbank/login/link?Token=${token}`,
       `/api/northbank/login/link?%74oken=${token}&x=1`,
+      // Refused requests are logged by the error handler, with their address (found by the eighteenth
+      // session's API probe): an unknown client, a malformed address.
+      `/api/nobody/login/link?token=${token}`,
+      `/api/northbank/login/link%ZZ?token=${token}`,
     ]) {
       const page = await t.app.inject({ method: 'GET', url });
       expect(page.statusCode).toBeLessThan(500);
     }
+    // A body's encoding on a GET is refused before routing.
+    const encoded = await t.app.inject({
+      method: 'GET',
+      url: `/api/northbank/login/link?token=${token}`,
+      headers: { 'content-encoding': 'gzip' },
+    });
+    expect(encoded.statusCode).toBeGreaterThanOrEqual(400);
+    expect(encoded.statusCode).toBeLessThan(500);
+    expect(lines.join('\n')).toContain('"msg":"Request refused"');
     await new Promise((resolve) => setImmediate(resolve));
     const requestLines = lines.filter((line) => line.includes('"req":'));
     expect(requestLines.length).toBeGreaterThanOrEqual(4);
