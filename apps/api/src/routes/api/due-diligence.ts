@@ -80,8 +80,12 @@ const mailText = (value: string): string => value.replace(MAIL_LINE_BREAK, '\n  
 /** What no field holds, the description included: control characters and bidi controls (see schemas.ts). */
 const HIDDEN_CONTROL = new RegExp(`[${CONTROL_CHARACTER}${FORMAT_CONTROL}]`, 'u');
 
-/** The amounts, as the form's sliders send them: whole pounds, digits only (`12500000`), or with a £ and commas. */
-const WHOLE_POUNDS = /^£?\s?(?:\d{1,15}|\d{1,3}(?:,\d{3}){1,4})$/u;
+/**
+ * The amounts, as the form's sliders send them: whole pounds, digits only (`12500000`), or with a £ and commas. Only
+ * a plain space may follow the £: `\s` also took U+FEFF and every Unicode space, stored and mailed between the £
+ * and the figure (found by the eighteenth session's API probe).
+ */
+const WHOLE_POUNDS = /^£? ?(?:\d{1,15}|\d{1,3}(?:,\d{3}){1,4})$/u;
 const AMOUNTS = ['Currency1', 'Currency2', 'Currency'] as const;
 
 /** Why an optional field given is not what it names (an amount, an e-mail address), or `undefined`. */
