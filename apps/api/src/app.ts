@@ -36,7 +36,7 @@ import submissionRoutes from './routes/api/submissions.js';
 import { encodePage, renderPortalPage, type PortalShell } from './services/portal-page.js';
 import { HttpError } from './types.js';
 import { countConnections, noteAnswered, noteArrival } from './services/arrival-turn.js';
-import { closeAfterAnswer } from './services/close-after-answer.js';
+import { closeAfterAnswer, isClosingAfterAnswer } from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
 import { shownText } from './services/shown-text.js';
@@ -381,6 +381,11 @@ function answerClientError(
   headers: Readonly<Record<string, string>>,
 ): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || refusing.has(socket)) return;
+  // The request was already answered with `Connection: close` before its body ended (a transfer coding refused,
+  // say), and what follows is what the parser cannot read of that body: the answer stands alone, and the
+  // connection closes as that answer arranged (found by the eighteenth session's API probe: a second answer, a
+  // 400, was written after the 415).
+  if (isClosingAfterAnswer(socket)) return;
   const pending = [...(unanswered.get(socket) ?? [])];
   if (pending.length > 0 && pending.every((response) => response.req.complete)) {
     refusing.add(socket);

@@ -9,6 +9,14 @@ export const LINGER_BYTES = 4 * 1024 * 1024;
 const closing = new WeakSet<Socket>();
 
 /**
+ * Whether the connection already has its last answer and is closing (see {@link closeAfterAnswer}): the parser's
+ * own refusal of the bytes still arriving must not be written after that answer.
+ */
+export function isClosingAfterAnswer(socket: unknown): boolean {
+  return socket instanceof Socket && closing.has(socket);
+}
+
+/**
  * Closes a connection once its answer is out, without losing that answer to a reset: for an answer sent before
  * the request's body has all arrived (a body over the limit, a refusal before an upload is read). Node would
  * destroy the socket as soon as a `Connection: close` answer is written, with the client's unread bytes still

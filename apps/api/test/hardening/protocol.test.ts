@@ -76,6 +76,22 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     }
   });
 
+  // Found by the eighteenth session's API probe: a body in a transfer coding other than chunked was refused with a
+  // 415 saying the connection closes, and then the parser's 400 was written after it on the same connection.
+  it('should give a body in a transfer coding other than chunked one answer, then close', async () => {
+    for (const coding of ['gzip', 'identity', 'deflate', 'chunked;q=1']) {
+      const response = await raw(
+        port,
+        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n` +
+          `Transfer-Encoding: ${coding}\r\n\r\nGET /api/demo HTTP/1.1\r\nHost: a\r\n\r\n`,
+        { hold: true },
+      );
+      expect(response.match(/HTTP\/1\.1 \d{3} /g), coding).toHaveLength(1);
+      expect(response, coding).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(headersOf(response).get('connection'), coding).toBe('close');
+    }
+  });
+
   it('should refuse an address with a fragment as malformed, not read it as a query', async () => {
     for (const target of [
       '/api/demo#frag',
