@@ -36,7 +36,12 @@ import submissionRoutes from './routes/api/submissions.js';
 import { encodePage, renderPortalPage, type PortalShell } from './services/portal-page.js';
 import { HttpError } from './types.js';
 import { countConnections, noteAnswered, noteArrival } from './services/arrival-turn.js';
-import { closeAfterAnswer, isClosingAfterAnswer } from './services/close-after-answer.js';
+import {
+  LINGER_BYTES,
+  LINGER_MS,
+  closeAfterAnswer,
+  isClosingAfterAnswer,
+} from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
 import { shownText } from './services/shown-text.js';
@@ -354,6 +359,8 @@ function findBadText(root: unknown, where: string): string | undefined {
 const unanswered = new WeakMap<Duplex, Set<ServerResponse>>();
 /** Connections whose refusal waits for the answers to the requests before it. */
 const refusing = new WeakSet<Duplex>();
+/** Connections answered on the socket itself (answerOnSocket), closing: nothing more is written on them. */
+const answeredOnSocket = new WeakSet<Duplex>();
 
 /** Notes a request as being answered until its response closes (sent, or the connection gone). */
 function trackAnswer(request: IncomingMessage, response: ServerResponse): void {
@@ -380,7 +387,14 @@ function answerClientError(
   socket: Duplex,
   headers: Readonly<Record<string, string>>,
 ): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed || refusing.has(socket)) return;
+  if (
+    error.code === 'ECONNRESET' ||
+    socket.destroyed ||
+    refusing.has(socket) ||
+    answeredOnSocket.has(socket)
+  ) {
+    return;
+  }
   // The request was already answered with `Connection: close` before its body ended (a transfer coding refused,
   // say), and what follows is what the parser cannot read of that body: the answer stands alone, and the
   // connection closes as that answer arranged (found by the eighteenth session's API probe: a second answer, a
@@ -412,33 +426,60 @@ function answerClientError(
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request took too long to arrive.']
         : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
-  const page = status === 431 ? pageAddressOf(error) : undefined;
-  if (page !== undefined) {
-    answerOnSocket(socket, headers, status, reason, message, tooLongPage(page.client));
-    return;
+  const start = requestLineOf(error);
+  // A HEAD is answered with the headers alone (RFC 9110 §9.3.2), these refusals too.
+  const head = start?.method === 'HEAD';
+  const page = status === 431 && start !== undefined ? pageOf(start) : undefined;
+  answerOnSocket(socket, headers, status, reason, message, { page, head });
+}
+
+/** The start of a refused request, from the bytes Node read of it (the first 64 KB at most). */
+interface RequestStart {
+  method: string;
+  /** The path, percent-decoded; `undefined` when it cannot be decoded. */
+  path: string | undefined;
+  /** Whether the whole request line was read, under 8 KB: then the headers, not the address, were too long. */
+  shortLine: boolean;
+}
+
+function requestLineOf(error: Error): RequestStart | undefined {
+  const raw = (error as { rawPacket?: unknown }).rawPacket;
+  if (!Buffer.isBuffer(raw)) return undefined;
+  const first = raw.subarray(0, 8192).toString('latin1');
+  const line = /^([A-Z]{1,20}) (\/[^ ?#]*)/.exec(first);
+  if (line === null) return undefined;
+  let path: string | undefined;
+  try {
+    path = decodeURIComponent(line[2] ?? '');
+  } catch {
+    path = undefined;
   }
-  answerOnSocket(socket, headers, status, reason, message);
+  return { method: line[1] ?? '', path, shortLine: first.includes('\r\n') };
 }
 
 /**
- * The address of a page (a GET of a path outside /api, /media and /assets) in a request whose headers or
- * address were too long, from the bytes Node read of it, with its client prefix when it has one. Such a request
- * is most likely a person following a long link: it gets a page, where the `{ error }` JSON was shown raw with no
+ * The page a person gets for a request too large to take: a GET or HEAD of a path outside /api, /media and
+ * /assets (as the router reads it: `/%61pi/…` is /api). Such a request is most likely a person following a long
+ * link, or a browser carrying too many cookies: it gets a page, where the `{ error }` JSON was shown raw with no
  * way on (found by the seventeenth session's portal probe). Node keeps only the first 64 KB, which may end before
  * the headers, so whether it is a navigation cannot be told; a script asking for a page gets the page too.
  */
-function pageAddressOf(error: Error): { client: string | undefined } | undefined {
-  const raw = (error as { rawPacket?: unknown }).rawPacket;
-  if (!Buffer.isBuffer(raw)) return undefined;
-  const start = /^GET (\/[^ ?#]*)/.exec(raw.subarray(0, 300).toString('latin1'));
-  const path = start?.[1];
+function pageOf(start: RequestStart): { type: string; body: string } | undefined {
+  const { method, path, shortLine } = start;
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
   if (path === undefined || /^\/(?:api|media|assets)(?:\/|$)/.test(path)) return undefined;
   const first = path.split('/')[1] ?? '';
-  return { client: /^[a-z0-9][a-z0-9-]{0,39}$/.test(first) ? first : undefined };
+  const client = /^[a-z0-9][a-z0-9-]{0,39}$/.test(first) ? first : undefined;
+  // Found by the eighteenth session's API probe: a short address with large cookies was told its link was too long.
+  return shortLine ? tooLargePage(client) : tooLongPage(client);
 }
 
-/** The page a person gets for an address too long to take: what happened, and a link on (no script, no data). */
-function tooLongPage(client: string | undefined): { type: string; body: string } {
+/** A small page: what happened, and a link on (no script, no data). */
+function refusalPage(
+  title: string,
+  text: string,
+  client: string | undefined,
+): { type: string; body: string } {
   const onward =
     client === undefined
       ? '<a href="/">Go to the portal</a>'
@@ -448,13 +489,30 @@ function tooLongPage(client: string | undefined): { type: string; body: string }
     body:
       '<!doctype html><html lang="en-GB"><head><meta charset="utf-8">' +
       '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-      '<title>Address too long – Client Hub</title>' +
+      `<title>${title} – Client Hub</title>` +
       '<style>body{margin:0;background:#f5f7fa;color:#1f2a33;font:1rem/1.5 system-ui,sans-serif}' +
       'main{max-width:40rem;margin:0 auto;padding:3rem 1rem}a{color:#0b4f6c}</style></head>' +
-      '<body><main><h1>This address is too long</h1>' +
-      '<p>The link you followed is longer than the portal can take. Check the link, or start again from the ' +
-      `portal.</p><p>${onward}</p></main></body></html>`,
+      `<body><main><h1>${title}</h1><p>${text}</p><p>${onward}</p></main></body></html>`,
   };
+}
+
+/** The page for an address too long to take. */
+function tooLongPage(client: string | undefined): { type: string; body: string } {
+  return refusalPage(
+    'This address is too long',
+    'The link you followed is longer than the portal can take. Check the link, or start again from the portal.',
+    client,
+  );
+}
+
+/** The page for a request whose headers (in practice, the browser's cookies for the site) are too large. */
+function tooLargePage(client: string | undefined): { type: string; body: string } {
+  return refusalPage(
+    'This request is too large',
+    'Your browser sent more with this request than the portal can take, usually because the cookies it keeps ' +
+      'for this site have grown too large. Clear this site’s cookies in your browser’s settings, then try again.',
+    client,
+  );
 }
 
 /**
@@ -481,6 +539,9 @@ function answerConnect(
 /**
  * Writes a whole `{ error }` answer on a raw socket, then closes the connection. `headers` are the security
  * headers every answer carries (and `no-store`, as every error): these answers are written before any hook runs.
+ * The connection is ended from our side and what the client still sends is read and dropped for a moment before
+ * it is closed: destroyed at once, with the client's unread bytes in it, the system reset the connection, and a
+ * client still sending (its long headers) could lose the answer (found by the eighteenth session's API probe).
  */
 function answerOnSocket(
   socket: Duplex,
@@ -488,25 +549,37 @@ function answerOnSocket(
   status: number,
   reason: string,
   message: string,
-  /** A page to send instead of the `{ error }` JSON (an address too long, followed by a person). */
-  page?: { type: string; body: string },
+  /** A page to send instead of the `{ error }` JSON (a request too large, followed by a person); a HEAD's answer. */
+  { page, head = false }: { page?: { type: string; body: string }; head?: boolean } = {},
 ): void {
   const body = page?.body ?? JSON.stringify({ error: message });
   const type = page?.type ?? 'application/json; charset=utf-8';
-  if (socket.writable) {
-    // Names capitalised as Node writes its own (`Content-Type`), which some tools read as case-sensitive.
-    const lines = Object.entries({ ...headers, 'cache-control': 'no-store' })
-      .map(
-        ([name, value]) =>
-          `${name.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase())}: ${value}\r\n`,
-      )
-      .join('');
-    socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${type}\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n${lines}Connection: close\r\n\r\n${body}`,
-    );
+  answeredOnSocket.add(socket);
+  if (!socket.writable) {
+    socket.destroy();
+    return;
   }
-  socket.destroy();
+  // Names capitalised as Node writes its own (`Content-Type`), which some tools read as case-sensitive.
+  const lines = Object.entries({ ...headers, 'cache-control': 'no-store' })
+    .map(
+      ([name, value]) =>
+        `${name.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase())}: ${value}\r\n`,
+    )
+    .join('');
+  // Node's parser no longer reads this connection: what arrives is counted and dropped.
+  socket.removeAllListeners('data');
+  let dropped = 0;
+  socket.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) socket.destroy();
+  });
+  socket.resume();
+  const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
+  socket.once('close', () => clearTimeout(deadline));
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${type}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n${lines}Connection: close\r\n\r\n${head ? '' : body}`,
+  );
 }
 
 /**

@@ -235,19 +235,26 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
   // Found by the seventeenth session's portal probe: a person following a link too long to take got the JSON
   // shown raw, with no way on.
   it('should answer a page address too long with a page that links on, with every answer’s headers', async () => {
-    for (const [request, link] of [
+    const address = '<h1>This address is too long</h1>';
+    // Found by the eighteenth session's API probe: a short address with large cookies was told its link was
+    // too long.
+    const cookies = '<h1>This request is too large</h1>';
+    for (const [request, link, heading] of [
       [
         `GET /demo/dashboard?x=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
         '/demo/dashboard',
+        address,
       ],
       [
         `GET /demo/search-results?search=${'a'.repeat(40_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
         '/demo/dashboard',
+        address,
       ],
-      [`GET /${'b'.repeat(70_000)} HTTP/1.1\r\nHost: a\r\n\r\n`, '/'],
+      [`GET /${'b'.repeat(70_000)} HTTP/1.1\r\nHost: a\r\n\r\n`, '/', address],
       [
-        `GET /demo/info HTTP/1.1\r\nHost: a\r\nX-Long: ${'a'.repeat(20_000)}\r\n\r\n`,
+        `GET /demo/info HTTP/1.1\r\nHost: a\r\nCookie: x=${'a'.repeat(20_000)}\r\n\r\n`,
         '/demo/dashboard',
+        cookies,
       ],
     ] as const) {
       const response = await raw(port, request);
@@ -259,11 +266,58 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
       expect(headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(headers.get('cache-control')).toBe('no-store');
       const body = response.slice(response.indexOf('\r\n\r\n') + 4);
-      expect(body).toContain('<h1>This address is too long</h1>');
+      expect(body).toContain(heading);
       expect(body).toContain(`<a href="${link}">`);
       expect(body).not.toMatch(/<script/i);
       expect(Buffer.byteLength(body)).toBe(Number(headers.get('content-length')));
     }
+  });
+
+  // Found by the eighteenth session's API probe: a HEAD got the body after the headers, and an API address written
+  // with a percent-encoded letter got the page where the router takes it for the API.
+  it('should answer a HEAD too long with the headers alone, and an encoded API address with JSON', async () => {
+    const head = await raw(
+      port,
+      `HEAD /demo/dashboard?x=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
+    );
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(headersOf(head).get('content-type')).toBe('text/html; charset=utf-8');
+    expect(Number(headersOf(head).get('content-length'))).toBeGreaterThan(0);
+    expect(head.slice(head.indexOf('\r\n\r\n') + 4)).toBe('');
+
+    for (const path of ['/%61pi/demo', '/%6Dedia/demo/x.png']) {
+      const response = await raw(
+        port,
+        `GET ${path}?x=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
+      );
+      expect(response, path).toMatch(/^HTTP\/1\.1 431 /);
+      expectEveryAnswersHeaders(response, path);
+      expect(jsonOf(response), path).toEqual({
+        error: 'The request’s headers (or its address) are too long.',
+      });
+    }
+  });
+
+  // Found by the eighteenth session's API probe: the connection was destroyed with the client's unsent headers
+  // still coming, and the reset could lose the answer on a real network.
+  it('should end its side after a 431 and keep reading what the client still sends, then close', async () => {
+    const answer = await new Promise<{ response: string; error: string | undefined }>((resolve) => {
+      // Half-open, as a client still sending: the server's end of its side does not end ours.
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      const chunks: Buffer[] = [];
+      let error: string | undefined;
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code));
+      socket.on('close', () =>
+        resolve({ response: Buffer.concat(chunks).toString('utf8'), error }),
+      );
+      socket.write(`GET /demo/info HTTP/1.1\r\nHost: a\r\nX-Long: ${'a'.repeat(70_000)}`);
+      // More header bytes after the server has answered: they must not reset the connection.
+      setTimeout(() => socket.write('b'.repeat(200_000)), 200);
+      setTimeout(() => socket.end(`${'b'.repeat(200_000)}\r\n\r\n`), 400);
+    });
+    expect(answer.error).toBeUndefined();
+    expect(answer.response).toMatch(/^HTTP\/1\.1 431 /);
   });
 
   it('should cut off a client that stops sending mid-upload, and leave no part of the file', async () => {
