@@ -2,6 +2,7 @@ import type { RefObject } from 'react';
 import styled from 'styled-components';
 
 import { paths } from '@/config/paths';
+import { announceLogout } from '@/hooks/use-session-across-tabs';
 import { forgetTabData } from '@/lib/tab-data';
 import type { Client } from '@/types/api';
 
@@ -42,7 +43,13 @@ export function SiteHeader({ client, menuOpen, menuId, menuButton, onOpenMenu }:
           </strong>
           <span>{client.email}</span>
         </UserText>
-        <LogOut href={paths.api.logout(client.prefix)} onClick={forgetTabData}>
+        <LogOut
+          href={paths.api.logout(client.prefix)}
+          onClick={() => {
+            forgetTabData();
+            announceLogout(client.prefix);
+          }}
+        >
           Log out
         </LogOut>
       </User>
