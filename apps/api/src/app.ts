@@ -362,11 +362,15 @@ const refusing = new WeakSet<Duplex>();
 /** Connections answered on the socket itself (answerOnSocket), closing: nothing more is written on them. */
 const answeredOnSocket = new WeakSet<Duplex>();
 
+/** The answers a request waits for before it runs: those to the requests before it on its connection. */
+const answersBefore = new WeakMap<IncomingMessage, ServerResponse[]>();
+
 /** Notes a request as being answered until its response closes (sent, or the connection gone). */
 function trackAnswer(request: IncomingMessage, response: ServerResponse): void {
   const pending = unanswered.get(request.socket) ?? new Set<ServerResponse>();
   unanswered.set(request.socket, pending);
   noteArrival(request, pending.size);
+  if (pending.size > 0) answersBefore.set(request, [...pending]);
   pending.add(response);
   response.once('close', () => {
     pending.delete(response);
@@ -893,6 +897,22 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.addHook('onClose', (_, done) => {
     clearTimeout(cutoff);
     done();
+  });
+  // Pipelined requests (sent on one connection before the first answer) are answered in order by Node, but were
+  // run at once: one behind a logout was answered with the ended session (found by the eighteenth session's API
+  // probe). Each now runs once the answers before it have gone, and sees what they did. Browsers do not pipeline.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const before = answersBefore.get(request.raw);
+    if (before === undefined) {
+      done();
+      return;
+    }
+    answersBefore.delete(request.raw);
+    void Promise.all(
+      before.map((response) =>
+        response.closed ? undefined : new Promise((resolve) => response.once('close', resolve)),
+      ),
+    ).then(() => done());
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     if (closing) {

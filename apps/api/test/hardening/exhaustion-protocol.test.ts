@@ -81,6 +81,24 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     });
   });
 
+  // Found by the eighteenth session's API probe: requests pipelined behind a logout ran at once with it, and were
+  // answered with the ended session (the content, the user's name, e-mail and phone).
+  it('should answer requests pipelined behind a logout as the logout left the session', async () => {
+    const own = await loginOpen(t.app);
+    const as = (path: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nConnection: keep-alive\r\n\r\n`;
+    const output = await exchange(
+      port,
+      as('/api/demo/logout') + as('/api/demo/content') + as('/api/demo'),
+    );
+    expect(statuses(output)).toEqual([303, 401, 200]);
+    const [, content, client] = answers(output);
+    expect(JSON.parse(content?.body ?? '')).toEqual({
+      error: 'You are not logged in. Please log in again.',
+    });
+    expect(JSON.parse(client?.body ?? '')).toMatchObject({ logged_in: false, email: '' });
+  });
+
   it('should answer a pipelined request before refusing headers too long after it', async () => {
     const output = await exchange(
       port,
