@@ -767,22 +767,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   // Every route pattern, to tell "wrong method" (405) from "no such path" (404).
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   fastify.addHook('onRoute', (route) => {
-    // A client's calls refuse query parameters they do not take, as their bodies refuse unknown fields;
-    // the logout is a link a person follows, and works whatever is appended to it.
-    if (
-      route.url.startsWith('/api/:client') &&
-      route.schema?.querystring === undefined &&
-      !route.url.endsWith('/logout')
-    ) {
+    // A client's calls (and the OpenAPI document, a call too) refuse query parameters they do not take, as their
+    // bodies refuse unknown fields; the logout is a link a person follows, and works whatever is appended to it.
+    const call = route.url.startsWith('/api/:client') || route.url === '/api/openapi.json';
+    if (call && route.schema?.querystring === undefined && !route.url.endsWith('/logout')) {
       route.schema = { ...route.schema, querystring: NO_QUERY };
     }
     // Each call's query judged as a whole before its schema looks at it, once the session has been asked for
     // (the route's own preValidation): the query must decode, and a parameter the call does not take is named.
-    if (
-      route.url.startsWith('/api/:client') &&
-      route.config?.page !== true &&
-      !route.url.endsWith('/logout')
-    ) {
+    if (call && route.config?.page !== true && !route.url.endsWith('/logout')) {
       route.preValidation = [...[route.preValidation ?? []].flat(), judgeQuery];
     }
     // JSON bodies only, but for the two forms: the app parses urlencoded and multipart bodies for them, and a
