@@ -50,12 +50,18 @@ export function Component() {
             Article not found
           </PageHeading>
         ) : (
-          <LoadState
-            error={error}
-            isLoading={isLoading}
-            label="Loading the article…"
-            onRetry={() => void mutate()}
-          />
+          <>
+            {/* Found by the eighteenth session's portal probe: while the article loads, or when it cannot be
+                loaded (a 500, an ended session's 401), the page had no h1 (axe page-has-heading-one) and the tab
+                kept the hub's title; every page has an h1 and a title ending with the client's name. */}
+            {data ? null : <PageHeading>Article</PageHeading>}
+            <LoadState
+              error={error}
+              isLoading={isLoading}
+              label="Loading the article…"
+              onRetry={() => void mutate()}
+            />
+          </>
         )}
         {data && !notFound ? (
           <>

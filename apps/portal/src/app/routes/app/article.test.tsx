@@ -1,0 +1,81 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { jsonResponse } from '@/testing/fixtures';
+import { renderWithClient } from '@/testing/test-utils';
+
+import { Component as Article } from './article';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+  document.title = '';
+});
+
+function answerArticleWith(response: () => Response) {
+  fetchMock.mockImplementation(async (input) =>
+    String(input).startsWith('/api/demo/article')
+      ? response()
+      : new Response(null, { status: 204 }),
+  );
+}
+
+const path = '/demo/article?id=a1&type=insight';
+
+describe('Article', () => {
+  // Found by the eighteenth session's portal probe: an article that could not be loaded showed "Go Back",
+  // the failure and Retry with no h1 (axe page-has-heading-one), and the tab's title stayed "Client Hub".
+  it.each([
+    [500, 'Internal server error', 'Retry'],
+    [401, 'You are not logged in. Please log in again.', 'Log in again'],
+  ])(
+    'should have an h1 and the title of the page when the article answers %i',
+    async (status, message, action) => {
+      answerArticleWith(() => jsonResponse({ error: message }, { status }));
+      renderWithClient(<Article />, { path, pattern: 'article' });
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(message);
+      expect(screen.getByText(action)).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1, name: 'Article' })).toBeInTheDocument();
+      await waitFor(() => expect(document.title).toBe('Article – Demo Developments'));
+    },
+  );
+
+  it('should have an h1 while the article loads, and the title of the article once it is there', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    answerArticleWith(() => new Response(null, { status: 204 }));
+    fetchMock.mockImplementationOnce(
+      () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    renderWithClient(<Article />, { path, pattern: 'article' });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Article' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading the article…');
+    await waitFor(() => expect(document.title).toBe('Article – Demo Developments'));
+
+    answer(
+      jsonResponse({
+        id: 'a1',
+        type: 'insight',
+        title: 'Harbour Quay',
+        image_url: null,
+        description: '<p>Forty-two flats.</p>',
+        related: [],
+      }),
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Harbour Quay' }),
+    ).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    await waitFor(() => expect(document.title).toBe('Harbour Quay – Demo Developments'));
+  });
+});
