@@ -32,6 +32,10 @@ const DROP_ATTRIBUTES = new Set([
 ]);
 /** What a list may hold directly besides its items (elements that draw nothing). */
 const LIST_EXTRAS = new Set(['script', 'template']);
+const LIST_ITEMS = new Set(['li']);
+/** A definition list's terms and descriptions; the list may also hold them in `div` groups. */
+const DEFINITION_ITEMS = new Set(['dt', 'dd']);
+const DEFINITION_CHILDREN = new Set([...DEFINITION_ITEMS, 'div']);
 
 let languageNames: Intl.DisplayNames | null | undefined;
 
@@ -69,6 +73,18 @@ function rename(element: Element, tag: string): Element {
   replacement.append(...element.childNodes);
   element.replaceWith(replacement);
   return replacement;
+}
+
+/**
+ * The children of `parent` that it may not hold: elements other than `allowed` (and those that draw nothing), and
+ * text that is not blank.
+ */
+function strayChildren(parent: Element, allowed: ReadonlySet<string>): ChildNode[] {
+  return [...parent.childNodes].filter((child) =>
+    child.nodeType === child.ELEMENT_NODE
+      ? !allowed.has((child as Element).localName) && !LIST_EXTRAS.has((child as Element).localName)
+      : child.nodeType === child.TEXT_NODE && (child.textContent ?? '').trim() !== '',
+  );
 }
 
 /** Wraps `node` in a new `<tag>` in place. */
@@ -124,23 +140,40 @@ export function repairContent(root: DocumentFragment) {
 
   // Lists hold items only, and items sit in lists (screen readers count them).
   for (const list of [...root.querySelectorAll('ul, ol')]) {
-    for (const child of [...list.childNodes]) {
-      const stray =
-        child.nodeType === child.ELEMENT_NODE
-          ? (child as Element).localName !== 'li' && !LIST_EXTRAS.has((child as Element).localName)
-          : child.nodeType === child.TEXT_NODE && (child.textContent ?? '').trim() !== '';
-      if (stray) wrap(child, 'li');
-    }
+    for (const stray of strayChildren(list, LIST_ITEMS)) wrap(stray, 'li');
   }
   for (const item of [...root.querySelectorAll('li')]) {
     const parent = item.parentElement?.localName;
     if (parent !== 'ul' && parent !== 'ol' && parent !== 'menu') wrap(item, 'ul');
   }
+  // Definition lists hold terms and descriptions, directly or in `div` groups of them, and those sit in
+  // definition lists. Found by the eighteenth session's portal probe: only the list's own children were looked
+  // at, so `<dl><dt>Term</dt><div>text</div></dl>` (a group of text, not of terms and descriptions) and text
+  // beside the terms were kept, failing axe's definition-list. What a list of terms holds besides them is a
+  // description, as what a list holds besides its items is an item; a "list" with no term or description at
+  // all is none.
   for (const list of [...root.querySelectorAll('dl')]) {
-    const valid = [...list.children].every((child) =>
-      ['dt', 'dd', 'div', ...LIST_EXTRAS].includes(child.localName),
-    );
-    if (!valid) rename(list, 'div');
+    const groups = [...list.children].filter((child) => child.localName === 'div');
+    const holdsItems = (parent: Element) =>
+      [...parent.children].some((child) => DEFINITION_ITEMS.has(child.localName));
+    const strays = strayChildren(list, DEFINITION_CHILDREN);
+    if (!holdsItems(list) && !groups.some(holdsItems)) {
+      if (
+        strays.length > 0 ||
+        groups.some((group) => strayChildren(group, DEFINITION_ITEMS).length > 0)
+      ) {
+        rename(list, 'div');
+      }
+      continue;
+    }
+    for (const group of groups) {
+      const groupStrays = strayChildren(group, DEFINITION_ITEMS);
+      if (groupStrays.length === 0) continue;
+      // A group of neither terms nor descriptions is itself a description (the words under a term).
+      if (holdsItems(group)) for (const stray of groupStrays) wrap(stray, 'dd');
+      else rename(group, 'dd');
+    }
+    for (const stray of strays) wrap(stray, 'dd');
   }
   for (const term of [...root.querySelectorAll('dt, dd')]) {
     const parent = term.parentElement;

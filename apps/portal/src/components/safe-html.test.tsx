@@ -1,4 +1,5 @@
 import { render } from '@testing-library/react';
+import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
 
 import { defaultTheme } from '@firm/ui';
@@ -33,6 +34,28 @@ describe('SafeHtml', () => {
     expect(container.querySelector('strong')).toHaveTextContent('there');
   });
 });
+
+/**
+ * Definition lists that fail axe's definition-list or dlitem, and what they become: what a list of terms holds
+ * besides its terms and descriptions (directly or in a `div` group) is a description; a group of neither is one;
+ * a "list" with no term or description is none; a term or description outside a list is plain text.
+ */
+const DEFINITION_LIST_REPAIRS: [string, string][] = [
+  ['<dl><dt>Term</dt><div>text</div></dl>', '<dl><dt>Term</dt><dd>text</dd></dl>'],
+  [
+    '<dl><dt>a</dt>b<p>c</p><dd>d</dd></dl>',
+    '<dl><dt>a</dt><dd>b</dd><dd><p>c</p></dd><dd>d</dd></dl>',
+  ],
+  [
+    '<dl><div><dt>a</dt>b<p>c</p></div></dl>',
+    '<dl><div><dt>a</dt><dd>b</dd><dd><p>c</p></dd></div></dl>',
+  ],
+  ['<dl><div>x</div>y</dl>', '<div><div>x</div>y</div>'],
+  [
+    '<section><dt>a</dt><dd>b</dd></section><dl><div><div><dt>c</dt></div></div></dl>',
+    '<section><div>a</div><div>b</div></section><div><div><div><div>c</div></div></div></div>',
+  ],
+];
 
 describe('prepareHtml', () => {
   // What the API's sanitiser lets through that would fail WCAG on the page (axe's rule in brackets).
@@ -80,6 +103,8 @@ describe('prepareHtml', () => {
     ['<ul><li>a</li><p>b</p>c</ul>', '<ul><li>a</li><li><p>b</p></li><li>c</li></ul>'],
     ['<li>x</li>', '<ul><li>x</li></ul>'],
     ['<dl><p>x</p></dl><dd>y</dd>', '<div><p>x</p></div><div>y</div>'],
+    // Found by the eighteenth session's portal probe: a definition list's groups and text were not looked at.
+    ...DEFINITION_LIST_REPAIRS,
   ])('should repair %s', (input, output) => {
     expect(prepareHtml(input)).toBe(output);
     // Repaired HTML needs no further repair.
@@ -95,6 +120,34 @@ describe('prepareHtml', () => {
     expect(prepareHtml(html)).toBe(html);
   });
 
+  it('should keep definition lists of terms and descriptions, grouped or not, as they are', () => {
+    const html =
+      '<dl><div><dt>a</dt><dd>b</dd></div> <dt>c</dt><dd>d</dd><script type="application/json">{}</script>' +
+      '<div></div></dl><dl></dl>';
+    expect(prepareHtml(html)).toBe(html);
+  });
+
+  it.each(DEFINITION_LIST_REPAIRS)(
+    'should leave no definition list of %s that axe refuses',
+    async (input) => {
+      const container = document.createElement('div');
+      container.innerHTML = prepareHtml(input);
+      document.body.append(container);
+      try {
+        const { violations } = await axe.run(container, {
+          runOnly: ['definition-list', 'dlitem', 'list', 'listitem'],
+        });
+        expect(violations.map(({ id }) => id)).toEqual([]);
+        // And without the repair, axe would have refused it.
+        container.innerHTML = input;
+        const before = await axe.run(container, { runOnly: ['definition-list', 'dlitem'] });
+        expect(before.violations).not.toEqual([]);
+      } finally {
+        container.remove();
+      }
+    },
+  );
+
   it('should demote headings after repairing', () => {
     expect(prepareHtml('<h1>A</h1><h2></h2><h3>B</h3>', 3)).toBe('<h3>A</h3><h4>B</h4>');
   });
@@ -104,5 +157,33 @@ describe('prepareHtml', () => {
       '<h2>A</h2><h3>B</h3><h4>C</h4><h3>D</h3>',
     );
     expect(prepareHtml('<h4>A</h4>', 2)).toBe('<h2>A</h2>');
+  });
+});
+
+describe('SafeHtml media', () => {
+  // Found by the eighteenth session's portal probe: a video in an article was drawn at its own 1,280 px and the
+  // page scrolled sideways on a phone (WCAG 1.4.10 reflow); images were held to the column, video was not.
+  it.each(['img', 'video', 'canvas'])('should hold a %s to the width of the column', (tag) => {
+    const { container } = render(
+      <ThemeProvider theme={defaultTheme}>
+        <SafeHtml
+          html={`<${tag} src="/media/c/0123456789abcdef0123.webm" width="1280" height="720"></${tag}>`}
+        />
+      </ThemeProvider>,
+    );
+    const media = container.querySelector(tag);
+    expect(media).not.toBeNull();
+    const style = getComputedStyle(media!);
+    expect(style.maxWidth).toBe('100%');
+    expect(style.height).toBe('auto');
+  });
+
+  it('should hold audio to the width of the column', () => {
+    const { container } = render(
+      <ThemeProvider theme={defaultTheme}>
+        <SafeHtml html='<audio src="/media/c/0123456789abcdef0123.mp3" controls></audio>' />
+      </ThemeProvider>,
+    );
+    expect(getComputedStyle(container.querySelector('audio')!).maxWidth).toBe('100%');
   });
 });

@@ -126,8 +126,23 @@ const Prose = styled.div`
     font-size: ${({ theme }) => theme.fontSize.md};
   }
 
-  img {
+  /* Media no wider than the column, whatever its own size. Found by the eighteenth session's portal probe: a
+     <video src controls> (the sanitiser keeps video, audio and canvas) was drawn at its 1,280 px and the page
+     scrolled sideways on a phone (WCAG 1.4.10 reflow); only images were held in. Embeds, should the sanitiser
+     ever keep one, with them. */
+  img,
+  video,
+  audio,
+  canvas,
+  iframe,
+  embed,
+  object {
     max-width: 100%;
+  }
+
+  img,
+  video,
+  canvas {
     height: auto;
   }
 
