@@ -59,6 +59,61 @@ describe('DueDiligenceForm when the session has ended', () => {
     expect(stored.state?.draft?.projectName).toBe('Harbour Quay');
   });
 
+  // Found by the eighteenth session's portal probe: back from logging in again, the form had the text but not the
+  // file chosen with it (a file cannot be kept), and nothing said so: it would have gone without it.
+  it('should ask, at the file field, for the file chosen with the draft once back from logging in again', async () => {
+    const user = userEvent.setup();
+    submit.mockRejectedValueOnce(new ApiError(401, 'You are not logged in. Please log in again.'));
+    renderForm();
+    await user.type(await screen.findByLabelText('Project name'), 'Harbour Quay');
+    await user.type(screen.getByLabelText('Project address'), '1 Quay Street');
+    await user.type(screen.getByLabelText('City and postcode'), 'Bristol BS1 4XX');
+    await user.type(screen.getByLabelText('Project description'), 'Forty-two flats.');
+    const report = new File(['%PDF-1.4 secret figures'], 'report.pdf', { type: 'application/pdf' });
+    await user.upload(screen.getByLabelText('Attach a document'), report);
+    expect(screen.queryByText(/was not kept/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+    await screen.findByRole('link', { name: 'Log in again' });
+
+    // Logging in again is a fresh page load: the store is read back from the tab, which holds the file's name
+    // and never its contents.
+    const stored = sessionStorage.getItem('due-diligence:draft') ?? '';
+    expect(stored).toContain('report.pdf');
+    expect(stored).not.toContain('secret figures');
+    cleanup();
+    useDueDiligenceDraft.setState({
+      owner: null,
+      draft: EMPTY_DRAFT,
+      pending: null,
+      fileName: null,
+    });
+    sessionStorage.setItem('due-diligence:draft', stored);
+    await useDueDiligenceDraft.persist.rehydrate();
+    renderForm();
+
+    const picker = await screen.findByLabelText('Attach a document');
+    expect(screen.getByLabelText('Project name')).toHaveValue('Harbour Quay');
+    const message = 'Your file “report.pdf” was not kept with your draft: choose it again.';
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+    expect(picker).toHaveAccessibleDescription(expect.stringContaining(message));
+
+    await user.upload(picker, new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' }));
+    expect(screen.queryByText(/was not kept/)).not.toBeInTheDocument();
+    expect(picker).not.toHaveAttribute('aria-invalid');
+  });
+
+  it("should not name another user's file", async () => {
+    useDueDiligenceDraft.setState({
+      owner: 'demo/ada@example.com',
+      draft: { ...EMPTY_DRAFT, projectName: 'Harbour Quay' },
+      fileName: 'report.pdf',
+    });
+    renderForm('bob@example.com');
+    expect(await screen.findByLabelText('Attach a document')).toBeInTheDocument();
+    expect(screen.queryByText(/report\.pdf/)).not.toBeInTheDocument();
+    expect(useDueDiligenceDraft.getState().fileName).toBeNull();
+  });
+
   it('should not show a draft left in the tab by another user', async () => {
     renderForm('ada@example.com');
     await userEvent.setup().type(await screen.findByLabelText('Project name'), 'Harbour Quay');

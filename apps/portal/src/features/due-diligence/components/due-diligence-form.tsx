@@ -60,8 +60,10 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   const {
     owner: draftOwner,
     draft: storedDraft,
+    fileName: storedFileName,
     claim,
     update,
+    chooseFile,
     keyFor,
     clear,
   } = useDueDiligenceDraft();
@@ -71,6 +73,11 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   const draft = draftOwner === owner ? storedDraft : EMPTY_DRAFT;
   useLayoutEffect(() => claim(owner), [claim, owner]);
   const [file, setFile] = useState<File | null>(null);
+  // Found by the eighteenth session's portal probe: on a magic-link client, a request refused because the session
+  // had ended came back after logging in again with its text (the draft is kept in the tab) but not its file (a
+  // file cannot be kept), and nothing said so: it would have been sent without it. The draft keeps the file's
+  // name (only its name), and the field asks for it again until a file is chosen.
+  const lostFileName = file === null && draftOwner === owner ? storedFileName : null;
   const [fileTooLarge, setFileTooLarge] = useState(false);
   const [fileEmpty, setFileEmpty] = useState(false);
   // After a Submit with fields the API would refuse: each says why at the field, until it is put right.
@@ -248,8 +255,17 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
           tooLargeMessage={FILE_TOO_LARGE_MESSAGE}
           data-field="attachment"
           onInput={noteChosenFile}
-          onFileChange={setFile}
-          errorMessage={fileEmpty ? EMPTY_FILE_MESSAGE : undefined}
+          onFileChange={(chosen) => {
+            setFile(chosen);
+            chooseFile(chosen?.name ?? null);
+          }}
+          errorMessage={
+            fileEmpty
+              ? EMPTY_FILE_MESSAGE
+              : lostFileName !== null
+                ? lostFileMessage(lostFileName)
+                : undefined
+          }
         />
       </Fieldset>
 
@@ -292,6 +308,18 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         </Button>
       </div>
     </Form>
+  );
+}
+
+/**
+ * What the file field says when the draft came back without the file chosen with it. The name is isolated
+ * (`<bdi>`): direction marks in it cannot turn the sentence round.
+ */
+function lostFileMessage(name: string) {
+  return (
+    <>
+      Your file “<bdi>{name}</bdi>” was not kept with your draft: choose it again.
+    </>
   );
 }
 

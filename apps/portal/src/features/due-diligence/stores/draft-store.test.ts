@@ -40,3 +40,31 @@ describe('the due-diligence draft read back from the tab', () => {
     expect((await stored({ owner: 'demo/ada@example.com', draft })).draft).toEqual(draft);
   });
 });
+
+describe("the name of the draft's file read back from the tab", () => {
+  // Found by the eighteenth session's portal probe: the form came back from logging in again without its file
+  // and said nothing; the draft now keeps the file's name (only its name) so that the form can ask for it.
+  it('should keep the name of the file chosen with the draft', async () => {
+    const { fileName } = await stored({ owner: 'demo/ada@example.com', fileName: 'report.pdf' });
+    expect(fileName).toBe('report.pdf');
+  });
+
+  it('should forget anything that is not a file name', async () => {
+    for (const fileName of [42, '', '   ', 'x'.repeat(256), { name: 'report.pdf' }, null]) {
+      const state = await stored({ owner: 'demo/ada@example.com', fileName });
+      expect(state.fileName, JSON.stringify(fileName)).toBeNull();
+    }
+  });
+
+  it('should forget it with the draft, and for another user', () => {
+    const store = useDueDiligenceDraft.getState();
+    store.claim('demo/ada@example.com');
+    store.chooseFile('report.pdf');
+    useDueDiligenceDraft.getState().clear();
+    expect(useDueDiligenceDraft.getState().fileName).toBeNull();
+
+    useDueDiligenceDraft.getState().chooseFile('report.pdf');
+    useDueDiligenceDraft.getState().claim('demo/bob@example.com');
+    expect(useDueDiligenceDraft.getState().fileName).toBeNull();
+  });
+});

@@ -51,9 +51,16 @@ interface DraftStore {
   owner: string | null;
   draft: DueDiligenceDraft;
   pending: PendingRequest | null;
+  /**
+   * The name of the file chosen with the draft (its name only: a file cannot be kept), so that a form drawn again
+   * without it (after logging in again, a reload, leaving the page) can say which file to choose again.
+   */
+  fileName: string | null;
   /** Takes the draft for `owner`, emptying it when it belonged to someone else. */
   claim: (owner: string) => void;
   update: (change: Partial<DueDiligenceDraft>) => void;
+  /** Notes the file chosen (`null`: none, or the choice was cleared or refused). */
+  chooseFile: (fileName: string | null) => void;
   /** The key to send a request with: the pending one's for the same request, a new one otherwise. */
   keyFor: (fingerprint: string) => string;
   /** Empties the draft and forgets the key (the request was stored). */
@@ -67,10 +74,13 @@ export const useDueDiligenceDraft = create<DraftStore>()(
       owner: null,
       draft: EMPTY_DRAFT,
       pending: null,
+      fileName: null,
       claim: (owner) => {
-        if (get().owner !== owner) set({ owner, draft: EMPTY_DRAFT, pending: null });
+        if (get().owner !== owner)
+          set({ owner, draft: EMPTY_DRAFT, pending: null, fileName: null });
       },
       update: (change) => set((state) => ({ draft: { ...state.draft, ...change } })),
+      chooseFile: (fileName) => set({ fileName }),
       keyFor: (fingerprint) => {
         const { pending } = get();
         if (pending?.fingerprint === fingerprint) return pending.key;
@@ -78,20 +88,23 @@ export const useDueDiligenceDraft = create<DraftStore>()(
         set({ pending: { key, fingerprint } });
         return key;
       },
-      clear: () => set({ draft: EMPTY_DRAFT, pending: null }),
+      clear: () => set({ draft: EMPTY_DRAFT, pending: null, fileName: null }),
     }),
     {
       name: 'due-diligence:draft',
       version: 1,
       storage: createJSONStorage(() => sessionStorage),
-      partialize: ({ owner, draft, pending }) => ({ owner, draft, pending }),
+      partialize: ({ owner, draft, pending, fileName }) => ({ owner, draft, pending, fileName }),
       merge: (persisted, current) => {
-        const saved = (persisted ?? {}) as Partial<Pick<DraftStore, 'owner' | 'draft' | 'pending'>>;
+        const saved = (persisted ?? {}) as Partial<
+          Pick<DraftStore, 'owner' | 'draft' | 'pending' | 'fileName'>
+        >;
         return {
           ...current,
           owner: typeof saved.owner === 'string' ? saved.owner : null,
           draft: mergeDraft(saved.draft),
           pending: isPendingRequest(saved.pending) ? saved.pending : null,
+          fileName: isFileName(saved.fileName) ? saved.fileName : null,
         };
       },
     },
@@ -122,6 +135,14 @@ function mergeDraft(saved: unknown): DueDiligenceDraft {
     merged[key] = candidate;
   }
   return merged as unknown as DueDiligenceDraft;
+}
+
+/** The longest file name kept: what file systems allow (255), whatever was put in the tab's storage. */
+const MAX_FILE_NAME = 255;
+
+/** A file name as saved: a name a file could have (anything else, such as pages of text: none). */
+function isFileName(saved: unknown): saved is string {
+  return typeof saved === 'string' && saved.trim() !== '' && saved.length <= MAX_FILE_NAME;
 }
 
 /** A pending request as saved (anything else, such as a draft saved before there were keys: none). */
