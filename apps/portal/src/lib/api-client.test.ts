@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { jsonResponse } from '@/testing/fixtures';
 
-import { ApiError, apiFetch, isJsonContentType } from './api-client';
+import {
+  ApiError,
+  apiFetch,
+  isJsonContentType,
+  UNREADABLE_ANSWER_MESSAGE,
+  UnreadableAnswerError,
+} from './api-client';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -43,10 +49,27 @@ describe('apiFetch', () => {
     });
   });
 
-  describe('given an answer that is not JSON', () => {
-    it('should return it as text, even when the text looks like JSON', async () => {
+  // Found by the eighteenth session's portal probe: a 200 of another server (a captive portal's page) was returned
+  // as text and taken as the data: a calculator showed "Your reference: undefined" as if the team had the details.
+  describe('given an ok answer that is not a JSON object', () => {
+    it.each([
+      ['a captive portal’s page', '<html><body>Sign in to the Wi-Fi</body></html>', 'text/html'],
+      ['a proxy’s word', 'OK', 'text/plain'],
+      ['JSON cut short', '{"reference":"CAR-20', 'application/json'],
+      ['JSON null', 'null', 'application/json'],
+      ['a JSON string', '"CAR-2026-000001"', 'application/json'],
+      ['a JSON array', '[]', 'application/json'],
+    ])('should refuse %s as unreadable, in plain words', async (_, text, contentType) => {
+      stubFetch(new Response(text, { status: 200, headers: { 'content-type': contentType } }));
+      const error = await rejectionOf(apiFetch('/api/demo/content'));
+      expect(error).toBeInstanceOf(UnreadableAnswerError);
+      expect(error.status).toBe(200);
+      expect(error.message).toBe(UNREADABLE_ANSWER_MESSAGE);
+    });
+
+    it('should read a JSON object labelled as text as the answer', async () => {
       stubFetch(new Response('{"a":1}', { headers: { 'content-type': 'text/plain' } }));
-      await expect(apiFetch('/api/demo')).resolves.toBe('{"a":1}');
+      await expect(apiFetch('/api/demo')).resolves.toEqual({ a: 1 });
     });
 
     it('should return undefined for an empty 204', async () => {

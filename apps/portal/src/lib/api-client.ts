@@ -3,7 +3,8 @@
  *
  * - Same-origin credentials: the session cookie is HttpOnly and travels by itself.
  * - `json` becomes a JSON body with its content type.
- * - The response is parsed as JSON when its content type is JSON, otherwise read as text.
+ * - An ok response is the API's answer only when its body is a JSON object (or there is none, as in a 204);
+ *   anything else throws an {@link UnreadableAnswerError}.
  * - A response that is not ok throws an {@link ApiError} whose message is the body's `error` field if present,
  *   else 'An API error occured, status was {status} for {path}' (the spec's wording, spelling included).
  */
@@ -17,6 +18,19 @@ export class ApiError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** What a failure says when an answer came but was not one the API gives. */
+export const UNREADABLE_ANSWER_MESSAGE = "Our server's answer could not be read.";
+
+/**
+ * An ok answer that is not the API's (a captive portal's or a proxy's page, a body cut short): the call failed,
+ * in plain words, and may be tried again. The status is the answer's own.
+ */
+export class UnreadableAnswerError extends ApiError {
+  constructor(status: number) {
+    super(status, UNREADABLE_ANSWER_MESSAGE);
   }
 }
 
@@ -40,18 +54,43 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
   // A call that changes something (logging in or out…) makes the page's served answers out of date.
   if ((rest.method ?? 'GET').toUpperCase() !== 'GET') endBoot();
   const response = await fetch(path, { ...rest, headers, body, credentials: 'same-origin' });
-  const payload = await parseBody(response);
+  if (response.ok) return (await answerOf(response)) as T;
 
-  if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      errorMessage(payload) ?? defaultApiErrorMessage(response.status, path),
-    );
-  }
-  return payload as T;
+  const payload = await parseBody(response);
+  throw new ApiError(
+    response.status,
+    errorMessage(payload) ?? defaultApiErrorMessage(response.status, path),
+  );
 }
 
-/** JSON when the content type says so, otherwise text. An empty body (e.g. 204) is `undefined`. */
+/**
+ * The body of an ok answer: `undefined` when there is none (a 204), else the JSON object the API sends.
+ *
+ * Found by the eighteenth session's portal probe: a 200 of another server (a captive portal's HTML page, a proxy's
+ * "OK") was returned as text and taken as the data, so a calculator showed "Your reference: undefined. Our team
+ * has your details…" and a page drew from a string. Every answer of the API is a JSON object; anything else is a
+ * failure the pages show in plain words, with their Retry. The body is read as JSON whatever its label says: it is
+ * what it holds that tells the API's answer from another server's page.
+ */
+async function answerOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text) as unknown;
+  } catch {
+    throw new UnreadableAnswerError(response.status);
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new UnreadableAnswerError(response.status);
+  }
+  return payload;
+}
+
+/**
+ * The body of an answer that is not ok, for its `error` field: JSON when the content type says so, otherwise
+ * text. An empty body is `undefined`.
+ */
 export async function parseBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { ApiError } from './api-client';
-import { TIMEOUT_MESSAGE, UNREACHABLE_MESSAGE, messageOf } from './errors';
+import { ApiError, UnreadableAnswerError } from './api-client';
+import {
+  TIMEOUT_MESSAGE,
+  UNREACHABLE_MESSAGE,
+  UNREADABLE_ANSWER_MESSAGE,
+  messageOf,
+} from './errors';
 
 describe('messageOf', () => {
   it("should show the API's message, or the fallback when it has none", () => {
@@ -18,6 +23,11 @@ describe('messageOf', () => {
       expect(messageOf(new TypeError(words))).toBe(UNREACHABLE_MESSAGE);
     }
     expect(messageOf(new DOMException('signal timed out', 'TimeoutError'))).toBe(TIMEOUT_MESSAGE);
+  });
+
+  it('should say in plain words that an answer which is not the API’s could not be read', () => {
+    expect(messageOf(new UnreadableAnswerError(200))).toBe(UNREADABLE_ANSWER_MESSAGE);
+    expect(UNREADABLE_ANSWER_MESSAGE).toBe("Our server's answer could not be read.");
   });
 
   it('should show a message we wrote ourselves, and nothing of an unexpected error', () => {

@@ -1,4 +1,7 @@
-import { ApiError } from './api-client';
+import { ApiError, UNREADABLE_ANSWER_MESSAGE } from './api-client';
+
+/** What a failure says when an answer came that is not the API's (an `UnreadableAnswerError`). */
+export { UNREADABLE_ANSWER_MESSAGE };
 
 /** What a failure says when the server could not be reached (fetch's own words differ by browser). */
 export const UNREACHABLE_MESSAGE = 'The connection to our server failed.';
@@ -7,9 +10,10 @@ export const UNREACHABLE_MESSAGE = 'The connection to our server failed.';
 export const TIMEOUT_MESSAGE = 'Our server took too long to answer.';
 
 /**
- * The message to show for a failure: the API's (already per spec §8); for no answer at all, our own words rather
- * than the browser's ('Failed to fetch', 'Load failed', 'NetworkError when attempting to fetch resource.');
- * a message we wrote ourselves (a plain `Error`); else the fallback. Never the text of an unexpected error.
+ * The message to show for a failure: the API's (already per spec §8), or ours for an answer that is not the API's;
+ * for no answer at all, our own words rather than the browser's ('Failed to fetch', 'Load failed', 'NetworkError
+ * when attempting to fetch resource.'); a message we wrote ourselves (a plain `Error`); else the fallback. Never
+ * the text of an unexpected error.
  */
 export function messageOf(error: unknown, fallback = 'An error occurred'): string {
   if (error instanceof ApiError) return error.message.trim() !== '' ? error.message : fallback;

@@ -71,6 +71,8 @@ export interface DraftState<I, Q, B> {
     outcome: { reference: string } | { message: string; loggedOut?: boolean; unanswered?: boolean },
   ) => void;
   reset: () => void;
+  /** Whether `value` is a reference of the API's form for this calculator (`BW-2026-000123`). */
+  isReference: (value: unknown) => value is string;
 }
 
 /** The message kept for a submission that was still on its way when the page was reloaded. */
@@ -197,6 +199,7 @@ export function createDraftStore<I extends object, Q, B>(
           });
         },
         reset: () => set({ owner: null, ...fresh() }),
+        isReference: (value): value is string => typeof value === 'string' && reference.test(value),
       }),
       {
         name,
