@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -21,6 +21,30 @@ afterEach(() => {
   useContractorsAllRisksStore.getState().reset();
   sessionStorage.clear();
 });
+
+function postsTo(path: string) {
+  return fetchMock.mock.calls.filter(([url]) => url === path) as [string, RequestInit][];
+}
+
+function keyOf([, init]: [string, RequestInit]) {
+  return new Headers(init.headers).get('idempotency-key');
+}
+
+function bodyOf([, init]: [string, RequestInit]) {
+  return JSON.parse(String(init.body)) as Record<string, unknown>;
+}
+
+/** Answers the posts to `/api/demo/car` with `answers` in turn, and every other call with a 204. */
+function answering(...answers: (() => Response)[]) {
+  fetchMock.mockImplementation(async (url) =>
+    url === '/api/demo/car'
+      ? (answers.shift() ?? (() => jsonResponse({ error: 'No more answers' }, { status: 500 })))()
+      : new Response(null, { status: 204 }),
+  );
+}
+
+const created = (reference: string) => () =>
+  jsonResponse({ reference, quote: {} }, { status: 201 });
 
 function renderCalculator() {
   return renderWithClient(<ContractorsAllRisksCalculator />, {
@@ -96,5 +120,109 @@ describe('ContractorsAllRisksCalculator', () => {
         highPremium: 11_250,
       });
     });
+  });
+
+  // Found by the eighteenth session's portal probe: Try again after a failed post re-sent the details as they were
+  // when it failed, under the old key, while the form (and "Our team has your details" beside it) showed the
+  // telephone corrected since; Calculate did post the new one.
+  describe('when the contact details are changed after a failed post and Try again is pressed', () => {
+    it('should post the details shown, as a new submission under a new key', async () => {
+      const user = userEvent.setup();
+      answering(
+        () => jsonResponse({ error: 'Service unavailable' }, { status: 503 }),
+        created('CAR-2026-000002'),
+      );
+      renderCalculator();
+      await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+      expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
+
+      const telephone = screen.getByLabelText('Telephone');
+      await user.clear(telephone);
+      await user.type(telephone, '020 7946 0000');
+      await user.click(screen.getByRole('button', { name: 'Try again' }));
+
+      expect(await screen.findByText('Your reference: CAR-2026-000002')).toBeInTheDocument();
+      const posts = postsTo('/api/demo/car');
+      expect(posts).toHaveLength(2);
+      expect(bodyOf(posts[0]!).telephone).toBe('07700 900123');
+      expect(bodyOf(posts[1]!).telephone).toBe('020 7946 0000');
+      expect(keyOf(posts[1]!)).not.toBe(keyOf(posts[0]!));
+      // What is kept for the reference is what was sent, and what the form shows.
+      const kept = useContractorsAllRisksStore.getState().submission;
+      expect(kept.status === 'sent' && kept.body.telephone).toBe('020 7946 0000');
+    });
+
+    it('should point at a contact field left empty, and post nothing', async () => {
+      const user = userEvent.setup();
+      answering(() => jsonResponse({ error: 'Service unavailable' }, { status: 503 }));
+      renderCalculator();
+      await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+      expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
+
+      await user.clear(screen.getByLabelText('Telephone'));
+      await user.click(screen.getByRole('button', { name: 'Try again' }));
+
+      expect(screen.getByLabelText('Telephone')).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText('Telephone')).toHaveFocus();
+      expect(postsTo('/api/demo/car')).toHaveLength(1);
+    });
+
+    it('should send the same details under the same key when nothing was changed', async () => {
+      const user = userEvent.setup();
+      fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+      renderCalculator();
+      await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+      expect(
+        await screen.findByText('We could not confirm that your details reached our team.'),
+      ).toBeInTheDocument();
+
+      answering(created('CAR-2026-000003'));
+      await user.click(screen.getByRole('button', { name: 'Try again' }));
+
+      expect(await screen.findByText('Your reference: CAR-2026-000003')).toBeInTheDocument();
+      const posts = postsTo('/api/demo/car');
+      expect(posts).toHaveLength(2);
+      expect(keyOf(posts[1]!)).toBe(keyOf(posts[0]!));
+      expect(posts[1]![1].body).toBe(posts[0]![1].body);
+    });
+  });
+
+  // Found by the eighteenth session's portal probe: a 200 of another server (a captive portal's sign-in page) or
+  // JSON without the reference showed "Your reference: undefined. Our team has your details…".
+  describe('when the post is answered by something that is not the API', () => {
+    it.each([
+      [
+        'a captive portal’s page',
+        () =>
+          new Response('<html><body>Sign in to the Wi-Fi</body></html>', {
+            status: 200,
+            headers: { 'content-type': 'text/html' },
+          }),
+      ],
+      ['JSON without the reference', () => jsonResponse({ quote: {} }, { status: 201 })],
+    ])(
+      'should say it could not confirm the details reached the team, and try again under the same key: %s',
+      async (_, answer) => {
+        const user = userEvent.setup();
+        answering(answer, created('CAR-2026-000004'));
+        renderCalculator();
+        await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+
+        expect(
+          await screen.findByText('We could not confirm that your details reached our team.'),
+        ).toBeInTheDocument();
+        expect(screen.getByText(/Our server's answer could not be read\./)).toBeInTheDocument();
+        expect(screen.queryByText(/Your reference/)).not.toBeInTheDocument();
+        expect(screen.queryByText(/Our team has your details/)).not.toBeInTheDocument();
+
+        await user.click(screen.getByRole('button', { name: 'Try again' }));
+        expect(await screen.findByText('Your reference: CAR-2026-000004')).toBeInTheDocument();
+        const posts = postsTo('/api/demo/car');
+        expect(posts).toHaveLength(2);
+        expect(keyOf(posts[1]!)).toBe(keyOf(posts[0]!));
+        // Only a confirmed submission is recorded as one.
+        await waitFor(() => expect(postsTo('/api/demo/activity')).toHaveLength(1));
+      },
+    );
   });
 });

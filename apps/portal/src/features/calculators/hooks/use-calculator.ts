@@ -47,6 +47,7 @@ export interface CalculatorForm {
   /** An amount field shows a typed amount it refused: the estimate is for the amount last accepted. */
   amountRefused: boolean;
   calculate: () => void;
+  /** Try again after a failed post: Calculate, which re-sends an unchanged body under its key. */
   retry: () => void;
   estimateRef: RefObject<HTMLElement | null>;
 }
@@ -140,10 +141,14 @@ export function useCalculator<I extends object, Q, B>({
     void send(body);
   }, [store, client, idPrefix, quote, toSubmission, send]);
 
+  // Found by the eighteenth session's portal probe: Try again posted the failed body as it was, so a telephone (or
+  // name, or e-mail) corrected since went unsent, under the old key, while the screen showed the new one beside
+  // "Our team has your details" and the reference. Try again is Calculate: with nothing changed it posts the same
+  // body under the same key (a post the API stored after all is not stored twice); with the figures or contact
+  // details changed, it checks them and posts what the form shows, as a new submission under a new key.
   const retry = useCallback(() => {
-    const last = store.getState().submission;
-    if (last.status === 'failed') void send(last.body);
-  }, [store, send]);
+    if (store.getState().submission.status === 'failed') calculate();
+  }, [store, calculate]);
 
   return {
     inputs,
