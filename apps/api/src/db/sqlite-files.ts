@@ -17,7 +17,7 @@ const identity = (file: string): string | undefined => {
 };
 
 /**
- * Watches the SQLite database's `-wal` and `-shm` files for being deleted or replaced while the server has them
+ * Watches the SQLite database's file and its `-wal` and `-shm` files for being deleted or replaced while the server has them
  * open. SQLite's processes coordinate through the `-shm` file: once it was deleted (by hand, a clean-up script),
  * the next process to open the database (the staff tool, a second instance) made a new one, and the two wrote
  * the same WAL without seeing each other: acknowledged quotes were lost, references given twice, the file
@@ -36,7 +36,10 @@ export class SqliteFilesWatch {
     databaseFile: string,
     private readonly onReplaced: (name: string) => void,
   ) {
-    this.#files = ['-wal', '-shm'].flatMap((suffix) => {
+    // The database file itself too (found by the eighteenth session's fault probe: moved away while the server
+    // ran, it kept answering 201 to writes that went into a WAL no longer paired with it, lost once the staff
+    // tool or a restart made a new, empty database in its place).
+    this.#files = ['', '-wal', '-shm'].flatMap((suffix) => {
       const file = `${databaseFile}${suffix}`;
       const id = identity(file);
       return id === undefined ? [] : [{ name: path.basename(file), file, id }];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -58,6 +58,33 @@ describe('the SQLite WAL files deleted or replaced while the database is open', 
     await db.close();
     // The WAL was not copied into the database file by a checkpoint at closing.
     expect(hash(file)).toBe(before);
+  });
+
+  // Found by the eighteenth session's fault probe: the database file moved away while the server ran; the server
+  // went on answering 201 to writes that were then lost.
+  it('should refuse every write once the database file itself is moved away, and keep it whole', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'firm-files-'));
+    dirs.push(dataDir);
+    const told: string[] = [];
+    const db = await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null }, undefined, {
+      onFilesReplaced: (name) => told.push(name),
+    });
+    await sql`create table t (x integer)`.execute(db.kysely);
+    await sql`insert into t values (1)`.execute(db.kysely);
+    const file = path.join(dataDir, 'portal.sqlite');
+    renameSync(file, `${file}.moved`);
+    await sleep(1_500);
+    expect(told).toEqual(['portal.sqlite']);
+    await expect(
+      db.write((trx) => sql`insert into t values (2)`.execute(trx)),
+    ).rejects.toMatchObject({ code: 'SQLITE_FILES_REPLACED' });
+    await db.close();
+    // Put back beside its WAL, it opens with every write acknowledged before the move.
+    renameSync(`${file}.moved`, file);
+    const again = await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null });
+    const { rows } = await sql<{ x: number }>`select x from t`.execute(again.kysely);
+    expect(rows).toEqual([{ x: 1 }]);
+    await again.close();
   });
 
   it('should answer a submission 503 in the API’s words once the -wal file is replaced', async () => {

@@ -32,7 +32,11 @@ export default fp<ServicesOptions>(
           app.log.error(
             `The database's ${name} file was deleted or replaced by another program while this server had it ` +
               'open: writes are refused (503) to keep the data from being damaged. Stop every process using ' +
-              'DATA_DIR (servers, the staff tool), then start the server again.',
+              'DATA_DIR (servers, the staff tool), ' +
+              (name.endsWith('.sqlite')
+                ? `put ${name} back where it was (beside its -wal file: the latest writes are there), `
+                : '') +
+              'then start the server again.',
           ),
         onLockWait: (waitMs) =>
           app.log.warn(
