@@ -150,8 +150,20 @@ function malformedRequest(message: string): HttpError {
 export const STORAGE_REFUSED_MESSAGE =
   'The portal cannot store or read its files just now. Please try again in a few minutes.';
 
-/** The codes of a file operation the data folder refused, as the system reports them. */
-const STORAGE_REFUSALS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EIO', 'ELOOP']);
+/**
+ * The codes of a file operation the data folder refused, as the system reports them. EFBIG: a file past the size
+ * the process may write (`ulimit -f`, systemd's LimitFSIZE=; found by the eighteenth session's fault probe).
+ */
+const STORAGE_REFUSALS = new Set([
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOTDIR',
+  'EISDIR',
+  'EIO',
+  'ELOOP',
+  'EFBIG',
+]);
 
 /** True for a file system call the data folder refused (not a missing file: that is a 404 where it matters). */
 function isStorageRefusal(error: unknown): boolean {

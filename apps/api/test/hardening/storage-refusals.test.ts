@@ -1,4 +1,7 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_REFUSED_MESSAGE } from '../../src/app.js';
@@ -43,4 +46,73 @@ describe('the data folder refusing a file operation while the server runs', () =
       await mkdir(uploads);
     }
   });
+});
+
+/**
+ * Found by the eighteenth session's fault probe: under a limit on the size of the files a process may write (a
+ * shell's `ulimit -f`, systemd's LimitFSIZE=), an upload past it was a 500 "Internal server error" (EFBIG).
+ */
+describe('a limit on the size of the files the server may write', () => {
+  it('should answer an upload past it 503 in plain words, keep nothing of it, and go on', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-fsize-'));
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const apiDir = path.join(import.meta.dirname, '..', '..');
+    // 2 MB a file (bash counts in 1,024-byte blocks): the database and the demo's media stay under it.
+    const child = spawn(
+      'bash',
+      ['-c', `ulimit -f 2048 && exec "${process.execPath}" --import tsx/esm src/server.ts`],
+      {
+        cwd: apiDir,
+        env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Portal at')) resolve();
+        });
+        child.once('exit', (code) =>
+          reject(new Error(`the server ended (${String(code)}): ${out}`)),
+        );
+      });
+      const base = `http://127.0.0.1:${port}`;
+      const login = await fetch(`${base}/api/demo/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email: 'ada.fsize@example.com',
+          phone: '020 7946 0000',
+        }),
+      });
+      expect(login.status).toBe(200);
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const send = (size: number) => {
+        const form = multipart(DUE_DILIGENCE_FIELDS, { filename: 'plan.pdf', content: pdf(size) });
+        return fetch(`${base}/api/demo/due-diligence`, {
+          method: 'POST',
+          headers: { ...form.headers, cookie },
+          body: form.payload,
+          redirect: 'manual',
+        });
+      };
+      const refused = await send(3 * 1024 * 1024);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toEqual({ error: STORAGE_REFUSED_MESSAGE });
+      expect(await readdir(path.join(dataDir, 'uploads'))).toEqual([]);
+      // A file under the limit is taken.
+      expect((await send(512 * 1024)).status).toBe(303);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
