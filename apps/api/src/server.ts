@@ -15,6 +15,12 @@ const LISTEN_PROBLEMS: Record<string, ((address: string) => string) | undefined>
   EADDRNOTAVAIL: (address) => `${address} is not an address of this machine.`,
   ENOTFOUND: (address) => `the host name in ${address} cannot be resolved.`,
   EACCES: (address) => `this user may not listen on ${address} (ports below 1024 need rights).`,
+  // Found by the eighteenth session's fault probe (a JSON line with a stack): an IPv6 address with a zone this
+  // machine does not have, or IPv6 where the system has none.
+  EINVAL: (address) =>
+    `${address} cannot be listened on here (an unknown network interface after "%"?).`,
+  EAFNOSUPPORT: (address) =>
+    `this machine does not support the kind of address ${address} is (IPv6?).`,
 };
 
 let config: Config;

@@ -407,6 +407,23 @@ describe('loadConfig', () => {
     }
   }, 120_000);
 
+  // Found by the eighteenth session's fault probe: an IPv6 HOST with a zone this machine does not have printed a
+  // JSON line with the stack.
+  it('should print a HOST with an unknown IPv6 zone as one line', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const refused = runServer({ DATA_DIR: dataDir, PORT: '7692', HOST: 'fe80::1%nonexistent0' });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr.trim()).toBe(
+        'The server could not start: fe80::1%nonexistent0:7692 cannot be listened on here (an unknown network ' +
+          'interface after "%"?). Set HOST and PORT to an address of this machine that is free.',
+      );
+      expect(refused.stdout).not.toContain('"stack"');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('should print an unreachable PostgreSQL at start as one line, without a stack or the password', async () => {
     // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
