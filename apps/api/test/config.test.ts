@@ -1,5 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -327,6 +337,12 @@ describe('loadConfig', () => {
         media: '700',
         'session-secret': '600',
       });
+      // Imported media too, whatever the mode of the file they were copied from (0644 in the repo).
+      const media = await readdir(path.join(dataDir, 'media', 'demo'));
+      expect(media.length).toBeGreaterThan(0);
+      expect(
+        new Set(Object.values(await modes(media.map((name) => `media/demo/${name}`)))),
+      ).toEqual(new Set(['600']));
       // The staff tool's export, into a new file.
       const out = path.join(dataDir, 'leads.csv');
       const admin = spawnSync(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import {
+  chmod,
   copyFile,
   mkdir,
   readdir,
@@ -412,6 +413,9 @@ class MediaCopier {
         await mkdir(targetDir, { recursive: true });
         tmp = tempName(target);
         await copyFile(source, tmp);
+        // copyFile gives the copy the source's mode whatever the umask (found by the eighteenth session's fault
+        // probe: imported media were readable by every local user); the data folder's files are its owner's.
+        await chmod(tmp, 0o600);
         if ((await hashOf(tmp)) !== hash) {
           throw new ContentError(
             `${path.relative(this.folder.root, source)}: the file changed during the import.`,
