@@ -33,7 +33,12 @@ import contentRoutes from './routes/api/content.js';
 import dueDiligenceRoutes from './routes/api/due-diligence.js';
 import loginRoutes from './routes/api/login.js';
 import submissionRoutes from './routes/api/submissions.js';
-import { encodePage, renderPortalPage, type PortalShell } from './services/portal-page.js';
+import {
+  PortalFilesMissing,
+  encodePage,
+  renderPortalPage,
+  type PortalShell,
+} from './services/portal-page.js';
 import { HttpError } from './types.js';
 import { countConnections, noteAnswered, noteArrival } from './services/arrival-turn.js';
 import {
@@ -1167,7 +1172,20 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
             .type('text/html; charset=utf-8')
             .send(body);
         })
-        .catch((error: unknown) => reply.send(error));
+        .catch((error: unknown) => {
+          if (!(error instanceof PortalFilesMissing)) return reply.send(error);
+          request.log.warn(
+            { portalDist: fastify.config.portalDist },
+            'The portal’s index.html is missing',
+          );
+          void reply
+            .code(503)
+            .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+            .header('cache-control', 'no-store');
+          if (!isNavigation(request)) return reply.send({ error: error.message });
+          const page = refusalPage('The portal is being updated', error.message, undefined);
+          return reply.type(page.type).send(page.body);
+        });
       return;
     }
     if (sendMissingPage(request, reply)) return;

@@ -1,10 +1,17 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { encodePage, jsonForScript, portalShellLoader } from '../src/services/portal-page.js';
-import { buildTestApp, databases, loginMagic, loginOpen, type TestApp } from './helper.js';
+import {
+  FIXTURE_PORTAL,
+  buildTestApp,
+  databases,
+  loginMagic,
+  loginOpen,
+  type TestApp,
+} from './helper.js';
 
 /** What a browser sends when a person opens a page. */
 const NAVIGATION = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -61,6 +68,44 @@ describe('portalShellLoader', () => {
         preloads: { pages: { login: ['assets/login-2.js'] }, hub: [] },
       });
     } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+// Found by the eighteenth session's fault probe: with index.html gone (a deploy replacing the built portal),
+// every page was a 500 "Internal server error".
+describe('the built portal gone while the server runs', () => {
+  it('should answer its pages 503, a page to a person and JSON to a script, and serve them once it is back', async () => {
+    const dist = await mkdtemp(path.join(tmpdir(), 'firm-dist-'));
+    await cp(FIXTURE_PORTAL, dist, { recursive: true });
+    const t = await buildTestApp({ name: 'sqlite', url: null }, { PORTAL_DIST: dist });
+    try {
+      const open = (accept?: string) =>
+        t.app.inject({
+          method: 'GET',
+          url: '/demo/login',
+          headers: accept === undefined ? {} : { accept },
+        });
+      expect((await open(NAVIGATION)).statusCode).toBe(200);
+      const html = await readFile(path.join(dist, 'index.html'));
+      await rm(path.join(dist, 'index.html'));
+
+      const page = await open(NAVIGATION);
+      expect(page.statusCode).toBe(503);
+      expect(page.headers['retry-after']).toBe('5');
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toContain('<h1>The portal is being updated</h1>');
+      const script = await open();
+      expect(script.statusCode).toBe(503);
+      expect(script.json()).toEqual({
+        error: 'The portal is being updated. Please try again in a moment.',
+      });
+
+      await writeFile(path.join(dist, 'index.html'), html);
+      expect((await open(NAVIGATION)).statusCode).toBe(200);
+    } finally {
+      await t.close();
       await rm(dist, { recursive: true, force: true });
     }
   });

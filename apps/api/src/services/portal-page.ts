@@ -46,6 +46,19 @@ export interface PortalShell {
 }
 
 /**
+ * The portal's built files are not there just now (a deploy replacing the folder, a build in progress): its
+ * pages are a 503 that says so (found by the eighteenth session's fault probe: a 500 "Internal server error").
+ */
+export class PortalFilesMissing extends Error {
+  constructor() {
+    super('The portal is being updated. Please try again in a moment.');
+  }
+}
+
+const isMissing = (error: unknown) =>
+  ['ENOENT', 'ENOTDIR'].includes(String((error as { code?: unknown } | null)?.code));
+
+/**
  * The built portal's shell, read again whenever index.html changes (a rebuild replaces every hashed file, so
  * a shell kept from before it would name scripts that no longer exist); otherwise kept in memory.
  */
@@ -60,9 +73,13 @@ export function portalShellLoader(dist: string): () => Promise<PortalShell> {
       : { pages: {}, hub: [] },
   });
   return async () => {
-    const { mtimeMs } = await stat(indexFile);
+    const { mtimeMs } = await stat(indexFile).catch((error: unknown) => {
+      throw isMissing(error) ? new PortalFilesMissing() : error;
+    });
     if (cached?.mtimeMs !== mtimeMs) {
-      const shell = read();
+      const shell = read().catch((error: unknown) => {
+        throw isMissing(error) ? new PortalFilesMissing() : error;
+      });
       cached = { mtimeMs, shell };
       // A failed read is not kept: the next page tries again.
       shell.catch(() => {
