@@ -108,3 +108,35 @@ describe('an upload still arriving when the server shuts down', () => {
     expect(uploads).toEqual([]);
   });
 });
+
+// Found by the eighteenth session's fault probe: a client sending its headers a line a second held the close until
+// the grace period ended the process by force (exit code 1): only requests with a body were cut off.
+describe('headers still arriving when the server shuts down', () => {
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close().catch(() => undefined);
+  });
+
+  it('should be cut off after the cut-off, so the close ends', async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null }, {}, {}, { shutdownBodyCutoffMs: 500 });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    const closedSocket = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /api/demo HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const drip = setInterval(() => socket.write('X-Slow: 1\r\n'), 100);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = Date.now();
+      await t.app.close();
+      const took = Date.now() - started;
+      await closedSocket;
+      expect(took).toBeGreaterThanOrEqual(450);
+      expect(took).toBeLessThan(5_000);
+    } finally {
+      clearInterval(drip);
+    }
+  });
+});
