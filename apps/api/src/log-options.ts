@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose values are secrets: a login link's token works for 15 minutes for whoever holds it. */
@@ -31,10 +32,57 @@ export function loggedUrl(url: string): string {
   return `${url.slice(0, start + 1)}${query}`;
 }
 
+/** How long a line waits, at most, for a full pipe (a slow log reader) before it is dropped. */
+const FULL_PIPE_WAIT_MS = 1_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Where the server's log goes: standard output, a line at a time, written whole before the call returns. A line
+ * that cannot be written (a full disk under a redirected log, a reader that went away) is dropped, said once on
+ * standard error until a line gets through again, and the server goes on. With pino's own destination a full disk
+ * at start-up left the server hung for good, never listening and deaf to SIGTERM (found by the eighteenth
+ * session's fault probe): its flush on exit retries any failed write for ever.
+ */
+export function stdoutDestination(fd = 1, errorFd = 2): { write: (line: string) => void } {
+  let failing = false;
+  return {
+    write(line: string) {
+      const bytes = Buffer.from(line, 'utf8');
+      let offset = 0;
+      const deadline = Date.now() + FULL_PIPE_WAIT_MS;
+      while (offset < bytes.length) {
+        try {
+          offset += writeSync(fd, bytes, offset);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EAGAIN' && Date.now() < deadline) {
+            Atomics.wait(pause, 0, 0, 1);
+            continue;
+          }
+          if (!failing) {
+            failing = true;
+            try {
+              writeSync(
+                errorFd,
+                `The log cannot be written to standard output (${code ?? 'error'}): its lines are dropped ` +
+                  'until it can be. The server goes on.\n',
+              );
+            } catch {
+              // Nowhere left to say it.
+            }
+          }
+          return;
+        }
+      }
+      failing = false;
+    },
+  };
+}
+
 /** The server's logger: Fastify’s own request fields (as its default serializer, without accept-version), the URL through {@link loggedUrl}. */
 export function loggerOptions(
   level: string,
-  stream?: NodeJS.WritableStream,
+  stream?: NodeJS.WritableStream | { write: (line: string) => void },
 ): NonNullable<FastifyServerOptions['logger']> {
   return {
     level,

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import app, { SHUTDOWN_GRACE_MS, serverOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
-import { loggerOptions } from './log-options.js';
+import { loggerOptions, stdoutDestination } from './log-options.js';
 import { keepFilesPrivate } from './private-files.js';
 import { StorageError } from './storage-error.js';
 
@@ -36,7 +36,7 @@ try {
 
 const server = Fastify({
   ...serverOptions(config),
-  logger: loggerOptions(config.logLevel),
+  logger: loggerOptions(config.logLevel, stdoutDestination()),
 });
 
 let shuttingDown = false;

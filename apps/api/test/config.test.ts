@@ -10,7 +10,7 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -436,6 +436,43 @@ describe('loadConfig', () => {
       );
       expect(refused.stdout).not.toContain('"stack"');
     } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  // Found by the eighteenth session's fault probe: with its log redirected onto a full disk, the server hung at
+  // start-up for good, never listening and deaf to SIGTERM.
+  it('should start, serve and stop cleanly with its log on a full disk, saying so once', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    const full = openSync('/dev/full', 'w');
+    const port = 7693;
+    const child = spawn(process.execPath, SERVER_ARGS, {
+      cwd: API_DIR,
+      env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port) },
+      stdio: ['ignore', full, 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      let status = 0;
+      for (let i = 0; i < 120 && status !== 200; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        status = await fetch(`http://127.0.0.1:${port}/api/demo`).then(
+          (response) => response.status,
+          () => 0,
+        );
+      }
+      expect(status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await ended).toBe(0);
+      expect(stderr).toBe(
+        'The log cannot be written to standard output (ENOSPC): its lines are dropped until it can be. The ' +
+          'server goes on.\n',
+      );
+    } finally {
+      child.kill('SIGKILL');
+      closeSync(full);
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
