@@ -46,10 +46,16 @@ let shuttingDown = false;
 process.on('SIGHUP', () =>
   server.log.info('SIGHUP received and ignored (stop with SIGTERM or SIGINT)'),
 );
+let listening = false;
 closeWithGrace({ delay: SHUTDOWN_GRACE_MS, skip: ['SIGHUP'] }, async ({ err, signal }) => {
   shuttingDown = true;
   if (err !== undefined) server.log.error({ err }, 'Shutting down after an error');
   else server.log.info({ signal }, 'Shutting down');
+  // A signal before the server listens (waiting up to a minute for another process's lock, migrating, seeding):
+  // nothing has been acknowledged to anyone, and every step of the start is safe to stop at any moment (a kill
+  // there is tested), so it stops now. Waiting for the start to end outlasted the grace period, and the process
+  // was ended by force with exit code 1 (found by the eighteenth session's fault probe).
+  if (!listening && signal !== undefined) process.exit(0);
   await server.close();
 });
 
@@ -59,6 +65,7 @@ try {
   // A signal during start-up (migrations, first-start seeding): stop instead of starting to listen.
   if (shuttingDown) process.exit(0);
   await server.listen({ port: config.port, host: config.host });
+  listening = true;
   server.log.info(`Portal at ${config.publicUrl.href}`);
 } catch (error) {
   // Storage or a database the operator must fix: one plain line, as for a bad setting (never the URL's password).

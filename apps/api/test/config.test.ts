@@ -15,6 +15,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
 import { openDatabase } from '../src/db/connect.js';
 import { StorageError } from '../src/storage-error.js';
@@ -473,6 +474,46 @@ describe('loadConfig', () => {
     } finally {
       child.kill('SIGKILL');
       closeSync(full);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  // Found by the eighteenth session's fault probe: a SIGTERM while the start waited for another process's lock was
+  // logged, then waited for, until the grace period ended the process by force with exit code 1.
+  it('should stop at once, with exit code 0, on a SIGTERM while the start waits for a lock', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    await (await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null })).close();
+    const holder = new Database(path.join(dataDir, 'portal.sqlite'));
+    holder.exec('begin immediate');
+    holder.exec("update clients set name = name where prefix = ''");
+    const child = spawn(process.execPath, SERVER_ARGS, {
+      cwd: API_DIR,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: '7694',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('write lock: waiting up to')) resolve();
+        });
+        void ended.then((code) => reject(new Error(`the server ended (${String(code)}): ${out}`)));
+      });
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      expect(await ended).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+    } finally {
+      child.kill('SIGKILL');
+      holder.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
