@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { StorageError, WRITABLE_DATA_DIR, codeOf } from './storage-error.js';
 
@@ -12,35 +12,41 @@ const codeOrUnknown = (error: unknown): string => codeOf(error) || 'unknown erro
 
 /**
  * Makes the data folder (and its missing parents) unless it exists, or throws a StorageError naming the folder
- * and the real reason. Node's recursive mkdir reports ENOENT whatever stopped it at a level below the first
- * one it had to make (a read-only file system, a parent it may not write): the operator was told "ENOENT" for a
- * read-only disk (found by the sixteenth session's fault probe). The level that failed is made again alone,
- * which fails with the real code.
+ * and the real reason. Each missing level is made on its own, from the nearest folder that exists down: Node's
+ * recursive mkdir reported ENOENT whatever stopped it at a level below the first one it had to make (a read-only
+ * file system, a parent it may not write; found by the sixteenth session's fault probe), and under /proc (a
+ * mistyped `DATA_DIR=/proc/self/x`) it went round for ever at full CPU, deaf to SIGTERM (found by the eighteenth
+ * session's fault probe).
  */
 export function makeDataDir(dataDir: string): void {
-  try {
-    mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
-    return;
-  } catch (error) {
+  const missing: string[] = [];
+  for (let at = path.resolve(dataDir); !existsSync(at); at = path.dirname(at)) {
+    if (path.dirname(at) === at) break;
+    missing.unshift(at);
+  }
+  for (const level of missing) {
+    try {
+      mkdirSync(level, { mode: DATA_DIR_MODE });
+    } catch (error) {
+      // Made meanwhile by another process starting on the same folder.
+      if (codeOf(error) === 'EEXIST' && isFolder(level)) continue;
+      throw new StorageError(
+        `The data folder ${dataDir} cannot be created (${codeOrUnknown(error)}). ${WRITABLE_DATA_DIR}`,
+        { cause: error },
+      );
+    }
+  }
+  if (missing.length === 0 && !isFolder(dataDir)) {
     throw new StorageError(
-      `The data folder ${dataDir} cannot be created (${realCode(dataDir, error)}). ${WRITABLE_DATA_DIR}`,
-      { cause: error },
+      `The data folder ${dataDir} cannot be created (EEXIST: a file has its name). ${WRITABLE_DATA_DIR}`,
     );
   }
 }
 
-function realCode(dataDir: string, error: unknown): string {
-  const code = codeOrUnknown(error);
-  if (code !== 'ENOENT') return code;
-  // The first missing level under the nearest folder that exists.
-  let missing = path.resolve(dataDir);
-  while (!existsSync(path.dirname(missing)) && path.dirname(missing) !== missing) {
-    missing = path.dirname(missing);
-  }
+function isFolder(file: string): boolean {
   try {
-    mkdirSync(missing, { mode: DATA_DIR_MODE });
-  } catch (again) {
-    return codeOrUnknown(again);
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
   }
-  return code;
 }

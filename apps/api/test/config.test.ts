@@ -17,6 +17,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
+import { makeDataDir } from '../src/data-dir.js';
 import { openDatabase } from '../src/db/connect.js';
 import { StorageError } from '../src/storage-error.js';
 
@@ -218,6 +219,26 @@ describe('loadConfig', () => {
       expect(() => resolveSessionSecret(config)).toThrow(
         `The data folder ${path.join(blocker, 'data')} cannot be created (ENOTDIR). ` +
           'DATA_DIR must be a writable folder with free space.',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Found by the eighteenth session's fault probe: under /proc Node's recursive mkdir went round for ever at full CPU
+  // (a mistyped DATA_DIR), and a file in the data folder's place was told as a folder that could not be made.
+  it('should refuse a data folder under /proc, or a file in its place, in one line', async () => {
+    expect(() => makeDataDir('/proc/self/firm-data/x')).toThrow(
+      'The data folder /proc/self/firm-data/x cannot be created (ENOENT). DATA_DIR must be a writable folder ' +
+        'with free space.',
+    );
+    const dir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const file = path.join(dir, 'data');
+      await writeFile(file, '');
+      expect(() => makeDataDir(file)).toThrow(
+        `The data folder ${file} cannot be created (EEXIST: a file has its name). DATA_DIR must be a ` +
+          'writable folder with free space.',
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
