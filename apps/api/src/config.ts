@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDataDir } from './data-dir.js';
@@ -243,21 +251,39 @@ export function resolveSessionSecret(config: Config): string {
         { cause: error },
       );
     }
-    if (kept.length >= 32) return kept;
     // A kept secret too short to use (emptied, truncated, or a link to some other file) was replaced without a
     // word, through the link if it was one (a root-run server overwrote /etc/hostname that way) and with that
     // file's mode: found by the seventeenth session's fault probe. It is refused instead, as a short
     // SESSION_SECRET is.
-    throw new StorageError(
-      `The session secret in ${file} is too short (${kept.length} characters; at least 32). Delete the file to ` +
-        'have a new one made (everyone is logged out), or set SESSION_SECRET.',
-    );
+    if (kept.length < 32) {
+      throw new StorageError(
+        `The session secret in ${file} is too short (${kept.length} characters; at least 32). Delete the file ` +
+          'to have a new one made (everyone is logged out), or set SESSION_SECRET.',
+      );
+    }
+    // A secret other users of the machine can read lets them sign anyone's session (found by the eighteenth
+    // session's fault probe: a link to /etc/passwd was taken as the secret).
+    const mode = statSync(file).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      throw new StorageError(
+        `The session secret in ${file} can be read by other users of this machine (mode ${mode.toString(8)}), ` +
+          `who could sign anyone's session with it: make it its owner's alone (chmod 600), or set SESSION_SECRET.`,
+      );
+    }
+    return kept;
   }
   const secret = randomBytes(48).toString('base64url');
   makeDataDir(config.dataDir);
   try {
     // Made only if nothing is there by that name, not even a link: never written through a link into another file.
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    // On the disk before it is used: a secret lost to a power cut would end every session it signed.
+    const fd = openSync(file, 'wx', 0o600);
+    try {
+      writeSync(fd, `${secret}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     const code = String((error as { code?: unknown }).code ?? 'unknown error');
     throw new StorageError(

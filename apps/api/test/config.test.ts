@@ -315,6 +315,28 @@ describe('loadConfig', () => {
     }
   });
 
+  // Found by the eighteenth session's fault probe: a link to a long file every user can read (/etc/passwd) was
+  // taken as the secret that signs sessions.
+  it('should refuse a kept session secret other users can read', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const file = path.join(dataDir, 'session-secret');
+      const shared = path.join(dataDir, 'shared.txt');
+      await writeFile(shared, `${'x'.repeat(64)}\n`, { mode: 0o644 });
+      await chmod(shared, 0o644);
+      await symlink(shared, file);
+      const config = loadConfig({ DATA_DIR: dataDir });
+      expect(() => resolveSessionSecret(config)).toThrow(
+        `The session secret in ${file} can be read by other users of this machine (mode 644), who could ` +
+          "sign anyone's session with it: make it its owner's alone (chmod 600), or set SESSION_SECRET.",
+      );
+      await chmod(shared, 0o600);
+      expect(resolveSessionSecret(config)).toBe('x'.repeat(64));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   // Found by the sixteenth session's fault probe: an unreadable session secret stopped the start with a stack.
   it('should say in one line that the kept session secret cannot be read, and keep it', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
