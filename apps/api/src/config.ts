@@ -148,6 +148,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const port = integer('PORT', 3000, 1, 65535);
   const host = get('HOST') ?? '127.0.0.1';
+  // Set but empty (`DATA_DIR=$UNSET_VARIABLE`) is a mistake, not the default: the server or the staff tool would
+  // quietly start an empty database in ./data (found by the eighteenth session's fault probe).
+  if (env.DATA_DIR !== undefined && env.DATA_DIR.trim() === '') {
+    problems.push('DATA_DIR is set but empty: name the data folder, or unset it for ./data.');
+  }
   const dataDir = path.resolve(baseDir, get('DATA_DIR') ?? './data');
 
   const databaseUrl = get('DATABASE_URL') ?? null;

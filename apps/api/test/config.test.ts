@@ -108,6 +108,12 @@ describe('loadConfig', () => {
     expect(config.portalDist.endsWith(path.join('apps', 'portal', 'dist'))).toBe(true);
   });
 
+  it('should refuse a DATA_DIR set but empty rather than use ./data', () => {
+    expect(() => loadConfig({ DATA_DIR: ' ' })).toThrow(
+      'DATA_DIR is set but empty: name the data folder, or unset it for ./data.',
+    );
+  });
+
   it('should resolve a relative DATA_DIR against INIT_CWD', () => {
     expect(loadConfig({ INIT_CWD: '/repo', DATA_DIR: 'var/data' }).dataDir).toBe('/repo/var/data');
     expect(loadConfig({ PORT: '8080' }).publicUrl.href).toBe('http://127.0.0.1:8080/');
