@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { ApiError } from '@/lib/api-client';
+import { ApiError, UnreadableAnswerError } from '@/lib/api-client';
 
 import { EMPTY_DRAFT } from '../stores/draft-store';
 
@@ -15,6 +15,7 @@ class FakeXhr {
   body: unknown;
   status = 0;
   responseText = '';
+  responseURL = '';
   private responseHeaders: Record<string, string> = {};
   private listeners: Record<string, (() => void)[]> = {};
   upload = {
@@ -53,7 +54,14 @@ class FakeXhr {
       listener({ lengthComputable: true, loaded, total } as ProgressEvent);
     }
   }
-  respond(status: number, body = '', contentType = 'application/json') {
+  respond(
+    status: number,
+    body = '',
+    contentType = 'application/json',
+    // Where the browser ended after following the API's 303: the thank-you page.
+    responseURL = `${window.location.origin}/demo/due-diligence?success=1`,
+  ) {
+    this.responseURL = responseURL;
     this.status = status;
     this.responseText = body;
     this.responseHeaders = { 'content-type': contentType };
@@ -111,6 +119,20 @@ describe('submitDueDiligence', () => {
     expect(FakeXhr.last!.headers).not.toHaveProperty('idempotency-key');
     FakeXhr.last!.respond(200, '<!doctype html>', 'text/html');
     await plain;
+  });
+
+  // A 200 of another server (a captive portal's page) said "Thank you" for a request the API never had.
+  it('should not take a 200 that did not end on the thank-you page as stored', async () => {
+    for (const ended of [
+      'http://wifi.example/login',
+      `${window.location.origin}/demo/due-diligence`,
+      `${window.location.origin}/northbank/due-diligence?success=1`,
+      '',
+    ]) {
+      const done = submitDueDiligence('demo', request);
+      FakeXhr.last!.respond(200, '<!doctype html><title>Sign in</title>', 'text/html', ended);
+      await expect(done, ended).rejects.toEqual(new UnreadableAnswerError(200));
+    }
   });
 
   it("should reject with the API's error message and status", async () => {

@@ -1,6 +1,7 @@
 import { paths } from '@/config/paths';
 import {
   ApiError,
+  UnreadableAnswerError,
   defaultApiErrorMessage,
   errorMessage,
   isJsonContentType,
@@ -74,6 +75,13 @@ export function submitDueDiligence(
     });
     xhr.addEventListener('load', () => {
       if (xhr.status >= 200 && xhr.status < 300) {
+        // Only the page the API sends the upload on to says it is stored: another server's 200 (a captive
+        // portal's page) said "Thank you" for a request that never reached the API (found by the eighteenth
+        // session's review of the portal probe's finding on the calculators).
+        if (!isThankYouPage(xhr.responseURL, prefix)) {
+          reject(new UnreadableAnswerError(xhr.status));
+          return;
+        }
         onProgress?.(1);
         resolve();
         return;
@@ -90,6 +98,20 @@ export function submitDueDiligence(
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(toFormData(request));
   });
+}
+
+/** Whether an upload ended on this client's due-diligence page with `success=1`, of this site. */
+function isThankYouPage(responseUrl: string, prefix: string): boolean {
+  try {
+    const url = new URL(responseUrl);
+    return (
+      url.origin === window.location.origin &&
+      url.pathname === paths.app.dueDiligence(prefix) &&
+      url.searchParams.get('success') === '1'
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The same rule as apiFetch: JSON when the content type says so, otherwise text. */
