@@ -42,9 +42,8 @@ import {
 import { HttpError } from './types.js';
 import { countConnections, noteAnswered, noteArrival } from './services/arrival-turn.js';
 import {
-  LINGER_BYTES,
-  LINGER_MS,
   closeAfterAnswer,
+  dropThenClose,
   isClosingAfterAnswer,
 } from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
@@ -589,14 +588,7 @@ function answerOnSocket(
     .join('');
   // Node's parser no longer reads this connection: what arrives is counted and dropped.
   socket.removeAllListeners('data');
-  let dropped = 0;
-  socket.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > LINGER_BYTES) socket.destroy();
-  });
-  socket.resume();
-  const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
-  socket.once('close', () => clearTimeout(deadline));
+  dropThenClose(socket, socket);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${type}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n${lines}Connection: close\r\n\r\n${head ? '' : body}`,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 
 /** How long, and how much more of the body, is read and dropped after an answer sent before the body ended. */
 export const LINGER_MS = 2_000;
@@ -32,15 +33,27 @@ export function closeAfterAnswer(request: IncomingMessage, response: ServerRespo
   const hangUp = () => {
     socket.removeListener('finish', socket.destroy); // Node's destroySoon
     if (socket.writable) socket.end();
-    let dropped = 0;
-    request.on('data', (chunk: Buffer) => {
-      dropped += chunk.length;
-      if (dropped > LINGER_BYTES) socket.destroy();
-    });
-    request.resume();
-    const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
-    socket.once('close', () => clearTimeout(deadline));
+    dropThenClose(socket, request);
   };
   if (response.writableFinished) hangUp();
   else response.once('finish', hangUp);
+}
+
+/**
+ * Reads and drops what still arrives from `incoming` (the request's body, or the connection itself once Node's
+ * parser has let it go) for {@link LINGER_MS} or {@link LINGER_BYTES} at most, then closes `socket`: our side has
+ * ended (or is ending) with an answer the client must be able to read before the connection goes.
+ */
+export function dropThenClose(
+  socket: { destroy: () => void; once: (event: 'close', listener: () => void) => unknown },
+  incoming: Readable,
+): void {
+  let dropped = 0;
+  incoming.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) socket.destroy();
+  });
+  incoming.resume();
+  const deadline = setTimeout(() => socket.destroy(), LINGER_MS);
+  socket.once('close', () => clearTimeout(deadline));
 }
