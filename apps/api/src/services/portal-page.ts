@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { codeOf } from '../storage-error.js';
 import { compressAsync, preferredEncoding, type Encoding } from './compression.js';
 
 /** The id of the element holding the first page's answers; the portal reads it (src/lib/boot.ts). */
@@ -55,8 +56,7 @@ export class PortalFilesMissing extends Error {
   }
 }
 
-const isMissing = (error: unknown) =>
-  ['ENOENT', 'ENOTDIR'].includes(String((error as { code?: unknown } | null)?.code));
+const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes(codeOf(error));
 
 /**
  * The built portal's shell, read again whenever index.html changes (a rebuild replaces every hashed file, so

@@ -103,10 +103,14 @@ export async function parseBody(response: Response): Promise<unknown> {
   }
 }
 
+/** A Content-Type's media type, without its parameters, in lower case ('' when there is none). */
+export function mediaTypeOf(contentType: string | null): string {
+  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
 /** `application/json`, `application/problem+json`, with or without parameters. */
 export function isJsonContentType(contentType: string | null): boolean {
-  if (!contentType) return false;
-  const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(contentType);
   return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 

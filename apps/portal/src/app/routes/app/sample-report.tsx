@@ -5,6 +5,7 @@ import styled from 'styled-components';
 import { LoadState } from '@/components/ui/load-state';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
+import { mediaTypeOf } from '@/lib/api-client';
 
 /** What the page says when the report is not there to show (the server's 404 or 500, another page instead). */
 export const REPORT_UNAVAILABLE_MESSAGE = 'The sample report could not be loaded.';
@@ -25,10 +26,7 @@ async function checkReport(signal: AbortSignal): Promise<void> {
     credentials: 'same-origin',
     signal,
   });
-  const mediaType = (response.headers.get('content-type') ?? '')
-    .split(';', 1)[0]!
-    .trim()
-    .toLowerCase();
+  const mediaType = mediaTypeOf(response.headers.get('content-type'));
   if (!response.ok || mediaType !== 'application/pdf') throw new Error(REPORT_UNAVAILABLE_MESSAGE);
 }
 
