@@ -62,11 +62,14 @@ closeWithGrace({ delay: SHUTDOWN_GRACE_MS, skip: ['SIGHUP'] }, async ({ err, sig
 try {
   await server.register(app, { config, startWorkers: true });
   await server.ready();
-  // A signal during start-up (migrations, first-start seeding): stop instead of starting to listen.
-  if (shuttingDown) process.exit(0);
-  await server.listen({ port: config.port, host: config.host });
-  listening = true;
-  server.log.info(`Portal at ${config.publicUrl.href}`);
+  // Signals before listening end the process in the handler above, so a shutdown begun during the start was begun
+  // by an uncaught error: the handler closes the server and close-with-grace exits with code 1. This line used to
+  // exit with code 0 here, which a supervisor restarting only on failure would leave down.
+  if (!shuttingDown) {
+    await server.listen({ port: config.port, host: config.host });
+    listening = true;
+    server.log.info(`Portal at ${config.publicUrl.href}`);
+  }
 } catch (error) {
   // Storage or a database the operator must fix: one plain line, as for a bad setting (never the URL's password).
   // Anything else: the log, with its stack.

@@ -567,6 +567,64 @@ describe('loadConfig', () => {
     }
   }, 120_000);
 
+  // Left alone by the eighteenth session: an uncaught error while the start waited (here, for another process's
+  // lock) began the shutdown, and the start then exited with code 0 once its wait ended.
+  it('should end with exit code 1, never listening, after an uncaught error during the start', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    await (await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null })).close();
+    const holder = new Database(path.join(dataDir, 'portal.sqlite'));
+    holder.exec('begin immediate');
+    holder.exec("update clients set name = name where prefix = ''");
+    // A module loaded first that throws outside any handler once the file `throw-now` appears (every signal is
+    // one close-with-grace listens to).
+    const flag = path.join(dataDir, 'throw-now');
+    const thrower = `data:text/javascript,${encodeURIComponent(
+      `import { existsSync } from 'node:fs';
+      const timer = setInterval(() => {
+        if (!existsSync(${JSON.stringify(flag)})) return;
+        clearInterval(timer);
+        throw new Error('thrown during the start');
+      }, 20);
+      timer.unref();`,
+    )}`;
+    const child = spawn(process.execPath, ['--import', thrower, ...SERVER_ARGS], {
+      cwd: API_DIR,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: '7695',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let out = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('write lock: waiting up to')) resolve();
+        });
+        void ended.then((code) => reject(new Error(`the server ended (${String(code)}): ${out}`)));
+      });
+      await writeFile(flag, '');
+      await new Promise<void>((resolve) => {
+        const check = () =>
+          out.includes('Shutting down after an error') ? resolve() : setTimeout(check, 20);
+        check();
+      });
+      holder.exec('rollback');
+      expect(await ended).toBe(1);
+      expect(out).toContain('thrown during the start');
+      expect(out).not.toContain('Portal at');
+    } finally {
+      child.kill('SIGKILL');
+      holder.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('should print an unreachable PostgreSQL at start as one line, without a stack or the password', async () => {
     // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
