@@ -235,6 +235,53 @@ describe('BuildingWarrantyCalculator', () => {
     });
   });
 
+  // Left alone by the eighteenth session's review: contact details edited after the team had the estimate sat
+  // beside "Our team has your details" without a word that they were not the ones sent.
+  describe('when the contact details change after the team has the estimate', () => {
+    it('should say the team has the earlier ones until Calculate sends the new ones', async () => {
+      const user = userEvent.setup();
+      let reference = 0;
+      fetchMock.mockImplementation(async (url) =>
+        url === '/api/demo/warranty'
+          ? created(`BW-2026-00013${(reference += 1)}`)
+          : new Response(null, { status: 204 }),
+      );
+      renderCalculator();
+      await enterDocumentedExample(user);
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(await screen.findByText('Your reference: BW-2026-000131')).toBeInTheDocument();
+      const panel = screen.getByRole('region', { name: 'Your estimate' });
+      const changed = /You have changed your contact details since they were sent/;
+      expect(within(panel).queryAllByText(changed)).toEqual([]);
+
+      const telephone = screen.getByLabelText('Telephone');
+      await user.clear(telephone);
+      await user.type(telephone, '020 7946 0000');
+
+      // On screen and told in the status message, beside the receipt for the earlier details.
+      expect(within(panel).getAllByText(changed).length).toBeGreaterThan(0);
+      expect(within(panel).getByText('Your reference: BW-2026-000131')).toBeInTheDocument();
+      await waitFor(() =>
+        expect(
+          within(panel)
+            .getAllByRole('status')
+            .some((status) => changed.test(status.textContent ?? '')),
+        ).toBe(true),
+      );
+
+      // Typed back as they were: nothing differs from what the team has.
+      await user.clear(telephone);
+      await user.type(telephone, '07700 900123');
+      expect(within(panel).queryAllByText(changed)).toEqual([]);
+
+      await user.clear(telephone);
+      await user.type(telephone, '020 7946 0000');
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(await within(panel).findByText('Your reference: BW-2026-000132')).toBeInTheDocument();
+      expect(within(panel).queryAllByText(changed)).toEqual([]);
+    });
+  });
+
   describe('when Calculate is pressed for Conversion, Part Complete, 60 units and £5,000,000', () => {
     it('should add 1.03 + 0.25 + 0.25 + 0 = 1.53% and show £76,500', async () => {
       const user = userEvent.setup();

@@ -80,6 +80,7 @@ export function CalculatorLayout({
           headline={headline}
           stale={calculator.stale}
           amountRefused={calculator.amountRefused}
+          contactChanged={calculator.contactChanged}
           submission={calculator.submission}
           onRetry={calculator.retry}
         >

@@ -17,6 +17,8 @@ export interface EstimatePanelProps {
   stale: boolean;
   /** An amount field shows a typed amount it refused: the figures are for the amount last accepted. */
   amountRefused?: boolean;
+  /** The team has the estimate, but the contact details have changed since they were sent. */
+  contactChanged?: boolean;
   submission: Submission<unknown>;
   onRetry: () => void;
   ref?: Ref<HTMLElement>;
@@ -33,6 +35,7 @@ export function EstimatePanel({
   children,
   stale,
   amountRefused = false,
+  contactChanged = false,
   submission,
   onRetry,
   ref,
@@ -44,7 +47,9 @@ export function EstimatePanel({
         ? `${REFUSED_AMOUNT} Correct the highlighted amount and press Calculate to update it.`
         : stale
           ? 'This estimate is out of date: the details have changed. Press Calculate to update it.'
-          : `${headline.label}: ${headline.value}.`;
+          : contactChanged
+            ? CONTACT_CHANGED
+            : `${headline.label}: ${headline.value}.`;
 
   return (
     <Panel ref={ref} aria-labelledby="estimate-heading" tabIndex={-1}>
@@ -72,6 +77,8 @@ export function EstimatePanel({
               <Stale>
                 You have changed the details since this estimate. Press Calculate to update it.
               </Stale>
+            ) : contactChanged ? (
+              <Stale>{CONTACT_CHANGED}</Stale>
             ) : null}
           </>
         )}
@@ -83,6 +90,10 @@ export function EstimatePanel({
 }
 
 const IDLE: Submission<unknown> = { status: 'idle' };
+
+/** Said once the contact details differ from those the team was sent with this estimate. */
+const CONTACT_CHANGED =
+  'You have changed your contact details since they were sent: the team has the earlier ones. Press Calculate to send the new ones.';
 
 /** Said while an amount field shows a typed amount it refused (the figures are not for it). */
 const REFUSED_AMOUNT =

@@ -46,6 +46,8 @@ export interface CalculatorForm {
   stale: boolean;
   /** An amount field shows a typed amount it refused: the estimate is for the amount last accepted. */
   amountRefused: boolean;
+  /** The team has this estimate, but the contact details have been changed since they were sent. */
+  contactChanged: boolean;
   calculate: () => void;
   /** Try again after a failed post: Calculate, which re-sends an unchanged body under its key. */
   retry: () => void;
@@ -150,6 +152,17 @@ export function useCalculator<I extends object, Q, B>({
     if (store.getState().submission.status === 'failed') calculate();
   }, [store, calculate]);
 
+  const stale = estimate !== null && !sameInputs(estimate.inputs, inputs);
+  // Left alone by the eighteenth session's review: once the team had an estimate, contact details edited after it
+  // sat beside "Our team has your details" as if they were the ones sent. Calculate sends the new ones (a new
+  // body, so a new submission under a new key).
+  const contactChanged =
+    submission.status === 'sent' &&
+    estimate !== null &&
+    !stale &&
+    JSON.stringify(toSubmission(estimate.inputs, contact, estimate.quote)) !==
+      JSON.stringify(submission.body);
+
   return {
     inputs,
     setInput,
@@ -157,8 +170,9 @@ export function useCalculator<I extends object, Q, B>({
     setContact,
     invalidContactFields: showMissing ? invalidContactFields(contact) : [],
     estimate,
-    stale: estimate !== null && !sameInputs(estimate.inputs, inputs),
+    stale,
     amountRefused: anyRefused,
+    contactChanged,
     /** For each amount field's `onProblemChange`. */
     onAmountRefused,
     submission,
