@@ -182,4 +182,26 @@ export function repairContent(root: DocumentFragment) {
       (parent?.localName === 'div' && parent.parentElement?.localName === 'dl');
     if (!inList) rename(term, 'div');
   }
+
+  // A table wider than the column scrolls sideways in a box of its own, rather than the whole page on a phone
+  // (WCAG 1.4.10 reflow; left alone by the eighteenth session's review). The box can be reached and scrolled with
+  // the keyboard (axe's scrollable-region-focusable) and is named after the table's caption.
+  for (const table of [...root.querySelectorAll('table')]) {
+    if (table.parentElement?.closest('table')) continue;
+    let box = table.parentElement;
+    if (!(box?.localName === 'div' && box.hasAttribute(TABLE_BOX) && box.children.length === 1)) {
+      wrap(table, 'div');
+      box = table.parentElement as HTMLElement;
+      box.setAttribute(TABLE_BOX, '');
+    }
+    const caption = (table.querySelector(':scope > caption')?.textContent ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    box.setAttribute('role', 'group');
+    box.setAttribute('tabindex', '0');
+    box.setAttribute('aria-label', caption === '' ? 'Table' : caption);
+  }
 }
+
+/** Marks the box a content table scrolls in (its style is in SafeHtml). */
+export const TABLE_BOX = 'data-table-box';

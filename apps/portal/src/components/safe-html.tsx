@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import styled from 'styled-components';
 
-import { repairContent } from './repair-content';
+import { repairContent, TABLE_BOX } from './repair-content';
 
 type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
 
@@ -148,6 +148,16 @@ const Prose = styled.div`
 
   table {
     border-collapse: collapse;
+  }
+
+  /* A table wider than the column scrolls in its box (repairContent), not the page; preformatted text wraps. */
+  [${TABLE_BOX}] {
+    max-width: 100%;
+    overflow-x: auto;
+  }
+
+  pre {
+    white-space: pre-wrap;
   }
 
   th,
