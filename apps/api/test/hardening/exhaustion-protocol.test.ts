@@ -99,6 +99,29 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     expect(JSON.parse(client?.body ?? '')).toMatchObject({ logged_in: false, email: '' });
   });
 
+  // Found by the nineteenth session's API probe: each pipelined request copied the answers pending before it and
+  // listened on each, so 2,000 requests in one write cost 2,000² and held every other client for 55 s, with a
+  // MaxListenersExceededWarning line in the log for each.
+  it('should answer 2,000 pipelined requests in order, in time linear in their number', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const count = 2_000;
+      const paths = Array.from(
+        { length: count },
+        (_, i) => `/api/demo/article?id=n${i}&type=insight`,
+      );
+      const output = await exchange(port, paths.map((p) => get(p)).join(''), 3_000);
+      const found = answers(output);
+      expect(found).toHaveLength(count);
+      expect(found.every(({ head }) => head.startsWith('HTTP/1.1 404 '))).toBe(true);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }, 120_000);
+
   it('should answer a pipelined request before refusing headers too long after it', async () => {
     const output = await exchange(
       port,
