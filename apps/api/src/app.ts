@@ -1020,6 +1020,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     done();
   });
 
+  // A request asking to switch protocols (`Upgrade: websocket`, `h2c`) is answered in HTTP/1.1, and the
+  // connection then closed: with no one taking the upgrade, Node's parser reads nothing more on that connection,
+  // so a request pipelined behind it went unanswered on a connection said to be kept alive (found by the
+  // nineteenth session's API probe).
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (request.headers.upgrade !== undefined) void reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   // API answers carry personal data: no shared or browser cache keeps them. No error is kept either, even
   // where a route had already said its answer is cacheable: a media file not (yet) on this instance must not
   // stay a 404 for a year in every cache on the way (`/media/…` sets `immutable` before it looks).

@@ -122,6 +122,25 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     }
   }, 120_000);
 
+  // Found by the nineteenth session's API probe: the answer said keep-alive, and the request behind it was never
+  // read or answered, on a connection left open.
+  it.each(['websocket', 'h2c'])(
+    'should answer a request asking to upgrade to %s and close the connection',
+    async (protocol) => {
+      const started = Date.now();
+      const output = await exchange(
+        port,
+        `GET /api/demo HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: ${protocol}\r\n\r\n` +
+          get('/api/demo/content'),
+        8_000,
+      );
+      expect(statuses(output)).toEqual([200]);
+      expect(answers(output)[0]?.head).toMatch(/\r\nConnection: close/i);
+      // Closed by the server, not left open until the client gives up.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    },
+  );
+
   it('should answer a pipelined request before refusing headers too long after it', async () => {
     const output = await exchange(
       port,
