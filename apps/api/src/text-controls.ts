@@ -46,7 +46,7 @@ export const NOT_SHOWN_IN_A_LINE = new RegExp(
  * Unicode says to draw as nothing when a font lacks it (`\\p{Default_Ignorable_Code_Point}`). A name of these alone
  * is as blank as one of spaces; beside letters they are text as typed (an accent, an emoji's style, a flag).
  */
-const INVISIBLE =
+export const INVISIBLE =
   '\\s\\u0085\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200D\\u2060-\\u2064\\u2800\\u3164\\uFE00-\\uFE0F\\uFFA0' +
   '\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\p{M}\\p{Cf}\\p{Default_Ignorable_Code_Point}';
 
