@@ -4,16 +4,6 @@ import { closeAfterAnswer } from './close-after-answer.js';
 /** Requests whose client waits for `100 Continue` before it sends the body, until it is told to go on. */
 const waiting = new WeakSet<IncomingMessage>();
 
-/**
- * Whether the client of `request` sent `Expect: 100-continue` and still waits for `100 Continue` before it
- * sends its body: a refusal now costs it nothing, where a client already sending has its bytes read for a
- * while so that it sees the answer (the due diligence upload refuses a declared Content-Length over its limit
- * up front only then).
- */
-export function awaitsContinue(request: IncomingMessage): boolean {
-  return waiting.has(request);
-}
-
 /** Whether an Expect header names 100-continue and nothing else (one or more times, in any case). */
 function onlyContinue(expect: string | undefined): boolean {
   return (expect ?? '')
