@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { EMPTY_DRAFT, useDueDiligenceDraft } from './draft-store';
 
@@ -47,6 +47,29 @@ describe("the name of the draft's file read back from the tab", () => {
   it('should keep the name of the file chosen with the draft', async () => {
     const { fileName } = await stored({ owner: 'demo/ada@example.com', fileName: 'report.pdf' });
     expect(fileName).toBe('report.pdf');
+  });
+
+  // Found by the nineteenth session's portal probe: read back as the page loads (when the store is made), the
+  // name was always dropped, and the form said nothing of the file after a reload or logging in again.
+  it('should keep it when the page loads with the draft in the tab', async () => {
+    sessionStorage.setItem(
+      'due-diligence:draft',
+      JSON.stringify({
+        state: {
+          owner: 'demo/ada@example.com',
+          draft: { projectName: 'Kept' },
+          fileName: 'report.pdf',
+        },
+        version: 1,
+      }),
+    );
+    vi.resetModules();
+    const { useDueDiligenceDraft: loaded } = await import('./draft-store');
+    expect(loaded.getState()).toMatchObject({
+      owner: 'demo/ada@example.com',
+      draft: { projectName: 'Kept' },
+      fileName: 'report.pdf',
+    });
   });
 
   it('should forget anything that is not a file name', async () => {

@@ -67,6 +67,14 @@ interface DraftStore {
   clear: () => void;
 }
 
+/**
+ * The longest file name kept: what file systems allow (255), whatever was put in the tab's storage. Declared
+ * before the store, which reads the tab's storage as it is made (found by the nineteenth session's portal probe:
+ * declared after it, the limit was not yet set when a page load read the draft back, so every kept file name was
+ * dropped and the form said nothing of the file it no longer had).
+ */
+const MAX_FILE_NAME = 255;
+
 /** Kept in sessionStorage, as the calculators' drafts are: this tab only, gone when the browser session ends. */
 export const useDueDiligenceDraft = create<DraftStore>()(
   persist(
@@ -136,9 +144,6 @@ function mergeDraft(saved: unknown): DueDiligenceDraft {
   }
   return merged as unknown as DueDiligenceDraft;
 }
-
-/** The longest file name kept: what file systems allow (255), whatever was put in the tab's storage. */
-const MAX_FILE_NAME = 255;
 
 /** A file name as saved: a name a file could have (anything else, such as pages of text: none). */
 function isFileName(saved: unknown): saved is string {
