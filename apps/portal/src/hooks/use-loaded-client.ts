@@ -1,6 +1,7 @@
 import { useParams, useRouteLoaderData } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
+import { isClient } from '@/lib/answer-shapes';
 import { apiFetch } from '@/lib/api-client';
 import type { Client } from '@/types/api';
 
@@ -9,7 +10,7 @@ export const CLIENT_ROUTE_ID = 'client';
 
 /** GET /api/{client}: the client, its branding and who is logged in (no session needed). */
 export function getClient(prefix: string): Promise<Client> {
-  return apiFetch<Client>(paths.api.client(prefix));
+  return apiFetch<Client>(paths.api.client(prefix), { shape: isClient });
 }
 
 /**

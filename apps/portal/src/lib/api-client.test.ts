@@ -78,6 +78,29 @@ describe('apiFetch', () => {
     });
   });
 
+  // Found by the nineteenth session's portal probe: a JSON object of another shape crashed the page drawing it.
+  describe('given a shape for the answer', () => {
+    const shape = (payload: unknown) =>
+      typeof payload === 'object' && Array.isArray((payload as { items?: unknown }).items);
+
+    it('should return an answer of that shape', async () => {
+      stubFetch(new Response('{"items":[1]}', { headers: { 'content-type': 'application/json' } }));
+      await expect(apiFetch('/api/demo/content', { shape })).resolves.toEqual({ items: [1] });
+    });
+
+    it.each([
+      ['another shape', '{"items":null}'],
+      ['no body', ''],
+    ])('should refuse %s as unreadable', async (_, text) => {
+      stubFetch(
+        new Response(text, { status: 200, headers: { 'content-type': 'application/json' } }),
+      );
+      const error = await rejectionOf(apiFetch('/api/demo/content', { shape }));
+      expect(error).toBeInstanceOf(UnreadableAnswerError);
+      expect(error.message).toBe(UNREADABLE_ANSWER_MESSAGE);
+    });
+  });
+
   describe('when a json body is given', () => {
     it('should send it serialised, with its content type and same-origin credentials', async () => {
       stubFetch(jsonResponse({ redirect: false }));

@@ -34,7 +34,11 @@ export class UnreadableAnswerError extends ApiError {
   }
 }
 
-export type ApiFetchInit = RequestInit & { json?: unknown };
+export type ApiFetchInit = RequestInit & {
+  json?: unknown;
+  /** The shape of the API's ok answer (`lib/answer-shapes.ts`): an answer of another shape is unreadable. */
+  shape?: (payload: unknown) => boolean;
+};
 
 /** The spec's generic message for a failed call without an `error` field. */
 export function defaultApiErrorMessage(status: number, path: string): string {
@@ -42,7 +46,7 @@ export function defaultApiErrorMessage(status: number, path: string): string {
 }
 
 export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promise<T> {
-  const { json, headers: initHeaders, body: initBody, ...rest } = init;
+  const { json, shape, headers: initHeaders, body: initBody, ...rest } = init;
   const headers = new Headers(initHeaders);
   if (!headers.has('accept')) headers.set('accept', 'application/json');
   let body = initBody;
@@ -54,7 +58,11 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
   // A call that changes something (logging in or out…) makes the page's served answers out of date.
   if ((rest.method ?? 'GET').toUpperCase() !== 'GET') endBoot();
   const response = await fetch(path, { ...rest, headers, body, credentials: 'same-origin' });
-  if (response.ok) return (await answerOf(response)) as T;
+  if (response.ok) {
+    const answer = await answerOf(response);
+    if (shape !== undefined && !shape(answer)) throw new UnreadableAnswerError(response.status);
+    return answer as T;
+  }
 
   const payload = await parseBody(response);
   throw new ApiError(

@@ -60,4 +60,19 @@ describe('SearchResults', () => {
     await act(() => router.navigate('/demo/search-results?search=warranty'));
     await waitFor(() => expect(news()).toEqual(['1 result for “warranty”']));
   });
+
+  // Found by the nineteenth session's portal probe: a JSON answer of another shape crashed the page to "Oops!"
+  // with the script's own error and no Retry.
+  it('should say an answer of another shape could not be read, with Retry', async () => {
+    fetchMock.mockImplementation(async () =>
+      jsonResponse({ insurance: [], case_studies: null, insights: 'nope' }),
+    );
+    renderWithClient(<SearchResults />, {
+      path: '/demo/search-results?search=warranty',
+      pattern: 'search-results',
+    });
+    expect(await screen.findByText(/Our server's answer could not be read/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Retry/ })).toBeInTheDocument();
+    expect(screen.queryByText(/Cannot read properties/)).not.toBeInTheDocument();
+  });
 });

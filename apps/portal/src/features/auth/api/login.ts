@@ -1,12 +1,17 @@
 import { useCallback, useState } from 'react';
 
 import { paths } from '@/config/paths';
+import { isLoginResponse } from '@/lib/answer-shapes';
 import { apiFetch } from '@/lib/api-client';
 import type { LoginRequest, LoginResponse } from '@/types/api';
 
 /** POST /api/{client}/login: `redirect` is a path (open policy, session started) or false (link e-mailed). */
 export function login(prefix: string, details: LoginRequest): Promise<LoginResponse> {
-  return apiFetch<LoginResponse>(paths.api.login(prefix), { method: 'POST', json: details });
+  return apiFetch<LoginResponse>(paths.api.login(prefix), {
+    method: 'POST',
+    json: details,
+    shape: isLoginResponse,
+  });
 }
 
 /**

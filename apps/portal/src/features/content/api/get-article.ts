@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
+import { isArticle } from '@/lib/answer-shapes';
 import { apiFetch } from '@/lib/api-client';
 import { useBootFallback } from '@/lib/boot';
 import type { Article, ContentType } from '@/types/api';
@@ -10,7 +11,7 @@ export function getArticle(
   prefix: string,
   item: { id: string; type: ContentType },
 ): Promise<Article> {
-  return apiFetch<Article>(paths.api.article(prefix, item));
+  return apiFetch<Article>(paths.api.article(prefix, item), { shape: isArticle });
 }
 
 /** `item` null: nothing to fetch (a link without id or type). */

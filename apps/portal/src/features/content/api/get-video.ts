@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
+import { isVideo } from '@/lib/answer-shapes';
 import { ApiError, apiFetch } from '@/lib/api-client';
 import { useBootFallback } from '@/lib/boot';
 import type { Video } from '@/types/api';
@@ -8,7 +9,7 @@ import type { Video } from '@/types/api';
 /** GET /api/{client}/video: the dashboard video, or null when the client has none (404). */
 export async function getVideo(prefix: string): Promise<Video | null> {
   try {
-    return await apiFetch<Video>(paths.api.video(prefix));
+    return await apiFetch<Video>(paths.api.video(prefix), { shape: isVideo });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
