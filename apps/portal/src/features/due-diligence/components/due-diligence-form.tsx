@@ -1,10 +1,11 @@
 import { formatPounds } from '@firm/pricing';
 import { Button, FileField, MoneySliderField, TextArea, TextField } from '@firm/ui';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import styled from 'styled-components';
 
 import { LogInAgainLink } from '@/components/ui/log-in-again-link';
+import { useLeaveWarning } from '@/hooks/use-leave-warning';
 import { focusFirstInDocumentOrder } from '@/lib/focus-first';
 import { ApiError } from '@/lib/api-client';
 import { messageOf } from '@/lib/errors';
@@ -29,6 +30,10 @@ export const EMPTY_FILE_MESSAGE =
   'The attached file is empty (0 bytes). Choose the file again, or send the form without one.';
 
 /** The types the API accepts (it checks the content, not the name); the picker offers these. */
+/** Asked before the page is left while the request is on its way. */
+export const LEAVE_WHILE_SENDING =
+  'Your request is still being sent. If you leave this page now, it will not be sent. Leave the page?';
+
 const ACCEPTED_FILES = '.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.csv,.txt,.png,.jpg,.jpeg,.gif,.webp';
 
 interface DueDiligenceFormProps {
@@ -88,6 +93,9 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   const failure = useRef<HTMLParagraphElement>(null);
   /** The upload on its way: leaving the page cancels it (the draft stays), so it cannot navigate from elsewhere. */
   const upload = useRef<AbortController | null>(null);
+  // Leaving while the request is on its way asks first (it would not be sent).
+  const isUploading = useCallback(() => upload.current !== null, []);
+  useLeaveWarning(isUploading, LEAVE_WHILE_SENDING);
 
   useEffect(() => () => upload.current?.abort(), []);
 
@@ -185,6 +193,8 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
       if (controller.signal.aborted) return;
       clear();
       setFile(null);
+      // Received: the page may go to its thank-you text without asking.
+      upload.current = null;
       onSubmitted();
     } catch (error) {
       if (controller.signal.aborted) return;
