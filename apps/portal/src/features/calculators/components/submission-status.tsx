@@ -81,7 +81,7 @@ export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps)
             {submission.loggedOut === true && prefix !== undefined ? (
               // Logged out: Try again cannot work. The estimate is kept in this tab for when they are back,
               // and the login page brings them back here.
-              <LogInAgainLink prefix={prefix} />
+              <LogInAgainLink prefix={prefix} draft />
             ) : (
               <Button type="button" variant="secondary" onClick={retry}>
                 Try again

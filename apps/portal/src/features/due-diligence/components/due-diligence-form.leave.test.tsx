@@ -63,7 +63,7 @@ describe('DueDiligenceForm when the page is left while the request is on its way
     const user = userEvent.setup();
     let signal: AbortSignal | undefined;
     submit.mockImplementation((_prefix, _request, options) => {
-      signal = options.signal;
+      signal = options?.signal;
       return new Promise(() => {});
     });
     const { router } = renderForm();

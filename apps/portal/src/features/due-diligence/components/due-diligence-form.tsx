@@ -297,7 +297,7 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
       {status.state === 'failed' && status.loggedOut ? (
         // The draft is kept in this tab (not the file), and the login page brings the user back here.
         <p>
-          <LogInAgainLink prefix={prefix} />
+          <LogInAgainLink prefix={prefix} draft />
         </p>
       ) : null}
 
