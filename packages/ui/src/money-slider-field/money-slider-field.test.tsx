@@ -144,6 +144,24 @@ describe('MoneySliderField', () => {
       });
     });
 
+    // Found by the nineteenth session's portal probe: an amount beyond Number.MAX_SAFE_INTEGER was told to "enter
+    // an amount in whole pounds", which it is.
+    describe.each(['1'.repeat(40), '9007199254740992', '10000000bn'])(
+      'when it is the whole amount %s, too large for any range',
+      (typed) => {
+        it('should show the range error', async () => {
+          const onValueChange = vi.fn();
+          const { user } = renderWithTheme(<SumInsured onValueChange={onValueChange} />);
+          await user.clear(amountField());
+          await user.type(amountField(), `${typed}{Enter}`);
+          expect(screen.getByRole('alert')).toHaveTextContent(
+            'Enter an amount between £500,000 and £50,000,000',
+          );
+          expect(onValueChange).not.toHaveBeenCalled();
+        });
+      },
+    );
+
     describe('when it is below the minimum', () => {
       it('should not clamp it to the minimum', async () => {
         const onValueChange = vi.fn();

@@ -5,7 +5,7 @@ import { snapToStep, sliderFillStyle } from '../slider/slider';
 import { RangeInput, SliderBounds, SliderHeader } from '../slider/slider.styles';
 import { VisuallyHidden } from '../visually-hidden/visually-hidden';
 import { AmountInput } from './money-slider-field.styles';
-import { parseMoneyInput } from './parse-money-input';
+import { readMoneyAmount } from './parse-money-input';
 
 export interface MoneySliderFieldProps {
   /** Visible label; names the slider, and the amount field as '{label} (exact amount)'. */
@@ -146,15 +146,18 @@ export function MoneySliderField({
 
   const commit = () => {
     if (draft === null) return;
-    const amount = parseMoneyInput(draft);
-    if (amount === null) {
+    // Compared exactly, however large: forty digits are an amount out of range, not unreadable (found by the
+    // nineteenth session's portal probe: they were told to "enter an amount in whole pounds").
+    const exact = readMoneyAmount(draft);
+    if (exact === null) {
       setProblem('unreadable');
       return;
     }
-    if (amount < min || amount > max) {
+    if (exact < BigInt(min) || exact > BigInt(max)) {
       setProblem('out-of-range');
       return;
     }
+    const amount = Number(exact);
     setDraft(null);
     setProblem(null);
     if (amount !== value) onValueChange(amount);

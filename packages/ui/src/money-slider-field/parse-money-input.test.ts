@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMoneyInput } from './parse-money-input';
+import { parseMoneyInput, readMoneyAmount } from './parse-money-input';
 
 describe('parseMoneyInput', () => {
   describe('given an amount the user may type', () => {
@@ -133,3 +133,13 @@ function formatPounds(n: number): string {
 
 /** Every slider range in the portal lies within 0 to £500m. */
 const poundsArb = fc.integer({ min: 0, max: 500_000_000 });
+
+describe('readMoneyAmount', () => {
+  it('should read an amount beyond Number.MAX_SAFE_INTEGER exactly, where parseMoneyInput gives null', () => {
+    expect(readMoneyAmount('1'.repeat(40))).toBe(BigInt('1'.repeat(40)));
+    expect(readMoneyAmount('10000000bn')).toBe(10_000_000_000_000_000n);
+    expect(readMoneyAmount('£12.5m')).toBe(12_500_000n);
+    expect(readMoneyAmount('1.5')).toBeNull();
+    expect(readMoneyAmount('-1')).toBeNull();
+  });
+});

@@ -29,6 +29,16 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * parseMoneyInput('-500'); // null
  */
 export function parseMoneyInput(text: string): number | null {
+  const pounds = readMoneyAmount(text);
+  return pounds === null || pounds > MAX_SAFE ? null : Number(pounds);
+}
+
+/**
+ * The amount typed, as {@link parseMoneyInput} reads it, exactly and however large: `null` only for text that is not
+ * a whole, non-negative amount of pounds. The field tells a readable amount too large for any range (forty digits)
+ * from text it cannot read.
+ */
+export function readMoneyAmount(text: string): bigint | null {
   const match = MONEY_INPUT.exec(text.trim());
   if (!match?.groups) return null;
   const whole = (match.groups.whole ?? '').replaceAll(',', '');
@@ -43,7 +53,5 @@ export function parseMoneyInput(text: string): number | null {
   const dropped = fraction.slice(shift);
   if (/[^0]/.test(dropped)) return null;
 
-  const pounds = BigInt(`${whole}${kept.padEnd(shift, '0')}` || '0');
-  if (pounds > MAX_SAFE) return null;
-  return Number(pounds);
+  return BigInt(`${whole}${kept.padEnd(shift, '0')}` || '0');
 }
