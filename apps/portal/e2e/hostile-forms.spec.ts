@@ -86,7 +86,7 @@ test.describe('the due-diligence form refused', () => {
     await expect(page.getByLabel('Project description')).toHaveValue('Forty-two apartments.');
   });
 
-  test('leaving the page mid-upload cancels it: no thank-you page later, the draft is kept', async ({
+  test('leaving the page mid-upload asks first, then cancels it: no thank-you page later, the draft is kept', async ({
     hub: page,
   }) => {
     let release: () => void = () => {};
@@ -102,6 +102,22 @@ test.describe('the due-diligence form refused', () => {
     await page.getByRole('button', { name: 'Submit request' }).click();
     await expect(page.getByText('Sending…')).toBeVisible();
 
+    // Asked first (nineteenth session): told to stay, the page stays with its upload on its way.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await expect
+      .poll(() => asked)
+      .toEqual([
+        'Your request is still being sent. If you leave this page now, it will not be sent. Leave the page?',
+      ]);
+    await expect(page).toHaveURL(/\/demo\/due-diligence$/);
+    await expect(page.getByText('Sending…')).toBeVisible();
+
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('link', { name: 'Dashboard' }).first().click();
     await expect(page).toHaveURL(/\/demo\/dashboard$/);
     // The dashboard drawn: the form has gone (the address changes before React swaps the page).
