@@ -38,6 +38,8 @@ export class OutboxWorker {
   #running: Promise<number> | undefined;
   #stopped = false;
   #again = false;
+  /** The message of the poll's failure while it keeps failing the same way: said once, not at every poll. */
+  #failing: string | undefined;
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -45,12 +47,32 @@ export class OutboxWorker {
     this.#stopped = false;
     const tick = () => {
       void this.runOnce()
-        .catch((error: unknown) => this.options.log.error({ err: error }, 'Outbox poll failed'))
+        .then(() => {
+          if (this.#failing === undefined) return;
+          this.#failing = undefined;
+          this.options.log.info('Outbox poll works again');
+        })
+        .catch((error: unknown) => this.#pollFailed(error))
         .finally(() => {
           if (!this.#stopped) this.#timer = setTimeout(tick, this.options.pollMs);
         });
     };
     this.#timer = setTimeout(tick, 0);
+  }
+
+  /**
+   * Logs a failed poll once while it keeps failing the same way: a database moved away or damaged failed every
+   * poll (every 2 s) with an error and its stack, for ever (found by the nineteenth session's fault probe); its
+   * cause is logged once where it is found. A different failure is logged again, and so is the poll working again.
+   */
+  #pollFailed(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message === this.#failing) return;
+    this.#failing = message;
+    this.options.log.error(
+      { err: error },
+      'Outbox poll failed (said once while it fails this way; the outbox is polled again all the same)',
+    );
   }
 
   /**

@@ -110,6 +110,48 @@ describe('OutboxWorker', () => {
     expect((await listOutbox(db.kysely)).every((row) => row.sent_at !== null)).toBe(true);
   });
 
+  // Found by the nineteenth session's fault probe: with the database moved away, "Outbox poll failed" with its
+  // stack was logged at every poll (every 2 s), for ever.
+  it('should log a poll that keeps failing the same way once, and the poll working again', async () => {
+    const logged: string[] = [];
+    const log = {
+      ...silentLogger,
+      error: (_: unknown, message: string) => logged.push(`error: ${message}`),
+      info: (message: string) => logged.push(`info: ${message}`),
+    } as unknown as FastifyBaseLogger;
+    let failure: string | null = 'database disk image is malformed';
+    const worker = new OutboxWorker({
+      db,
+      mailer: { send: () => Promise.resolve(), close: () => undefined },
+      clock: new TestClock().now,
+      log,
+      uploadsDir: dataDir,
+      pollMs: 5,
+    });
+    const runOnce = worker.runOnce.bind(worker);
+    let polls = 0;
+    worker.runOnce = () => {
+      polls += 1;
+      return failure === null ? runOnce() : Promise.reject(new Error(failure));
+    };
+    worker.start();
+    try {
+      await expect.poll(() => polls).toBeGreaterThan(5);
+      failure = 'unable to open database file';
+      const at = polls;
+      await expect.poll(() => polls).toBeGreaterThan(at + 5);
+      failure = null;
+      await expect.poll(() => logged.length).toBe(3);
+    } finally {
+      await worker.stop();
+    }
+    expect(logged).toEqual([
+      expect.stringMatching(/^error: Outbox poll failed/),
+      expect.stringMatching(/^error: Outbox poll failed/),
+      'info: Outbox poll works again',
+    ]);
+  });
+
   it('should never drop a row that keeps failing', async () => {
     const clock = new TestClock();
     const mailer: Mailer = {
