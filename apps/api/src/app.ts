@@ -17,7 +17,9 @@ import { loggedUrl } from './log-options.js';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE,
+  isDatabaseDamaged,
   isDatabaseUnavailable,
+  DATABASE_DAMAGED,
 } from './db/unavailable.js';
 import crossSite from './plugins/app/cross-site.js';
 import services from './plugins/app/services.js';
@@ -1042,6 +1044,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     done(null, payload);
   });
 
+  /** Whether the damaged database has been said in the log (once a process). */
+  let saidDamaged = false;
   // Set before any plugin adds routes: a route keeps the error handler in force when it was added.
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     // Fastify refuses a QUERY without a Content-Type before the not-found handler runs; no route takes QUERY,
@@ -1092,9 +1096,25 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     // (found by the seventeenth session's fault probe); the log has the error.
     const storage =
       !full && !unavailable && !(error instanceof HttpError) && isStorageRefusal(error);
+    // The database file damaged inside: the operator must restore it (said once in the log, at error level).
+    const damaged =
+      !full &&
+      !unavailable &&
+      !storage &&
+      !(error instanceof HttpError) &&
+      isDatabaseDamaged(error);
+    if (damaged && !saidDamaged) {
+      saidDamaged = true;
+      request.log.error(
+        { err: error },
+        'The database file is damaged (SQLite says so): every call that reads the damaged part fails with a 503. ' +
+          'Stop the server and restore DATA_DIR/portal.sqlite from a backup (`sqlite3 portal.sqlite "pragma ' +
+          'integrity_check"` shows the damage). Said once; each such request is logged at warn.',
+      );
+    }
     const status = full
       ? 507
-      : unavailable || storage
+      : unavailable || storage || damaged
         ? 503
         : typeof error.statusCode === 'number' && error.statusCode >= 400
           ? error.statusCode
@@ -1116,8 +1136,15 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     // An HttpError is a refusal the app chose, in words meant for the user, whatever its status (507 when the
     // disk is nearly full); any other error past 500 is a fault, shown only as "Internal server error".
     const deliberate = error instanceof HttpError;
-    if (status >= 500 && !deliberate) {
+    // A fault of the surroundings the answer names (a full disk, the database or the data folder unavailable or
+    // damaged) is logged at warn, as a refusal, with its code and message but no stack: it is no fault of the
+    // code (found by the nineteenth session's fault probe: a full disk's 507 was an error with a stack).
+    const surroundings = full || unavailable || storage || damaged;
+    if (status >= 500 && !deliberate && !surroundings) {
       request.log.error({ err: error, request: context }, 'Request failed');
+    } else if (surroundings) {
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      request.log.warn({ fault: { code, message }, request: context }, 'Request refused');
     } else if (status >= 500) {
       request.log.warn({ err: error, request: context }, 'Request refused');
     } else {
@@ -1136,9 +1163,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
               ? DATABASE_UNAVAILABLE
               : storage
                 ? STORAGE_REFUSED_MESSAGE
-                : status >= 500 && !deliberate
-                  ? 'Internal server error'
-                  : (FASTIFY_MESSAGES[error.code] ?? error.message),
+                : damaged
+                  ? DATABASE_DAMAGED
+                  : status >= 500 && !deliberate
+                    ? 'Internal server error'
+                    : (FASTIFY_MESSAGES[error.code] ?? error.message),
         })
     );
   });

@@ -150,8 +150,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = get('HOST') ?? '127.0.0.1';
   // Set but empty (`DATA_DIR=$UNSET_VARIABLE`) is a mistake, not the default: the server or the staff tool would
   // quietly start an empty database in ./data (found by the eighteenth session's fault probe).
-  if (env.DATA_DIR !== undefined && env.DATA_DIR.trim() === '') {
-    problems.push('DATA_DIR is set but empty: name the data folder, or unset it for ./data.');
+  // So are DATABASE_URL and SESSION_SECRET (found by the nineteenth session's fault probe): an empty one meant
+  // SQLite in DATA_DIR, or a secret of this DATA_DIR's own, where several instances need the same.
+  const SET_BUT_EMPTY = {
+    DATA_DIR: 'name the data folder, or unset it for ./data',
+    DATABASE_URL: 'give the PostgreSQL URL, or unset it for SQLite in DATA_DIR',
+    SESSION_SECRET: 'give the secret, or unset it for one kept in DATA_DIR',
+  };
+  for (const [name, what] of Object.entries(SET_BUT_EMPTY)) {
+    if (env[name] !== undefined && env[name].trim() === '') {
+      problems.push(`${name} is set but empty: ${what}.`);
+    }
   }
   const dataDir = path.resolve(baseDir, get('DATA_DIR') ?? './data');
 

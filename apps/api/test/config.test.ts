@@ -10,7 +10,7 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -111,6 +111,16 @@ describe('loadConfig', () => {
   it('should refuse a DATA_DIR set but empty rather than use ./data', () => {
     expect(() => loadConfig({ DATA_DIR: ' ' })).toThrow(
       'DATA_DIR is set but empty: name the data folder, or unset it for ./data.',
+    );
+  });
+
+  // Found by the nineteenth session's fault probe: empty, they meant SQLite and a secret of this DATA_DIR's own.
+  it('should refuse a DATABASE_URL or SESSION_SECRET set but empty rather than use their defaults', () => {
+    expect(() => loadConfig({ DATABASE_URL: '' })).toThrow(
+      'DATABASE_URL is set but empty: give the PostgreSQL URL, or unset it for SQLite in DATA_DIR.',
+    );
+    expect(() => loadConfig({ SESSION_SECRET: '  ' })).toThrow(
+      'SESSION_SECRET is set but empty: give the secret, or unset it for one kept in DATA_DIR.',
     );
   });
 
@@ -621,6 +631,91 @@ describe('loadConfig', () => {
     } finally {
       child.kill('SIGKILL');
       holder.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  // Found by the nineteenth session's fault probe: pages overwritten inside the file pass the start's checks (only
+  // the header is read then), and every call reading them was a 500 "Internal server error", logged with a stack
+  // each time.
+  it('should answer 503 in plain words, and say once in the log, when the database is damaged inside', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    const file = path.join(dataDir, 'portal.sqlite');
+    const run = () => {
+      const child = spawn(process.execPath, SERVER_ARGS, {
+        cwd: API_DIR,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          HOST: '127.0.0.1',
+          PORT: '7697',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const output = { text: '' };
+      child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+      const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const listening = new Promise<void>((resolve, reject) => {
+        const check = () => (output.text.includes('Portal at') ? resolve() : setTimeout(check, 20));
+        check();
+        void ended.then((code) =>
+          reject(new Error(`the server ended (${String(code)}): ${output.text}`)),
+        );
+      });
+      return { child, output, ended, listening };
+    };
+    const first = run();
+    try {
+      await first.listening;
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.ended;
+    }
+    // The content table's first page overwritten: the header and the schema stay readable.
+    const db = new Database(file);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const { rootpage } = db
+      .prepare("select rootpage from sqlite_schema where name = 'content_items'")
+      .get() as { rootpage: number };
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (rootpage - 1) * pageSize);
+    closeSync(fd);
+
+    const second = run();
+    try {
+      await second.listening;
+      const base = 'http://127.0.0.1:7697/api/demo';
+      const login = await fetch(`${base}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:7697' },
+        body: JSON.stringify({
+          first_name: 'A',
+          last_name: 'B',
+          email: 'a@example.com',
+          phone: '1',
+        }),
+      });
+      expect(login.status).toBe(200);
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      for (let i = 0; i < 2; i += 1) {
+        const content = await fetch(`${base}/content`, { headers: { cookie } });
+        expect(content.status).toBe(503);
+        expect(await content.json()).toEqual({
+          error:
+            'The portal cannot read its data just now. Please try again later, or contact the team.',
+        });
+      }
+      expect(second.output.text.match(/The database file is damaged/g)).toHaveLength(1);
+      expect(second.output.text).not.toContain('Request failed');
+      // The rest of the portal still answers.
+      expect((await fetch(base, { headers: { cookie } })).status).toBe(200);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.ended;
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -73,3 +73,27 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when SQLite says its file is damaged (`SQLITE_CORRUPT…`, `SQLITE_NOTADB`): pages overwritten inside the file
+ * pass the checks at start (only its header is read then) and then fail every statement that reads them (found by
+ * the nineteenth session's fault probe: every call, logins too, a 500 "Internal server error" with a stack).
+ */
+export function isDatabaseDamaged(error: unknown): boolean {
+  for (let current = error, depth = 0; depth < 5; depth++) {
+    if (typeof current !== 'object' || current === null) return false;
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (
+      typeof code === 'string' &&
+      (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+    ) {
+      return true;
+    }
+    current = cause;
+  }
+  return false;
+}
+
+/** What the user is told while the database is damaged. */
+export const DATABASE_DAMAGED =
+  'The portal cannot read its data just now. Please try again later, or contact the team.';
