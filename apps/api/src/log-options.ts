@@ -45,9 +45,13 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  */
 export function stdoutDestination(fd = 1, errorFd = 2): { write: (line: string) => void } {
   let failing = false;
+  // A line only partly written (the disk filled in the middle of it): the next line written starts on a line of its
+  // own, so that it stays whole JSON rather than glued to the fragment (found by the nineteenth session's fault
+  // probe). The fragment itself is left, ended by that line break.
+  let torn = false;
   return {
     write(line: string) {
-      const bytes = Buffer.from(line, 'utf8');
+      const bytes = Buffer.from(torn ? `\n${line}` : line, 'utf8');
       let offset = 0;
       const deadline = Date.now() + FULL_PIPE_WAIT_MS;
       while (offset < bytes.length) {
@@ -59,6 +63,7 @@ export function stdoutDestination(fd = 1, errorFd = 2): { write: (line: string) 
             Atomics.wait(pause, 0, 0, 1);
             continue;
           }
+          if (offset > 0) torn = true;
           if (!failing) {
             failing = true;
             try {
@@ -75,6 +80,7 @@ export function stdoutDestination(fd = 1, errorFd = 2): { write: (line: string) 
         }
       }
       failing = false;
+      torn = false;
     },
   };
 }

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+/** What the fake file holds, and how many more bytes it takes before it is full (`Infinity`: room for all). */
+const file = { text: '', room: Infinity, errors: '' };
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const writeSync = (fd: number, data: Buffer | string, offset = 0) => {
+    if (fd === 2) {
+      file.errors += String(data);
+      return String(data).length;
+    }
+    const bytes = (typeof data === 'string' ? Buffer.from(data) : data).subarray(offset);
+    if (file.room === 0) throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+    const taken = bytes.subarray(0, Math.min(bytes.length, file.room));
+    file.room -= taken.length;
+    file.text += taken.toString('utf8');
+    return taken.length;
+  };
+  return { ...fs, default: { ...fs, writeSync }, writeSync };
+});
+
+const { stdoutDestination } = await import('../src/log-options.js');
+
+afterEach(() => {
+  Object.assign(file, { text: '', room: Infinity, errors: '' });
+});
+
+describe('stdoutDestination', () => {
+  // Found by the nineteenth session's fault probe: a line cut short by a full disk was followed, once there was
+  // room again, by the next line on the same line: neither read as JSON.
+  it('should start the line after one cut short by a full disk on a line of its own', () => {
+    const log = stdoutDestination(1, 2);
+    log.write('{"msg":"first"}\n');
+    file.room = 8;
+    log.write('{"msg":"cut short"}\n');
+    log.write('{"msg":"dropped"}\n');
+    file.room = Infinity;
+    log.write('{"msg":"after"}\n');
+    log.write('{"msg":"next"}\n');
+    expect(file.text.split('\n')).toEqual([
+      '{"msg":"first"}',
+      '{"msg":"',
+      '{"msg":"after"}',
+      '{"msg":"next"}',
+      '',
+    ]);
+    expect(file.errors.match(/The log cannot be written/g)).toHaveLength(1);
+  });
+
+  it('should write every line as it is while there is room', () => {
+    const log = stdoutDestination(1, 2);
+    log.write('{"a":1}\n');
+    log.write('{"b":"é"}\n');
+    expect(file.text).toBe('{"a":1}\n{"b":"é"}\n');
+    expect(file.errors).toBe('');
+  });
+});
