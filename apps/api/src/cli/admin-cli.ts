@@ -352,9 +352,15 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     return 2;
   }
   const [noun, verb, ...rest] = parsed.positionals;
-  if (parsed.values.help === true || noun === undefined || noun === 'help') {
+  if (parsed.values.help === true || noun === 'help') {
     io.stdout(USAGE);
     return 0;
+  }
+  // No command at all is a command line that does nothing, as a wrong one is: the usage on stderr, exit code 2
+  // (found by the nineteenth session's fault probe: exit 0, so a script missing its arguments looked done).
+  if (noun === undefined) {
+    io.stderr(`No command given.\n\n${USAGE}`);
+    return 2;
   }
   let config;
   try {

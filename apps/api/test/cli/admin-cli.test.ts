@@ -144,6 +144,13 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     expect((await admin('client', 'frobnicate')).code).toBe(2);
     expect((await admin('client', 'list', '--colour', 'x')).code).toBe(2);
     expect((await admin('help')).stdout).toContain('Usage: pnpm admin');
+    expect((await admin('--help')).code).toBe(0);
+    // Found by the nineteenth session's fault probe: no command at all was exit code 0.
+    const none = await admin();
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('No command given.');
+    expect(none.stderr).toContain('Usage: pnpm admin');
   });
 
   it('should take as contact e-mail one plain address only, never one a mailto: link reads as more', async () => {
