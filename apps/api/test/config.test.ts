@@ -720,6 +720,30 @@ describe('loadConfig', () => {
     }
   }, 120_000);
 
+  // Found by the nineteenth session's fault probe: an emptied database file (a restore that did not finish) was
+  // taken for a new one, seeded and served as a fresh portal beside the files of the earlier one.
+  it('should refuse an empty database file beside uploads or media of earlier runs, and take one alone', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const config = { dataDir, databaseUrl: null, databaseSchema: null };
+      await writeFile(path.join(dataDir, 'portal.sqlite'), '');
+      // A first start stopped before its first write: nothing else there yet.
+      await (await openDatabase(config)).close();
+
+      await writeFile(path.join(dataDir, 'portal.sqlite'), '');
+      await rm(path.join(dataDir, 'portal.sqlite-wal'), { force: true });
+      await mkdir(path.join(dataDir, 'media', 'demo'), { recursive: true });
+      await writeFile(path.join(dataDir, 'media', 'demo', 'logo.svg'), '<svg/>');
+      const refusal = openDatabase(config);
+      await expect(refusal).rejects.toBeInstanceOf(StorageError);
+      await expect(refusal).rejects.toThrow(
+        `The database ${path.join(dataDir, 'portal.sqlite')} is empty (0 bytes), but media in ${dataDir} hold files of earlier runs`,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('should print an unreachable PostgreSQL at start as one line, without a stack or the password', async () => {
     // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));

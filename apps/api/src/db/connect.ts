@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -62,6 +63,7 @@ function openSqlite(dataDir: string): Sqlite {
   const file = path.join(dataDir, 'portal.sqlite');
   // Only a folder created here gets the mode; one the operator made keeps theirs.
   makeDataDir(dataDir);
+  refuseEmptyDatabaseBesideData(file, dataDir);
   let sqlite: Sqlite | undefined;
   try {
     sqlite = new SqliteDatabase(file);
@@ -81,6 +83,48 @@ function openSqlite(dataDir: string): Sqlite {
   } catch (error) {
     sqlite?.close();
     throw openError(file, error);
+  }
+}
+
+/**
+ * An empty (0-byte) database file beside uploads or media of earlier runs is a restore that did not finish (or a
+ * file emptied by mistake), not a first start: SQLite would take it as a new database, and the server would seed
+ * the demo clients and go on as a fresh portal (found by the nineteenth session's fault probe). A first start
+ * stopped before its first write may leave an empty file too, but nothing beside it yet.
+ */
+function refuseEmptyDatabaseBesideData(file: string, dataDir: string): void {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return; // none yet (or unreadable: opening it says why)
+  }
+  if (size > 0 || sizeOf(`${file}-wal`) > 0) return;
+  const earlier = ['uploads', 'media'].filter((folder) => holdsFiles(path.join(dataDir, folder)));
+  if (earlier.length === 0) return;
+  throw new StorageError(
+    `The database ${file} is empty (0 bytes), but ${earlier.join(' and ')} in ${dataDir} hold files of earlier ` +
+      'runs: a restore that did not finish? Restore the database from a backup, or delete the empty file to ' +
+      'start a new portal in this folder.',
+  );
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether a folder holds any file, at any depth. */
+function holdsFiles(folder: string): boolean {
+  try {
+    return readdirSync(folder, { recursive: true, withFileTypes: true }).some((entry) =>
+      entry.isFile(),
+    );
+  } catch {
+    return false;
   }
 }
 
