@@ -20,6 +20,8 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...fs, default: { ...fs, writeSync }, writeSync };
 });
 
+// The suite shares modules between files (isolate: false): loaded afresh, with the mock above.
+vi.resetModules();
 const { stdoutDestination } = await import('../src/log-options.js');
 
 afterEach(() => {

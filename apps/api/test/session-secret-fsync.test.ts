@@ -16,6 +16,8 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...fs, default: { ...fs, fsyncSync }, fsyncSync };
 });
 
+// The suite shares modules between files (isolate: false): loaded afresh, with the mock above.
+vi.resetModules();
 const { loadConfig, resolveSessionSecret } = await import('../src/config.js');
 
 afterEach(() => {
