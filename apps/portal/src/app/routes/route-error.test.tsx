@@ -6,6 +6,7 @@ import { ThemeProvider } from 'styled-components';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { ApiError, UNREADABLE_ANSWER_MESSAGE, UnreadableAnswerError } from '@/lib/api-client';
 import { makeClient } from '@/testing/fixtures';
 
 import { lazyPage } from '../router';
@@ -63,6 +64,40 @@ describe('RouteErrorBoundary', () => {
         'mailto:help@provider.example',
       );
     });
+  });
+
+  // Found by the nineteenth session's probe: a failed call the page needed showed the browser's "Failed to fetch",
+  // and no way to try again.
+  describe('given a call the page needed that failed', () => {
+    it.each([
+      ['no answer', () => new TypeError('Failed to fetch'), 'The connection to our server failed.'],
+      ['an unreadable answer', () => new UnreadableAnswerError(200), UNREADABLE_ANSWER_MESSAGE],
+      [
+        'a 503',
+        () => new ApiError(503, 'The portal cannot reach its database just now.'),
+        'The portal cannot reach its database just now.',
+      ],
+    ])(
+      'should say %s in the portal’s words and offer to load the page again',
+      async (_, failure, said) => {
+        renderFailingPage(() => {
+          throw failure();
+        });
+        expect(await screen.findByRole('heading', { level: 1, name: 'Oops!' })).toBeVisible();
+        expect(screen.getByText(said)).toBeVisible();
+        expect(screen.queryByText('Failed to fetch')).not.toBeInTheDocument();
+        const reload = vi.fn();
+        vi.stubGlobal('location', { ...window.location, reload });
+        try {
+          await userEvent
+            .setup()
+            .click(screen.getByRole('button', { name: 'Load the page again' }));
+          expect(reload).toHaveBeenCalledOnce();
+        } finally {
+          vi.unstubAllGlobals();
+        }
+      },
+    );
   });
 
   describe("given a contact address that would add headers to the mail ('?bcc=…')", () => {

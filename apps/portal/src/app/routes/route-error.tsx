@@ -4,6 +4,8 @@ import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from 'react-r
 import { documentTitleOf } from '@/components/ui/page-heading';
 import { env } from '@/config/env';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { ApiError } from '@/lib/api-client';
+import { messageOf } from '@/lib/errors';
 import { mailtoHref } from '@/lib/links';
 import type { Client } from '@/types/api';
 
@@ -54,14 +56,25 @@ export function RouteErrorBoundary() {
       </Page>
     );
   }
+  // A call the page needed failed (the client's own answer, fetched when the page did not carry it): said in the
+  // portal's words, never the browser's ("Failed to fetch"), with a way to try again (found by the nineteenth
+  // session's probe: no button at all).
+  const failedCall = error instanceof ApiError || error instanceof TypeError;
   return (
     <Page>
       <title>{documentTitleOf('Oops!', client)}</title>
       <h1>Oops!</h1>
       <p>Sorry, an unexpected error has occurred.</p>
       <p>
-        <i>{describeError(error)}</i>
+        <i>{failedCall ? messageOf(error) : describeError(error)}</i>
       </p>
+      {failedCall ? (
+        <p>
+          <Button type="button" onClick={() => window.location.reload()}>
+            Load the page again
+          </Button>
+        </p>
+      ) : null}
       <p>
         If this keeps happening, please <a href={mailtoHref(email)}>contact us</a>.
       </p>
