@@ -1,10 +1,11 @@
+import type * as NodeFs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** What the fake file holds, and how many more bytes it takes before it is full (`Infinity`: room for all). */
 const file = { text: '', room: Infinity, errors: '' };
 
 vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
+  const fs = await importOriginal<typeof NodeFs>();
   const writeSync = (fd: number, data: Buffer | string, offset = 0) => {
     if (fd === 2) {
       file.errors += String(data);

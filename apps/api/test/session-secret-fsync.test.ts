@@ -1,3 +1,4 @@
+import type * as NodeFs from 'node:fs';
 import { fstatSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const synced: ('folder' | 'file')[] = [];
 
 vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
+  const fs = await importOriginal<typeof NodeFs>();
   const fsyncSync = (fd: number) => {
     synced.push(fstatSync(fd).isDirectory() ? 'folder' : 'file');
     fs.fsyncSync(fd);
