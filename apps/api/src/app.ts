@@ -390,6 +390,35 @@ const answersBefore = new WeakMap<IncomingMessage, Promise<void>>();
 /** Per connection: settles once every answer begun on it so far has closed. */
 const answersSoFar = new WeakMap<Duplex, Promise<void>>();
 
+/** Requests one connection may have waiting for their answers (pipelined) before the next is refused. */
+export const MAX_PIPELINED = 100;
+
+/** What the request past {@link MAX_PIPELINED} is told. */
+export const TOO_MANY_PIPELINED_MESSAGE =
+  'Too many requests were sent at once on this connection. Send each once the answer before it has come.';
+
+/** Connections refused for pipelining too many requests: the requests after the refusal get no answer. */
+const refusedPipelines = new WeakSet<Duplex>();
+
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** The 503 of the request past MAX_PIPELINED, after which the connection closes. */
+function refusePipelined(
+  response: ServerResponse,
+  headers: Readonly<Record<string, string>>,
+): void {
+  const body = JSON.stringify({ error: TOO_MANY_PIPELINED_MESSAGE });
+  response.writeHead(503, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'retry-after': '1',
+    connection: 'close',
+  });
+  response.end(body);
+}
+
 /** Notes a request as being answered until its response closes (sent, or the connection gone). */
 function trackAnswer(request: IncomingMessage, response: ServerResponse): void {
   const pending = unanswered.get(request.socket) ?? new Set<ServerResponse>();
@@ -788,7 +817,23 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   });
   // Requests that came in together share one check of other connections' commits (arrival-turn.ts).
   countConnections(fastify.server);
-  fastify.server.prependListener('request', trackAnswer);
+  // Each request is tracked until answered; past MAX_PIPELINED waiting on one connection, the next is refused
+  // without Fastify building it, and the connection closes after that answer (found by the nineteenth session's
+  // probe: 5,000 requests in one write were all built in one turn of the event loop, holding every other client
+  // for 1.5–1.9 s). Browsers do not pipeline; a client that does is told to send each after the answer before it.
+  const handlers = fastify.server.listeners('request') as RequestListener[];
+  fastify.server.removeAllListeners('request');
+  fastify.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    trackAnswer(request, response);
+    const { socket } = request;
+    if (refusedPipelines.has(socket)) return;
+    if ((unanswered.get(socket)?.size ?? 0) > MAX_PIPELINED) {
+      refusedPipelines.add(socket);
+      refusePipelined(response, everyAnswer);
+      return;
+    }
+    for (const handler of handlers) handler.call(fastify.server, request, response);
+  });
 
   // Every route pattern, to tell "wrong method" (405) from "no such path" (404).
   const routes: { pattern: RegExp; methods: string[] }[] = [];
