@@ -57,19 +57,23 @@ const MESSAGES = new Set([
 
 /** True when `error` (or what it wraps, as `cause`) says the database is unavailable for now. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; depth < 5; depth++) {
-    if (typeof current !== 'object' || current === null) return false;
-    const { code, message, cause, syscall } = current as {
-      code?: unknown;
-      message?: unknown;
-      cause?: unknown;
-      syscall?: unknown;
-    };
+  return someCause(error, ({ code, message, syscall }) => {
     if (typeof code === 'string' && (CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
     if (typeof code === 'string' && SOCKET_CODES.has(code) && typeof syscall === 'string')
       return true;
-    if (typeof message === 'string' && MESSAGES.has(message)) return true;
-    current = cause;
+    return typeof message === 'string' && MESSAGES.has(message);
+  });
+}
+
+/** Whether `error`, or one of the errors it wraps (as `cause`, five deep at most), passes `test`. */
+function someCause(
+  error: unknown,
+  test: (fields: { code?: unknown; message?: unknown; syscall?: unknown }) => boolean,
+): boolean {
+  for (let current = error, depth = 0; depth < 5; depth++) {
+    if (typeof current !== 'object' || current === null) return false;
+    if (test(current)) return true;
+    current = (current as { cause?: unknown }).cause;
   }
   return false;
 }
@@ -80,18 +84,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * the nineteenth session's fault probe: every call, logins too, a 500 "Internal server error" with a stack).
  */
 export function isDatabaseDamaged(error: unknown): boolean {
-  for (let current = error, depth = 0; depth < 5; depth++) {
-    if (typeof current !== 'object' || current === null) return false;
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (
-      typeof code === 'string' &&
-      (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
-    ) {
-      return true;
-    }
-    current = cause;
-  }
-  return false;
+  return someCause(
+    error,
+    ({ code }) =>
+      typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB'),
+  );
 }
 
 /** What the user is told while the database is damaged. */

@@ -5,6 +5,7 @@
  * button (found by the nineteenth session's portal probe). With a check, such an answer is an
  * `UnreadableAnswerError`, shown in plain words with the page's Retry. Fields beyond these are allowed.
  */
+import { CONTENT_TYPES } from '@/types/api';
 import type {
   Article,
   Client,
@@ -27,12 +28,14 @@ const arrayOf = <T>(value: unknown, isItem: (item: unknown) => item is T): value
 const hasText = (value: unknown, names: readonly string[]): value is Fields =>
   isObject(value) && names.every((name) => isText(value[name]));
 
+/** An object with an id, a title, the text field `text`, a content type and an image address (or none). */
+const isCard = (value: unknown, text: string): value is Fields =>
+  hasText(value, ['id', 'title', text]) &&
+  (CONTENT_TYPES as readonly unknown[]).includes(value.type) &&
+  isTextOrNull(value.image_url);
+
 function isContentItem(value: unknown): value is ContentItem {
-  return (
-    hasText(value, ['id', 'title', 'description_text']) &&
-    (value.type === 'case_study' || value.type === 'insight') &&
-    isTextOrNull(value.image_url)
-  );
+  return isCard(value, 'description_text');
 }
 
 function isTopic(value: unknown): value is Topic {
@@ -64,15 +67,7 @@ export function isContent(value: unknown): value is Content {
 
 /** GET /api/{client}/article. */
 export function isArticle(value: unknown): value is Article {
-  return isContentItemLike(value) && arrayOf(value.related, isContentItem);
-}
-
-function isContentItemLike(value: unknown): value is Fields {
-  return (
-    hasText(value, ['id', 'title', 'description']) &&
-    (value.type === 'case_study' || value.type === 'insight') &&
-    isTextOrNull(value.image_url)
-  );
+  return isCard(value, 'description') && arrayOf(value.related, isContentItem);
 }
 
 /** GET /api/{client}/video. */
