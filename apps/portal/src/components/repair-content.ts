@@ -185,22 +185,45 @@ export function repairContent(root: DocumentFragment) {
 
   // A table wider than the column scrolls sideways in a box of its own, rather than the whole page on a phone
   // (WCAG 1.4.10 reflow; left alone by the eighteenth session's review). The box can be reached and scrolled with
-  // the keyboard (axe's scrollable-region-focusable) and is named after the table's caption.
-  for (const table of [...root.querySelectorAll('table')]) {
-    if (table.parentElement?.closest('table')) continue;
+  // the keyboard (axe's scrollable-region-focusable): SafeHtml keeps it a tab stop only while it scrolls. It is
+  // named after the table's caption; a table with none, after the heading it sits under ("Table: Premiums"), and
+  // several of those with no heading by their place ("Table 2"). Left alone by the nineteenth session: every
+  // uncaptioned box was "Table", so a screen reader's list of them could not tell them apart.
+  const tables: Element[] = [...root.querySelectorAll('table')].filter(
+    (table) => !table.parentElement?.closest('table'),
+  );
+  let heading = '';
+  let unnamed = 0;
+  const names = new Map<Element, string>();
+  for (const element of root.querySelectorAll('h1, h2, h3, h4, h5, h6, table')) {
+    if (element.closest('table') !== null && element.localName !== 'table') continue;
+    if (element.localName !== 'table') {
+      heading = oneLine(element.textContent);
+      continue;
+    }
+    if (!tables.includes(element)) continue;
+    const caption = oneLine(element.querySelector(':scope > caption')?.textContent);
+    if (caption !== '') names.set(element, caption);
+    else if (heading !== '') names.set(element, `Table: ${heading}`);
+    else names.set(element, `Table ${(unnamed += 1)}`);
+  }
+  for (const table of tables) {
     let box = table.parentElement;
     if (!(box?.localName === 'div' && box.hasAttribute(TABLE_BOX) && box.children.length === 1)) {
       wrap(table, 'div');
       box = table.parentElement as HTMLElement;
       box.setAttribute(TABLE_BOX, '');
     }
-    const caption = (table.querySelector(':scope > caption')?.textContent ?? '')
-      .replace(/\s+/g, ' ')
-      .trim();
     box.setAttribute('role', 'group');
     box.setAttribute('tabindex', '0');
-    box.setAttribute('aria-label', caption === '' ? 'Table' : caption);
+    const name = names.get(table) ?? 'Table';
+    box.setAttribute('aria-label', unnamed === 1 && name === 'Table 1' ? 'Table' : name);
   }
+}
+
+/** Text as one line: white space runs made one space, none at either end. */
+function oneLine(text: string | null | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
 }
 
 /** Marks the box a content table scrolls in (its style is in SafeHtml). */

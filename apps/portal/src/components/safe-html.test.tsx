@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import axe from 'axe-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { defaultTheme } from '@firm/ui';
 import { ThemeProvider } from 'styled-components';
@@ -116,6 +116,16 @@ describe('prepareHtml', () => {
       '<div data-table-box="" role="none" tabindex="-1"><table><tr><td>x</td></tr></table></div>',
       '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td>x</td></tr></tbody></table></div>',
     ],
+    // Left alone by the nineteenth session: every uncaptioned box was "Table". Named after the heading it sits
+    // under, or, with no heading before it, by its place among such tables; a heading in a table names nothing.
+    [
+      '<table><tr><td>a</td></tr></table><h2>Pre\nmiums</h2><table><tr><td><h3>x</h3></td></tr></table><table><tr><td>b</td></tr></table>',
+      '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td>a</td></tr></tbody></table></div><h2>Pre\nmiums</h2><div data-table-box="" role="group" tabindex="0" aria-label="Table: Pre miums"><table><tbody><tr><td><h3>x</h3></td></tr></tbody></table></div><div data-table-box="" role="group" tabindex="0" aria-label="Table: Pre miums"><table><tbody><tr><td>b</td></tr></tbody></table></div>',
+    ],
+    [
+      '<table><tr><td>a</td></tr></table><p>and</p><table><tr><td>b</td></tr></table>',
+      '<div data-table-box="" role="group" tabindex="0" aria-label="Table 1"><table><tbody><tr><td>a</td></tr></tbody></table></div><p>and</p><div data-table-box="" role="group" tabindex="0" aria-label="Table 2"><table><tbody><tr><td>b</td></tr></tbody></table></div>',
+    ],
   ])('should repair %s', (input, output) => {
     expect(prepareHtml(input)).toBe(output);
     // Repaired HTML needs no further repair.
@@ -126,7 +136,7 @@ describe('prepareHtml', () => {
     const html =
       '<h2 id="user-content-a">Cover</h2><p>Text <a href="https://example.com/x">link</a> <abbr title="t">x</abbr></p>' +
       '<ul><li>one</li></ul><dl><dt>t</dt><dd>d</dd></dl><img src="/media/c/0123456789abcdef0123.svg" alt="A">' +
-      '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><thead><tr><th>h</th></tr></thead><tbody><tr><td>c</td></tr></tbody></table></div><aside><p>n</p></aside>' +
+      '<div data-table-box="" role="group" tabindex="0" aria-label="Table: Cover"><table><thead><tr><th>h</th></tr></thead><tbody><tr><td>c</td></tr></tbody></table></div><aside><p>n</p></aside>' +
       '<details><summary>More</summary><p>m</p></details><blockquote lang="cy">Croeso</blockquote>';
     expect(prepareHtml(html)).toBe(html);
   });
@@ -216,5 +226,35 @@ describe('SafeHtml tables and preformatted text', () => {
       runOnly: ['scrollable-region-focusable', 'aria-allowed-role', 'aria-prohibited-attr'],
     });
     expect(violations.map(({ id }) => id)).toEqual([]);
+  });
+
+  // Left alone by the nineteenth session: a table that fits was one more tab stop on the way through the page.
+  it('should keep a table box in the tab order only while its table is wider than it', () => {
+    const widths = { scrollWidth: 300, clientWidth: 300 };
+    const spies = (['scrollWidth', 'clientWidth'] as const).map((name) =>
+      vi.spyOn(HTMLElement.prototype, name, 'get').mockImplementation(function (this: HTMLElement) {
+        return this.hasAttribute('data-table-box') ? widths[name] : 0;
+      }),
+    );
+    try {
+      const html = '<table><tr><td>a</td></tr></table>';
+      const { container, rerender } = render(
+        <ThemeProvider theme={defaultTheme}>
+          <SafeHtml html={html} />
+        </ThemeProvider>,
+      );
+      const box = container.querySelector('[data-table-box]')!;
+      expect(box.hasAttribute('tabindex')).toBe(false);
+      expect(box.getAttribute('aria-label')).toBe('Table');
+      widths.scrollWidth = 640;
+      rerender(
+        <ThemeProvider theme={defaultTheme}>
+          <SafeHtml html={`${html}<p>more</p>`} />
+        </ThemeProvider>,
+      );
+      expect(container.querySelector('[data-table-box]')!.getAttribute('tabindex')).toBe('0');
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import styled from 'styled-components';
 
 import { repairContent, TABLE_BOX } from './repair-content';
@@ -22,7 +22,35 @@ interface SafeHtmlProps {
  */
 export function SafeHtml({ html, headingsFrom, className }: SafeHtmlProps) {
   const content = useMemo(() => prepareHtml(html, headingsFrom), [html, headingsFrom]);
-  return <Prose className={className} dangerouslySetInnerHTML={{ __html: content }} />;
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => keepScrollingTablesInTabOrder(ref.current), [content]);
+  return <Prose ref={ref} className={className} dangerouslySetInnerHTML={{ __html: content }} />;
+}
+
+/**
+ * A table's box ({@link repairContent}) is a tab stop only while the table is wider than it, so that its rows can
+ * be scrolled into view by keyboard; a table that fits is not one more stop on the way through the page (left
+ * alone by the nineteenth session). Measured again whenever the box or its table changes size (a turned phone, a
+ * zoomed page). Returns what stops the watching.
+ */
+function keepScrollingTablesInTabOrder(root: HTMLElement | null): (() => void) | undefined {
+  const boxes = [...(root?.querySelectorAll<HTMLElement>(`[${TABLE_BOX}]`) ?? [])];
+  if (boxes.length === 0) return undefined;
+  const measure = () => {
+    for (const box of boxes) {
+      if (box.scrollWidth > box.clientWidth) box.tabIndex = 0;
+      // A box that holds the focus keeps its stop until the focus leaves it.
+      else if (!box.contains(document.activeElement)) box.removeAttribute('tabindex');
+    }
+  };
+  measure();
+  if (typeof ResizeObserver === 'undefined') return undefined;
+  const observer = new ResizeObserver(measure);
+  for (const box of boxes) {
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+  }
+  return () => observer.disconnect();
 }
 
 /**
