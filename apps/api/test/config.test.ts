@@ -55,24 +55,40 @@ function runServer(env: Record<string, string>) {
   });
 }
 
-/** Starts the server from source and resolves once it listens; `ended` resolves with its exit code. */
-async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, SERVER_ARGS, {
+/**
+ * Starts the server from source (after the modules in `preload`) with `env` over this process's, its standard
+ * output and error gathered in `output.text`; `until(text)` resolves once it has printed `text`, and rejects if the
+ * server ends first. `ended` resolves with its exit code.
+ */
+function spawnServer(env: Record<string, string>, preload: string[] = []) {
+  const child = spawn(process.execPath, [...preload, ...SERVER_ARGS], {
     cwd: API_DIR,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const output = { text: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+  let over = false;
   const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Portal at')) resolve();
+  void ended.then(() => (over = true));
+  const until = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (output.text.includes(text)) resolve();
+        else if (over) reject(new Error(`the server ended before “${text}”: ${output.text}`));
+        else setTimeout(check, 20);
+      };
+      check();
     });
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    void ended.then((code) => reject(new Error(`the server ended (${String(code)}): ${out}`)));
-  });
-  return { child, ended };
+  return { child, output, ended, until };
+}
+
+/** Starts the server from source and resolves once it listens (see {@link spawnServer}). */
+async function startServer(env: Record<string, string>) {
+  const server = spawnServer(env);
+  await server.until('Portal at');
+  return server;
 }
 
 /** Runs `work` on a new tmpfs mounted read-only or read-write, then unmounts and removes it. */
@@ -545,27 +561,9 @@ describe('loadConfig', () => {
     const holder = new Database(path.join(dataDir, 'portal.sqlite'));
     holder.exec('begin immediate');
     holder.exec("update clients set name = name where prefix = ''");
-    const child = spawn(process.execPath, SERVER_ARGS, {
-      cwd: API_DIR,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: '7694',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const { child, ended, until } = spawnServer({ DATA_DIR: dataDir, PORT: '7694' });
     try {
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('write lock: waiting up to')) resolve();
-        });
-        void ended.then((code) => reject(new Error(`the server ended (${String(code)}): ${out}`)));
-      });
+      await until('write lock: waiting up to');
       const signalled = Date.now();
       child.kill('SIGTERM');
       expect(await ended).toBe(0);
@@ -597,37 +595,18 @@ describe('loadConfig', () => {
       }, 20);
       timer.unref();`,
     )}`;
-    const child = spawn(process.execPath, ['--import', thrower, ...SERVER_ARGS], {
-      cwd: API_DIR,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: '7695',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    let out = '';
+    const { child, output, ended, until } = spawnServer({ DATA_DIR: dataDir, PORT: '7695' }, [
+      '--import',
+      thrower,
+    ]);
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('write lock: waiting up to')) resolve();
-        });
-        void ended.then((code) => reject(new Error(`the server ended (${String(code)}): ${out}`)));
-      });
+      await until('write lock: waiting up to');
       await writeFile(flag, '');
-      await new Promise<void>((resolve) => {
-        const check = () =>
-          out.includes('Shutting down after an error') ? resolve() : setTimeout(check, 20);
-        check();
-      });
+      await until('Shutting down after an error');
       holder.exec('rollback');
       expect(await ended).toBe(1);
-      expect(out).toContain('thrown during the start');
-      expect(out).not.toContain('Portal at');
+      expect(output.text).toContain('thrown during the start');
+      expect(output.text).not.toContain('Portal at');
     } finally {
       child.kill('SIGKILL');
       holder.close();
@@ -642,29 +621,8 @@ describe('loadConfig', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
     const file = path.join(dataDir, 'portal.sqlite');
     const run = () => {
-      const child = spawn(process.execPath, SERVER_ARGS, {
-        cwd: API_DIR,
-        env: {
-          ...process.env,
-          DATA_DIR: dataDir,
-          HOST: '127.0.0.1',
-          PORT: '7697',
-          LOG_LEVEL: 'info',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const output = { text: '' };
-      child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-      const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      const listening = new Promise<void>((resolve, reject) => {
-        const check = () => (output.text.includes('Portal at') ? resolve() : setTimeout(check, 20));
-        check();
-        void ended.then((code) =>
-          reject(new Error(`the server ended (${String(code)}): ${output.text}`)),
-        );
-      });
-      return { child, output, ended, listening };
+      const server = spawnServer({ DATA_DIR: dataDir, PORT: '7697' });
+      return { ...server, listening: server.until('Portal at') };
     };
     const first = run();
     try {
