@@ -93,13 +93,9 @@ function openSqlite(dataDir: string): Sqlite {
  * stopped before its first write may leave an empty file too, but nothing beside it yet.
  */
 function refuseEmptyDatabaseBesideData(file: string, dataDir: string): void {
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    return; // none yet (or unreadable: opening it says why)
-  }
-  if (size > 0 || sizeOf(`${file}-wal`) > 0) return;
+  // None yet, or unreadable (opening it says why), is not an empty file.
+  const size = sizeOf(file);
+  if (size === undefined || size > 0 || (sizeOf(`${file}-wal`) ?? 0) > 0) return;
   const earlier = ['uploads', 'media'].filter((folder) => holdsFiles(path.join(dataDir, folder)));
   if (earlier.length === 0) return;
   throw new StorageError(
@@ -109,11 +105,12 @@ function refuseEmptyDatabaseBesideData(file: string, dataDir: string): void {
   );
 }
 
-function sizeOf(file: string): number {
+/** A file's size, or undefined when there is none (or it cannot be looked at). */
+function sizeOf(file: string): number | undefined {
   try {
     return statSync(file).size;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
