@@ -575,6 +575,53 @@ describe('loadConfig', () => {
     }
   }, 120_000);
 
+  // Left alone by the nineteenth session: until the server's modules had loaded (a second or two), a SIGHUP ended
+  // the process with code 129 where later it is ignored, and a SIGTERM ended it by the signal.
+  it('should ignore a SIGHUP, and stop with code 0 on a SIGTERM, while its modules load', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    // A loader hook, put in place before the server's entry loads, that holds the loading of the app's module for
+    // 1.5 s, saying so on standard error.
+    const hooks = `data:text/javascript,${encodeURIComponent(
+      `import { writeSync } from 'node:fs';
+      let held = false;
+      export async function resolve(specifier, context, next) {
+        const parent = context.parentURL ?? '';
+        if (!held && ['./app.js', './app.ts'].includes(specifier) && (parent.endsWith('/src/server.ts') || parent.endsWith('/src/serve.ts'))) {
+          held = true;
+          writeSync(2, 'loading the app\\n');
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+        }
+        return next(specifier, context);
+      }`,
+    )}`;
+    const preload = `data:text/javascript,${encodeURIComponent(
+      `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`,
+    )}`;
+    try {
+      const hup = spawnServer({ DATA_DIR: dataDir, PORT: '7698' }, ['--import', preload]);
+      try {
+        await hup.until('loading the app');
+        hup.child.kill('SIGHUP');
+        await hup.until('Portal at');
+      } finally {
+        hup.child.kill('SIGTERM');
+      }
+      expect(await hup.ended).toBe(0);
+
+      const term = spawnServer({ DATA_DIR: dataDir, PORT: '7698' }, ['--import', preload]);
+      try {
+        await term.until('loading the app');
+        term.child.kill('SIGTERM');
+        expect(await term.ended).toBe(0);
+        expect(term.output.text).not.toContain('Portal at');
+      } finally {
+        term.child.kill('SIGKILL');
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   // Left alone by the eighteenth session: an uncaught error while the start waited (here, for another process's
   // lock) began the shutdown, and the start then exited with code 0 once its wait ended.
   it('should end with exit code 1, never listening, after an uncaught error during the start', async () => {
