@@ -44,7 +44,11 @@ const endTurn = () => {
   turn = undefined;
 };
 
-function currentTurn(): SharedCheck {
+/**
+ * The present turn of the event loop (from a poll to the check phase after it): the same object until the next
+ * check phase. Also what app.ts tells one connection's requests apart by, to begin at most one a turn.
+ */
+export function currentTurn(): SharedCheck {
   if (turn === undefined) {
     turn = new SharedCheck();
     setImmediate(endTurn).unref();
