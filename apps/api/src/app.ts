@@ -862,6 +862,13 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   });
   // Requests that came in together share one check of other connections' commits (arrival-turn.ts).
   countConnections(fastify.server);
+  // A client may end its side of the connection once its request is sent (`printf … | nc`, a half-close), and
+  // still read the answer. Node's default dropped the requests not yet answered and ended the connection, so a
+  // quote or due-diligence request was stored and its team e-mail sent with no answer to the client, who would
+  // send it again; and a page, whose answer is never ready at once, got nothing (found by the twentieth session's
+  // API probe). Node's server then ends the connection after the answer to the last request.
+  (fastify.server as typeof fastify.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen =
+    true;
   // Each request is tracked until answered; past MAX_PIPELINED waiting on one connection, the next is refused
   // without Fastify building it, and the connection closes after that answer (found by the nineteenth session's
   // probe: 5,000 requests in one write were all built in one turn of the event loop, holding every other client

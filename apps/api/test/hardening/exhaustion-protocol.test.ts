@@ -7,7 +7,12 @@ import { buildTestApp, databases, listenLocally, loginOpen, type TestApp } from 
  * Sends raw bytes on one connection and gives back everything the server sends until it closes it, or until
  * `settleMs` pass without a byte (a keep-alive connection after its last answer).
  */
-function exchange(port: number, data: string, settleMs = 1_500): Promise<string> {
+function exchange(
+  port: number,
+  data: string,
+  settleMs = 1_500,
+  { halfClose = false }: { halfClose?: boolean } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -23,6 +28,8 @@ function exchange(port: number, data: string, settleMs = 1_500): Promise<string>
       resolve(Buffer.concat(chunks).toString('utf8'));
     });
     socket.write(data);
+    // The client's side of the connection ended once the request is sent; it still reads.
+    if (halfClose) socket.end();
   });
 }
 
@@ -179,6 +186,30 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     expect(statuses(await (logout ?? Promise.resolve('')))).toEqual([303]);
     expect(whoIs.filter(Boolean).length).toBeLessThan(MAX_PIPELINED / 4);
   }, 60_000);
+
+  // Found by the twentieth session's API probe: once the client ended its side of the connection (a half-close,
+  // as `printf … | nc` does), the requests not yet answered were dropped: a page got nothing, and a quote was stored
+  // and its team e-mail sent with no answer to the client.
+  it('should answer every request that arrived before the client ended its side of the connection', async () => {
+    const body = JSON.stringify({ action: 'view', item: 'x' });
+    const post = (length: number, sent: string) =>
+      `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${sent}`;
+    const started = Date.now();
+    const output = await exchange(
+      port,
+      get('/api/demo') + get('/demo/login') + post(body.length, body),
+      8_000,
+      { halfClose: true },
+    );
+    expect(statuses(output)).toEqual([200, 200, 204]);
+    expect(answers(output)[1]?.body).toContain('<!doctype html>');
+    // The server closed the connection after the last answer, rather than the client giving up.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // A body the end of the connection cut short is refused, and the connection closed.
+    const cut = await exchange(port, post(100, '{"action"'), 8_000, { halfClose: true });
+    expect(statuses(cut)).toEqual([400]);
+  });
 
   // Found by the nineteenth session's API probe: the answer said keep-alive, and the request behind it was never
   // read or answered, on a connection left open.
