@@ -74,6 +74,10 @@ describe('the server log', () => {
     expect(encoded.statusCode).toBeGreaterThanOrEqual(400);
     expect(encoded.statusCode).toBeLessThan(500);
     expect(lines.join('\n')).toContain('"msg":"Request refused"');
+    // What was refused and why, without a stack (found by the twentieth session's API probe).
+    const refusals = lines.filter((line) => line.includes('"msg":"Request refused"'));
+    expect(refusals.every((line) => line.includes('"refusal":{'))).toBe(true);
+    expect(refusals.filter((line) => line.includes('"stack"'))).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     const requestLines = lines.filter((line) => line.includes('"req":'));
     expect(requestLines.length).toBeGreaterThanOrEqual(4);
