@@ -47,6 +47,9 @@ import {
   errors,
 } from '../schemas.js';
 
+/** What a body of another type than multipart/form-data is told (415). */
+export const MULTIPART_ONLY_MESSAGE = 'Send the form as multipart/form-data.';
+
 /** The form's fields (the external form service's names) and what they hold. */
 const FIELDS = {
   SingleLine: { label: 'Project name', required: true, max: 200 },
@@ -728,7 +731,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       const user = userOf(request);
       const key = idempotencyKeyOf(request.headers['idempotency-key']);
       if (!request.isMultipart()) {
-        throw new HttpError(415, 'Send the form as multipart/form-data.');
+        throw new HttpError(415, MULTIPART_ONLY_MESSAGE);
       }
       // A body it says is over the limit is refused at once, before a byte of it is read: a client waiting for
       // `100 Continue` (curl, for a large file) has sent nothing; one already sending reads the answer while

@@ -462,6 +462,19 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
       headers: { cookie },
     });
     expect(response.statusCode).toBe(415);
+    // Found by the twentieth session's API probe: a body labelled JSON was read as JSON before its type was
+    // refused, and a form's bytes under that label were a 400 "not well-formed JSON".
+    const form = multipart(FIELDS, { filename: 'a.pdf', content: pdf(64) });
+    for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
+      const labelled = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/due-diligence',
+        payload: form.payload,
+        headers: { ...form.headers, cookie, 'content-type': type },
+      });
+      expect(labelled.statusCode, type).toBe(415);
+      expect(labelled.json(), type).toEqual({ error: 'Send the form as multipart/form-data.' });
+    }
   });
 
   describe('given files a crash left behind in the uploads folder', () => {
