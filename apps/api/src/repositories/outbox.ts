@@ -157,6 +157,21 @@ export async function markSent(
     .execute();
 }
 
+/**
+ * Gives claimed rows back at once, with no attempt counted: their delivery was not begun, or was cut short, when
+ * the worker stopped. The next run (this server's next start, or another instance) takes them without waiting for
+ * their lease to run out.
+ */
+export async function releaseClaims(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('outbox')
+    .set({ locked_until: null })
+    .where('id', 'in', ids)
+    .where('sent_at', 'is', null)
+    .execute();
+}
+
 export async function markFailed(
   db: Kysely<Database>,
   row: OutboxRow,

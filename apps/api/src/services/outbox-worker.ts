@@ -6,6 +6,7 @@ import {
   claimDue,
   markFailed,
   markSent,
+  releaseClaims,
   retryDelayMs,
   type ForwardPayload,
   type MailPayload,
@@ -37,6 +38,8 @@ export class OutboxWorker {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
   #stopped = false;
+  /** Aborted by `stop`: cuts short the forwards in flight, which may wait on the form service for a minute. */
+  #stopping = new AbortController();
   #again = false;
   /** The message of the poll's failure while it keeps failing the same way: said once, not at every poll. */
   #failing: string | undefined;
@@ -45,6 +48,7 @@ export class OutboxWorker {
 
   start(): void {
     this.#stopped = false;
+    this.#stopping = new AbortController();
     const tick = () => {
       void this.runOnce()
         .then(() => {
@@ -76,11 +80,15 @@ export class OutboxWorker {
   }
 
   /**
-   * Stops polling and lets a run in progress end after its current batch (a backlog is left queued for the
-   * next start, so shutting down does not wait for it); later `runOnce` calls do nothing.
+   * Stops polling and lets a run in progress end once the mail being written has been: the rest of its batch is
+   * given back unsent, and forwards in flight are cut short and given back too, all for the next start, with no
+   * attempt counted. Later `runOnce` calls do nothing. It waited for the whole batch (a hundred rows, and each
+   * forward up to a minute for the form service), so a server shut down with a backlog outlasted its grace period
+   * and was ended by force (found by the twentieth session's API probe).
    */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopping.abort();
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     await this.#running?.catch(() => undefined);
   }
@@ -120,12 +128,20 @@ export class OutboxWorker {
       // the outbox folder names each message by its row, so a re-sent one replaces its own file).
       const delivered: string[] = [];
       const failed: { row: OutboxRow; message: string }[] = [];
+      const givenBack: string[] = [];
+      const stopping = this.#stopping.signal;
       await inParallel(rows, CONCURRENCY, async (row) => {
+        if (stopping.aborted) {
+          givenBack.push(row.id);
+          return;
+        }
         try {
-          await this.#deliver(row);
+          await this.#deliver(row, stopping);
           delivered.push(row.id);
         } catch (error) {
-          failed.push({ row, message: error instanceof Error ? error.message : String(error) });
+          if (stopping.aborted) givenBack.push(row.id);
+          else
+            failed.push({ row, message: error instanceof Error ? error.message : String(error) });
         }
       });
       if (delivered.length > 0) {
@@ -134,6 +150,7 @@ export class OutboxWorker {
       }
       await db.write(async (trx) => {
         await markSent(trx, delivered, clock());
+        await releaseClaims(trx, givenBack);
         for (const { row, message } of failed) {
           const next = new Date(clock().getTime() + retryDelayMs(row.attempts + 1));
           await markFailed(trx, row, message, next);
@@ -151,7 +168,7 @@ export class OutboxWorker {
     }
   }
 
-  async #deliver(row: OutboxRow): Promise<void> {
+  async #deliver(row: OutboxRow, stopping: AbortSignal): Promise<void> {
     if (row.kind === 'mail') {
       await this.options.mailer.send(JSON.parse(row.payload) as MailPayload, {
         id: row.id,
@@ -183,7 +200,7 @@ export class OutboxWorker {
       method: 'POST',
       body: form,
       redirect: 'manual',
-      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      signal: AbortSignal.any([AbortSignal.timeout(FORWARD_TIMEOUT_MS), stopping]),
     });
     await response.body?.cancel();
     if (!response.ok) {

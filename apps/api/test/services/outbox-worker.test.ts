@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -224,7 +224,9 @@ describe('OutboxWorker', () => {
     });
   });
 
-  it('should end a run after its current batch when stopped, leaving the backlog queued', async () => {
+  // Found by the twentieth session's API probe: a stop waited for the whole batch of a hundred rows (and each forward
+  // for up to a minute), so a server shut down with a backlog outlasted its grace period and was ended by force.
+  it('should end a run once the mail being written has been when stopped, giving the rest back unsent', async () => {
     const clock = new TestClock();
     let sends = 0;
     const mailer: Mailer = {
@@ -245,12 +247,52 @@ describe('OutboxWorker', () => {
     const running = worker.runOnce();
     await new Promise((resolve) => setTimeout(resolve, 0));
     await worker.stop();
-    expect(await running).toBe(100);
-    expect(sends).toBe(100);
+    const sent = await running;
+    // At most the deliveries in flight at once (16) were begun.
+    expect(sent).toBeLessThanOrEqual(16);
+    expect(sends).toBe(sent);
     expect(await worker.runOnce()).toBe(0);
     const rows = await listOutbox(db.kysely);
-    expect(rows.filter((r) => r.sent_at !== null)).toHaveLength(100);
+    expect(rows.filter((r) => r.sent_at !== null)).toHaveLength(sent);
+    // The rest wait for the next start, with no lease to run out and no attempt counted.
+    const unsent = rows.filter((r) => r.sent_at === null);
+    expect(unsent).toHaveLength(250 - sent);
+    expect(unsent.every((r) => r.locked_until === null && r.attempts === 0)).toBe(true);
+    expect(await claimDue(db.kysely, db.dialect, clock.now(), 60_000, 1_000)).toHaveLength(
+      250 - sent,
+    );
   });
+
+  it('should cut short a forward the form service holds when stopped, and give it back', async () => {
+    const clock = new TestClock();
+    const held: ServerResponse[] = [];
+    const service = createServer((_req, res) => held.push(res));
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const worker = workerWith({ send: () => Promise.resolve(), close: () => undefined }, clock);
+      const { port } = service.address() as AddressInfo;
+      await enqueue(
+        db.kysely,
+        {
+          kind: 'forward',
+          payload: { url: `http://127.0.0.1:${port}/forms/dd`, fields: { SingleLine: 'Quay' } },
+        },
+        clock.now(),
+      );
+      const running = worker.runOnce();
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const stopped = Date.now();
+      await worker.stop();
+      expect(Date.now() - stopped).toBeLessThan(2_000);
+      expect(await running).toBe(0);
+      const [row] = await listOutbox(db.kysely);
+      expect(row).toMatchObject({ sent_at: null, locked_until: null, attempts: 0 });
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
   // Found by the sixteenth session's fault probe: a forward whose stored file was deleted was retried for ever.
   it('should forward the fields without a stored file that is gone, and log which', async () => {
     const clock = new TestClock();
