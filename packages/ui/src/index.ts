@@ -9,7 +9,12 @@ export { Button } from './button';
 export type { ButtonProps, ButtonSize, ButtonVariant } from './button';
 export { Card } from './card';
 export type { CardLinkProps, CardProps } from './card';
-export { DEFAULT_FILE_PLACEHOLDER, DEFAULT_TOO_LARGE_MESSAGE, FileField } from './file-field';
+export {
+  DEFAULT_FILE_PLACEHOLDER,
+  DEFAULT_REMOVE_LABEL,
+  DEFAULT_TOO_LARGE_MESSAGE,
+  FileField,
+} from './file-field';
 export type { FileFieldProps, FileFieldState } from './file-field';
 export { MoneySliderField, parseMoneyInput } from './money-slider-field';
 export type { MoneyInputProblem, MoneySliderFieldProps } from './money-slider-field';

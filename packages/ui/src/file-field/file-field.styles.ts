@@ -71,3 +71,21 @@ export const PickerButton = styled.span`
   font-size: ${({ theme }) => theme.fontSize.sm};
   font-weight: ${({ theme }) => theme.fontWeight.bold};
 `;
+
+/** Takes the chosen (or refused) file away: a quiet text button under the picker. */
+export const RemoveButton = styled.button`
+  align-self: flex-start;
+  padding: ${({ theme }) => `${theme.space.xs} 0`};
+  border: 0;
+  background: none;
+  color: ${({ theme }) => theme.color.primary};
+  font: inherit;
+  font-size: ${({ theme }) => theme.fontSize.sm};
+  text-decoration: underline;
+  cursor: pointer;
+
+  &:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.color.focusRing};
+    outline-offset: 2px;
+  }
+`;

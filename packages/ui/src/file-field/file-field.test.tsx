@@ -91,6 +91,74 @@ describe('FileField', () => {
     });
   });
 
+  // Found by the twentieth session's portal probe: an empty file the form refused could not be taken away (a
+  // browser's own picker has no way back to no file), so the form could not be sent without one.
+  describe('given emptyMessage, when an empty file is chosen', () => {
+    it('should refuse it as one too large, and take nothing', async () => {
+      const onFileChange = vi.fn();
+      const { user } = renderWithTheme(
+        <FileField label="Attachment" emptyMessage="It is empty" onFileChange={onFileChange} />,
+      );
+      await user.upload(input(), fileOfSize('blank.pdf', 0));
+      expect(screen.getByRole('alert')).toHaveTextContent('It is empty');
+      expect(onFileChange).toHaveBeenLastCalledWith(null);
+      expect(input().value).toBe('');
+      expect(input()).toHaveAttribute('aria-invalid', 'true');
+    });
+
+    it('should take an empty file without emptyMessage', async () => {
+      const onFileChange = vi.fn();
+      const { user } = renderWithTheme(
+        <FileField label="Attachment" onFileChange={onFileChange} />,
+      );
+      const blank = fileOfSize('blank.pdf', 0);
+      await user.upload(input(), blank);
+      expect(onFileChange).toHaveBeenLastCalledWith(blank);
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    });
+  });
+
+  describe('given a chosen or refused file', () => {
+    it('should offer to remove it, going back to no file with the focus on the picker', async () => {
+      const onFileChange = vi.fn();
+      const onRemove = vi.fn();
+      const { user } = renderWithTheme(
+        <FileField
+          label="Attachment"
+          maxBytes={MB}
+          onFileChange={onFileChange}
+          onRemove={onRemove}
+        />,
+      );
+      expect(screen.queryByRole('button', { name: 'Remove file' })).not.toBeInTheDocument();
+      await user.upload(input(), fileOfSize('plans.pdf', 100));
+      const remove = screen.getByRole('button', { name: 'Remove file' });
+      expect(remove).toHaveAccessibleDescription('plans.pdf');
+      await user.click(remove);
+      expect(onFileChange).toHaveBeenLastCalledWith(null);
+      expect(onRemove).toHaveBeenCalledTimes(1);
+      expect(input().value).toBe('');
+      expect(input()).toHaveFocus();
+      expect(screen.getByText('Choose file (max 20Mb)')).toBeVisible();
+      expect(screen.queryByRole('button', { name: 'Remove file' })).not.toBeInTheDocument();
+
+      // A refused file: the message goes with it.
+      await user.upload(input(), fileOfSize('survey.pdf', 2 * MB));
+      expect(screen.getByRole('alert')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Remove file' }));
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(onRemove).toHaveBeenCalledTimes(2);
+    });
+
+    it('should have no accessibility violations with the remove button', async () => {
+      const { user, container } = renderWithTheme(
+        <FileField label="Attachment" onFileChange={() => undefined} />,
+      );
+      await user.upload(input(), fileOfSize('plans.pdf', 100));
+      await expectNoAxeViolations(container);
+    });
+  });
+
   describe('given a custom placeholder and too-large message', () => {
     it('should use them', async () => {
       const { user } = renderWithTheme(

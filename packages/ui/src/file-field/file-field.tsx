@@ -11,10 +11,17 @@ import {
 import { describedBy } from '../field/field';
 import { FieldError, FieldHint, FieldLabel, FieldRoot } from '../field/field.styles';
 import { mergeRefs } from '../utils/merge-refs';
-import { NativeFileInput, Picker, PickerButton, PickerText } from './file-field.styles';
+import {
+  NativeFileInput,
+  Picker,
+  PickerButton,
+  PickerText,
+  RemoveButton,
+} from './file-field.styles';
 
 export const DEFAULT_FILE_PLACEHOLDER = 'Choose file (max 20Mb)';
 export const DEFAULT_TOO_LARGE_MESSAGE = 'File size should be less than 20MB.';
+export const DEFAULT_REMOVE_LABEL = 'Remove file';
 
 /** `empty` until a file is chosen, then `chosen`; exposed as `data-state` on the picker. */
 export type FileFieldState = 'empty' | 'chosen';
@@ -33,8 +40,17 @@ export interface FileFieldProps extends Omit<
   maxBytes?: number;
   /** Shown when the chosen file is larger than `maxBytes`. Defaults to 'File size should be less than 20MB.' */
   tooLargeMessage?: string;
-  /** Called with the chosen file, or `null` when the choice is cleared or refused. */
+  /**
+   * With it, an empty (0-byte) file is refused at once as one over `maxBytes` is, and this is shown. Without it,
+   * an empty file is taken.
+   */
+  emptyMessage?: ReactNode;
+  /** Called with the chosen file, or `null` when the choice is cleared, refused or removed. */
   onFileChange(file: File | null): void;
+  /** Called when the user presses the remove button (after `onFileChange(null)`). */
+  onRemove?(): void;
+  /** Text of the button that takes a chosen or refused file away. Defaults to 'Remove file'. */
+  removeLabel?: string;
   /** An error from the form (e.g. required), shown under the picker; implies `invalid`. */
   errorMessage?: ReactNode;
   /** Failure-colour border and `aria-invalid`. */
@@ -46,15 +62,22 @@ export interface FileFieldProps extends Omit<
 
 /**
  * A native file input (so keyboard, screen readers and form submission work as usual) dressed as a
- * field showing the placeholder or the chosen file's name. A file larger than `maxBytes` is refused
- * before any upload: the message shows, the input is cleared and `onFileChange(null)` is called.
+ * field showing the placeholder or the chosen file's name. A file larger than `maxBytes` (or, with
+ * `emptyMessage`, an empty one) is refused before any upload: the message shows, the input is cleared
+ * and `onFileChange(null)` is called. While a file is chosen or refused, a button beside the picker takes
+ * it away: a browser's own picker offers no way to go back to no file (Chrome's Cancel does; Firefox's and
+ * Safari's keep the file), so a form could not be sent without one (found by the twentieth session's
+ * portal probe).
  */
 export function FileField({
   label,
   placeholder = DEFAULT_FILE_PLACEHOLDER,
   maxBytes,
   tooLargeMessage = DEFAULT_TOO_LARGE_MESSAGE,
+  emptyMessage,
   onFileChange,
+  onRemove,
+  removeLabel = DEFAULT_REMOVE_LABEL,
   errorMessage,
   invalid,
   hint,
@@ -73,7 +96,7 @@ export function FileField({
   const inputRef = useRef<HTMLInputElement | null>(null);
   const composedRef = useMemo(() => mergeRefs(inputRef, ref), [ref]);
   const [fileName, setFileName] = useState<string | null>(null);
-  const [tooLarge, setTooLarge] = useState(false);
+  const [refusal, setRefusal] = useState<'too-large' | 'empty' | null>(null);
 
   // A form reset empties the native input; forget the chosen name with it.
   useEffect(() => {
@@ -81,7 +104,7 @@ export function FileField({
     if (!form) return undefined;
     const forget = () => {
       setFileName(null);
-      setTooLarge(false);
+      setRefusal(null);
     };
     form.addEventListener('reset', forget);
     return () => form.removeEventListener('reset', forget);
@@ -89,23 +112,43 @@ export function FileField({
 
   const handleChange = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0] ?? null;
-    if (file && maxBytes !== undefined && file.size > maxBytes) {
+    const refused =
+      file === null
+        ? null
+        : maxBytes !== undefined && file.size > maxBytes
+          ? 'too-large'
+          : emptyMessage != null && file.size === 0
+            ? 'empty'
+            : null;
+    if (refused !== null) {
       event.target.value = '';
       setFileName(null);
-      setTooLarge(true);
+      setRefusal(refused);
       onFileChange(null);
       return;
     }
-    setTooLarge(false);
+    setRefusal(null);
     setFileName(file?.name ?? null);
     onFileChange(file);
   };
 
-  const message = tooLarge
-    ? tooLargeMessage
-    : errorMessage != null && errorMessage !== ''
-      ? errorMessage
-      : null;
+  const remove = () => {
+    if (inputRef.current) inputRef.current.value = '';
+    setFileName(null);
+    setRefusal(null);
+    onFileChange(null);
+    onRemove?.();
+    inputRef.current?.focus();
+  };
+
+  const message =
+    refusal === 'too-large'
+      ? tooLargeMessage
+      : refusal === 'empty'
+        ? emptyMessage
+        : errorMessage != null && errorMessage !== ''
+          ? errorMessage
+          : null;
   const isInvalid = Boolean(invalid) || message !== null;
   const state: FileFieldState = fileName ? 'chosen' : 'empty';
 
@@ -131,6 +174,11 @@ export function FileField({
         <PickerText id={displayId}>{fileName ?? placeholder}</PickerText>
         <PickerButton aria-hidden="true">{buttonLabel}</PickerButton>
       </Picker>
+      {fileName !== null || refusal !== null ? (
+        <RemoveButton type="button" aria-describedby={displayId} onClick={remove}>
+          {removeLabel}
+        </RemoveButton>
+      ) : null}
       {message !== null ? (
         <FieldError id={errorId} role="alert">
           {message}

@@ -250,6 +250,28 @@ describe('DueDiligenceForm', () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
+  // Found by the twentieth session's portal probe: an empty file stayed in the picker with no way to take it away
+  // (Firefox's and Safari's pickers keep a file on Cancel), so the form could not be sent; and the draft kept its
+  // name, asking for it again after a reload.
+  it('should send the form without a refused file once it is removed, and not keep its name', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await fillRequired(user);
+    const picker = screen.getByLabelText('Attach a document');
+    await user.upload(picker, new File([], 'empty.pdf', { type: 'application/pdf' }));
+    expect((picker as HTMLInputElement).files).toHaveLength(0);
+    expect(useDueDiligenceDraft.getState().fileName).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+    expect(send).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Remove file' }));
+    expect(picker).toHaveFocus();
+    expect(screen.queryByText(EMPTY_FILE_MESSAGE)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Submit request' }));
+    expect(send).toHaveBeenCalledTimes(1);
+    expect((send.mock.calls[0]?.[0] as FormData).get('FileUpload')).toBeNull();
+  });
+
   describe('given every required field', () => {
     it('should post the form with the upload', async () => {
       const user = userEvent.setup();

@@ -25,9 +25,12 @@ import type { RequiredField } from '../validation';
 /** The attachment limit (spec §5): 20 MB. */
 export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 export const FILE_TOO_LARGE_MESSAGE = 'File size should be less than 20MB.';
-/** A chosen file of no bytes (emptied or moved since, a broken export): the API's words for it. */
+/**
+ * A chosen file of no bytes (emptied or moved since, a broken export): the API's words for it, with the way to
+ * send the form without it (the field's Remove file button).
+ */
 export const EMPTY_FILE_MESSAGE =
-  'The attached file is empty (0 bytes). Choose the file again, or send the form without one.';
+  'The attached file is empty (0 bytes). Choose the file again, or remove it to send the form without one.';
 
 /** The types the API accepts (it checks the content, not the name); the picker offers these. */
 /** Asked before the page is left while the request is on its way. */
@@ -135,8 +138,10 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
     format: formatPounds,
   });
 
-  // FileField refuses a file over the limit itself (message shown, onFileChange(null)); the form remembers the
-  // refusal so that it is not sent without the attachment the user meant to add.
+  // FileField refuses a file over the limit, or empty, itself (message shown, onFileChange(null)); the form
+  // remembers the refusal so that it is not sent without the attachment the user meant to add, until another
+  // file is chosen or the refused one removed (the field's Remove file: found by the twentieth session's portal
+  // probe, an empty file could not be taken away, and the form could not be sent at all).
   const noteChosenFile = (event: FormEvent<HTMLInputElement>) => {
     const chosen = event.currentTarget.files?.[0];
     setFileTooLarge(chosen !== undefined && chosen.size > MAX_ATTACHMENT_BYTES);
@@ -263,19 +268,18 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
           placeholder="Choose file (max 20Mb)"
           maxBytes={MAX_ATTACHMENT_BYTES}
           tooLargeMessage={FILE_TOO_LARGE_MESSAGE}
+          emptyMessage={EMPTY_FILE_MESSAGE}
           data-field="attachment"
           onInput={noteChosenFile}
           onFileChange={(chosen) => {
             setFile(chosen);
             chooseFile(chosen?.name ?? null);
           }}
-          errorMessage={
-            fileEmpty
-              ? EMPTY_FILE_MESSAGE
-              : lostFileName !== null
-                ? lostFileMessage(lostFileName)
-                : undefined
-          }
+          onRemove={() => {
+            setFileTooLarge(false);
+            setFileEmpty(false);
+          }}
+          errorMessage={lostFileName !== null ? lostFileMessage(lostFileName) : undefined}
         />
       </Fieldset>
 
