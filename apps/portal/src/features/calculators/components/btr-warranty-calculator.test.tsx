@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RATE_TABLE_VERSION } from '@firm/pricing';
 
 import { jsonResponse } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
@@ -101,7 +102,10 @@ describe('BtrWarrantyCalculator', () => {
       const user = userEvent.setup();
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/btr'
-          ? jsonResponse({ reference: 'BTR-2026-000001', quote: {} }, { status: 201 })
+          ? jsonResponse(
+              { reference: 'BTR-2026-000001', quote: { rateTableVersion: RATE_TABLE_VERSION } },
+              { status: 201 },
+            )
           : new Response(null, { status: 204 }),
       );
       renderCalculator();

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RATE_TABLE_VERSION } from '@firm/pricing';
 
 import { jsonResponse, makeClient } from '@/testing/fixtures';
 import { firstRenderProbe } from '@/testing/first-render';
@@ -38,7 +39,7 @@ function created(reference: string) {
         rates: { buildCost: 1.13, buildType: 0, stage: 0, units: 0.05 },
         totalPercentage: 1.18,
         estimate: 11_800,
-        rateTableVersion: 'test',
+        rateTableVersion: RATE_TABLE_VERSION,
       },
     },
     { status: 201 },

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RATE_TABLE_VERSION } from '@firm/pricing';
 
 import { jsonResponse } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
@@ -8,6 +9,7 @@ import { renderWithClient } from '@/testing/test-utils';
 import { useContractorsAllRisksStore } from '../stores/contractors-all-risks-store';
 
 import { ContractorsAllRisksCalculator } from './contractors-all-risks-calculator';
+import { RATES_CHANGED_MESSAGE } from './submission-status';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -44,7 +46,7 @@ function answering(...answers: (() => Response)[]) {
 }
 
 const created = (reference: string) => () =>
-  jsonResponse({ reference, quote: {} }, { status: 201 });
+  jsonResponse({ reference, quote: { rateTableVersion: RATE_TABLE_VERSION } }, { status: 201 });
 
 function renderCalculator() {
   return renderWithClient(<ContractorsAllRisksCalculator />, {
@@ -73,7 +75,10 @@ describe('ContractorsAllRisksCalculator', () => {
       const user = userEvent.setup();
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/car'
-          ? jsonResponse({ reference: 'CAR-2026-000001', quote: {} }, { status: 201 })
+          ? jsonResponse(
+              { reference: 'CAR-2026-000001', quote: { rateTableVersion: RATE_TABLE_VERSION } },
+              { status: 201 },
+            )
           : new Response(null, { status: 204 }),
       );
       renderCalculator();
@@ -199,7 +204,15 @@ describe('ContractorsAllRisksCalculator', () => {
             headers: { 'content-type': 'text/html' },
           }),
       ],
-      ['JSON without the reference', () => jsonResponse({ quote: {} }, { status: 201 })],
+      [
+        'JSON without the reference',
+        () => jsonResponse({ quote: { rateTableVersion: RATE_TABLE_VERSION } }, { status: 201 }),
+      ],
+      // Found by the twentieth session's portal probe: the reference alone was taken as the API's answer.
+      [
+        'JSON without the quote',
+        () => jsonResponse({ reference: 'CAR-2026-000003' }, { status: 201 }),
+      ],
     ])(
       'should say it could not confirm the details reached the team, and try again under the same key: %s',
       async (_, answer) => {
@@ -224,5 +237,31 @@ describe('ContractorsAllRisksCalculator', () => {
         await waitFor(() => expect(postsTo('/api/demo/activity')).toHaveLength(1));
       },
     );
+  });
+
+  // Found by the twentieth session's portal probe: the screen confirmed its own figures whatever quote the team had.
+  it('should say the team’s figures may differ when its quote was made with other rates', async () => {
+    const user = userEvent.setup();
+    answering(() =>
+      jsonResponse(
+        { reference: 'CAR-2026-000005', quote: { rateTableVersion: 'an-older-table' } },
+        { status: 201 },
+      ),
+    );
+    renderCalculator();
+    await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+    expect(await screen.findByText('Your reference: CAR-2026-000005')).toBeInTheDocument();
+    expect(screen.getByText(RATES_CHANGED_MESSAGE)).toBeInTheDocument();
+    // Reloaded from the tab, it still says so.
+    expect(useContractorsAllRisksStore.getState().submission).toMatchObject({ ratesChanged: true });
+  });
+
+  it('should not say so when the team’s quote was made with the page’s own rates', async () => {
+    const user = userEvent.setup();
+    answering(created('CAR-2026-000006'));
+    renderCalculator();
+    await user.click(await screen.findByRole('button', { name: 'Calculate' }));
+    expect(await screen.findByText('Your reference: CAR-2026-000006')).toBeInTheDocument();
+    expect(screen.queryByText(RATES_CHANGED_MESSAGE)).not.toBeInTheDocument();
   });
 });

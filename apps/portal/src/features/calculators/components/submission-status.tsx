@@ -8,6 +8,11 @@ import { LogInAgainLink } from '@/components/ui/log-in-again-link';
 
 import type { Submission } from '../stores/create-draft-store';
 
+/** Said beside the reference when the team's quote was made with other rates than the page's. */
+export const RATES_CHANGED_MESSAGE =
+  'Our rates have changed since this page was loaded, so the figures our team has may differ from those ' +
+  'shown here. Load the page again to see the new figures.';
+
 export interface SubmissionStatusProps {
   submission: Submission<unknown>;
   onRetry: () => void;
@@ -52,6 +57,7 @@ export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps)
               Our team has your details and will be in touch. Please quote this reference if you
               contact us.
             </p>
+            {submission.ratesChanged === true ? <p>{RATES_CHANGED_MESSAGE}</p> : null}
           </Receipt>
         );
       case 'failed':

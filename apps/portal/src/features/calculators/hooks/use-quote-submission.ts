@@ -1,3 +1,4 @@
+import { RATE_TABLE_VERSION } from '@firm/pricing';
 import { useCallback } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
 
@@ -51,15 +52,23 @@ export function useQuoteSubmission<I, Q, B>(
       // server's) showed "Your reference: undefined. Our team has your details…". Only a reference of the API's
       // form says the team has them; anything else is an answer we cannot read, and Try again (the same key)
       // brings back the reference of a post the API did store.
+      // And so is one without the server's quote, which the API always sends with the reference (decisions.md §3).
+      // A quote made with other rates than this page's (a page loaded before the rates changed) is said beside the
+      // reference: the team has the server's figures, which may differ from those shown (found by the twentieth
+      // session's portal probe, which the screen confirmed whatever figures the answer held).
       const reference = referenceOf(answer);
-      if (!store.getState().isReference(reference)) {
+      const quotedWith = rateTableVersionOf(answer);
+      if (!store.getState().isReference(reference) || quotedWith === undefined) {
         store.getState().finishSubmission(id, {
           message: UNREADABLE_ANSWER_MESSAGE,
           unanswered: true,
         });
         return;
       }
-      store.getState().finishSubmission(id, { reference });
+      store.getState().finishSubmission(id, {
+        reference,
+        ...(quotedWith === RATE_TABLE_VERSION ? {} : { ratesChanged: true }),
+      });
       recordActivity(prefix, 'submit', activityItem);
     },
     [store, submit, prefix, activityItem],
@@ -70,6 +79,15 @@ function referenceOf(answer: unknown): unknown {
   return typeof answer === 'object' && answer !== null && 'reference' in answer
     ? answer.reference
     : undefined;
+}
+
+/** The version of the rate table the server's quote was made with, if the answer holds a quote. */
+function rateTableVersionOf(answer: unknown): string | undefined {
+  if (typeof answer !== 'object' || answer === null || !('quote' in answer)) return undefined;
+  const { quote } = answer;
+  if (typeof quote !== 'object' || quote === null || !('rateTableVersion' in quote))
+    return undefined;
+  return typeof quote.rateTableVersion === 'string' ? quote.rateTableVersion : undefined;
 }
 
 function failureMessage(error: unknown): string {

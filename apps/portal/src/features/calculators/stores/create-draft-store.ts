@@ -19,7 +19,18 @@ export interface ContactDetails {
 export type Submission<B> =
   | { status: 'idle' }
   | { status: 'sending'; id: number; body: B; key: string }
-  | { status: 'sent'; id: number; body: B; reference: string; key?: string }
+  | {
+      status: 'sent';
+      id: number;
+      body: B;
+      reference: string;
+      key?: string;
+      /**
+       * The team's quote was made with other rates than this page's (the rates changed after it was loaded): the
+       * team's figures may differ from those shown.
+       */
+      ratesChanged?: boolean;
+    }
   | {
       status: 'failed';
       id: number;
@@ -68,7 +79,9 @@ export interface DraftState<I, Q, B> {
   /** Records the outcome of attempt `id`; ignored when a newer attempt has started since. */
   finishSubmission: (
     id: number,
-    outcome: { reference: string } | { message: string; loggedOut?: boolean; unanswered?: boolean },
+    outcome:
+      | { reference: string; ratesChanged?: boolean }
+      | { message: string; loggedOut?: boolean; unanswered?: boolean },
   ) => void;
   reset: () => void;
   /** Whether `value` is a reference of the API's form for this calculator (`BW-2026-000123`). */
@@ -186,6 +199,7 @@ export function createDraftStore<I extends object, Q, B>(
                     body: current.body,
                     reference: outcome.reference,
                     key: current.key,
+                    ...(outcome.ratesChanged === true ? { ratesChanged: true } : {}),
                   }
                 : {
                     status: 'failed',
@@ -335,10 +349,8 @@ function storedSubmission<I, Q, B>(
 ): Submission<B> {
   const idle = { status: 'idle' } as const;
   if (typeof saved !== 'object' || saved === null) return idle;
-  const { status, id, body, key, reference, message, loggedOut, unanswered } = saved as Record<
-    string,
-    unknown
-  >;
+  const { status, id, body, key, reference, message, loggedOut, unanswered, ratesChanged } =
+    saved as Record<string, unknown>;
   if (status !== 'sent' && status !== 'failed') return idle;
   if (typeof id !== 'number') return idle;
   if (key !== undefined && !(typeof key === 'string' && SUBMISSION_KEY.test(key))) return idle;
@@ -347,7 +359,14 @@ function storedSubmission<I, Q, B>(
   const keyed = key === undefined ? {} : { key };
   if (status === 'sent') {
     return typeof reference === 'string' && referenceFormat.test(reference)
-      ? { status, id, body: checked, reference, ...keyed }
+      ? {
+          status,
+          id,
+          body: checked,
+          reference,
+          ...keyed,
+          ...(ratesChanged === true ? { ratesChanged: true } : {}),
+        }
       : idle;
   }
   // A submission still `sending` is saved as failed (an answer cannot arrive after a reload).
