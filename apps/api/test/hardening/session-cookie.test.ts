@@ -61,6 +61,25 @@ describe('session cookie signatures, remembered once checked', () => {
     expect((await content(signed)).statusCode).toBe(200);
   });
 
+  // Found by the twentieth session's API probe: with two session cookies (another path's, a stale one, one a
+  // neighbouring site set over plain HTTP), only the first was read, so one not ours locked the user out.
+  it('should take the first validly signed of several session cookies, and never one that is not', async () => {
+    const content = (header: string) =>
+      t.app.inject({ method: 'GET', url: '/api/demo/content', headers: { cookie: header } });
+    const real = `sid=${encodeURIComponent(signed)}`;
+    expect((await content(`sid=x.y; ${real}`)).statusCode).toBe(200);
+    expect((await content(`sid=; other=1; ${real}`)).statusCode).toBe(200);
+    expect((await content(`${real}; sid=x.y`)).statusCode).toBe(200);
+    const signature = signed.slice(signed.lastIndexOf('.') + 1);
+    expect(
+      (
+        await content(
+          `sid=x.y; sid=${token}.${signature.slice(1)}; xsid=${encodeURIComponent(signed)}`,
+        )
+      ).statusCode,
+    ).toBe(401);
+  });
+
   it('should keep answering rightly once the memory has started afresh (more values than it keeps)', async () => {
     // Any validly signed value is remembered, even one whose token has no session: fill the memory past its
     // size with such values, then check the real cookie and a forged one again.

@@ -8,11 +8,40 @@ import { HttpError, type SessionCookieValue } from '../../types.js';
 export const NOT_LOGGED_IN = 'You are not logged in. Please log in again.';
 export const UNKNOWN_CLIENT = 'Unknown client.';
 
-/** The session token and its stored id from the signed cookie, or `undefined`. */
+/**
+ * The session token and its stored id from the signed cookie, or `undefined`. A browser sends every cookie of the
+ * name it holds (one of another path, a stale one, one a neighbouring site set over plain HTTP), and the cookie
+ * parser keeps the first: when that one is not validly signed, the others are tried, so that a cookie that is
+ * not ours cannot lock the user out (found by the twentieth session's API probe: `sid=x; sid=<valid>` was a 401).
+ * Only a validly signed value is ever taken.
+ */
 function sessionCookieValue(request: FastifyRequest): SessionCookieValue | undefined {
   const { sessionCookie } = request.server;
   const raw = request.cookies[sessionCookie.name];
-  return raw === undefined ? undefined : sessionCookie.unsign(raw);
+  if (raw === undefined) return undefined;
+  const first = sessionCookie.unsign(raw);
+  if (first !== undefined) return first;
+  for (const other of cookieValues(request.headers.cookie ?? '', sessionCookie.name).slice(1)) {
+    const value = sessionCookie.unsign(other);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** Every value of the cookie `name` in a Cookie header, in order, decoded as the cookie parser decodes them. */
+function cookieValues(header: string, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of header.split(';')) {
+    const at = pair.indexOf('=');
+    if (at === -1 || pair.slice(0, at).trim() !== name) continue;
+    const value = pair.slice(at + 1).trim();
+    try {
+      values.push(value.includes('%') ? decodeURIComponent(value) : value);
+    } catch {
+      values.push(value);
+    }
+  }
+  return values;
 }
 
 /** The raw session token from the signed cookie, or `undefined`. */
