@@ -1,4 +1,5 @@
 import { styled } from 'styled-components';
+import { Button } from '../button/button';
 
 /**
  * The visible box. The native file input lies over it, transparent, so clicks, drops, keyboard focus
@@ -72,20 +73,7 @@ export const PickerButton = styled.span`
   font-weight: ${({ theme }) => theme.fontWeight.bold};
 `;
 
-/** Takes the chosen (or refused) file away: a quiet text button under the picker. */
-export const RemoveButton = styled.button`
+/** Takes the chosen (or refused) file away: a text button under the picker, at its start. */
+export const RemoveButton = styled(Button)`
   align-self: flex-start;
-  padding: ${({ theme }) => `${theme.space.xs} 0`};
-  border: 0;
-  background: none;
-  color: ${({ theme }) => theme.color.primary};
-  font: inherit;
-  font-size: ${({ theme }) => theme.fontSize.sm};
-  text-decoration: underline;
-  cursor: pointer;
-
-  &:focus-visible {
-    outline: 3px solid ${({ theme }) => theme.color.focusRing};
-    outline-offset: 2px;
-  }
 `;

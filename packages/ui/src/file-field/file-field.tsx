@@ -175,7 +175,13 @@ export function FileField({
         <PickerButton aria-hidden="true">{buttonLabel}</PickerButton>
       </Picker>
       {fileName !== null || refusal !== null ? (
-        <RemoveButton type="button" aria-describedby={displayId} onClick={remove}>
+        <RemoveButton
+          type="button"
+          variant="ghost"
+          size="sm"
+          aria-describedby={displayId}
+          onClick={remove}
+        >
           {removeLabel}
         </RemoveButton>
       ) : null}
