@@ -43,14 +43,28 @@ export function continueWhenRead(server: Server): void {
       return;
     }
     waiting.add(request);
+    // Not once the answer has begun (Node reads and drops an unread body after the answer; a 100 then would be
+    // read as the answer to a next request).
+    const goOn = () => {
+      if (waiting.delete(request) && !response.headersSent) response.writeContinue();
+    };
     const read = request._read.bind(request);
     request._read = (size: number) => {
-      // The first read: restored, so this runs once. Not once the answer has begun (Node reads and drops
-      // an unread body after the answer; a 100 then would be read as the answer to a next request).
+      // The first read: restored, so this runs once.
       request._read = read;
-      if (waiting.delete(request) && !response.headersSent) response.writeContinue();
+      goOn();
       read(size);
     };
+    // A body that has already arrived whole (sent with its headers, or behind other requests on the connection)
+    // is never read from the connection again, so the read above never comes: the app's first listener for it
+    // says it goes on. Without the 100, Node closes the connection after the answer, and the requests pipelined
+    // behind it were lost (found by the twentieth session's probe of this session's changes).
+    const onListener = (event: string | symbol) => {
+      if (event !== 'data' && event !== 'readable') return;
+      request.off('newListener', onListener);
+      goOn();
+    };
+    request.on('newListener', onListener);
     // Answered without `100 Continue`: Node closes the connection (the client may send the body after all,
     // or not); the answer must reach it first.
     response.once('finish', () => {

@@ -160,7 +160,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     expect(refusal?.head).toMatch(/^HTTP\/1\.1 503 [^]*\r\nconnection: close/i);
 
     // One connection asks who is logged in MAX_PIPELINED times; another logs that session out once the first answer
-    // has come. The logout is answered between them: only the first few say the session was still there.
+    // has come. The logout is answered between them: the answers after it say the session has ended.
     const own = await loginOpen(t.app);
     const asking = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -184,8 +184,73 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     );
     asking.destroy();
     expect(statuses(await (logout ?? Promise.resolve('')))).toEqual([303]);
-    expect(whoIs.filter(Boolean).length).toBeLessThan(MAX_PIPELINED / 4);
+    // Before, the logout came after all of them. How many came before it depends on the machine's load (a
+    // logout on PostgreSQL takes several turns of the event loop); well before the end is what counts.
+    expect(whoIs.filter((loggedIn) => !loggedIn).length).toBeGreaterThanOrEqual(MAX_PIPELINED / 10);
+    expect(whoIs.indexOf(false)).toBe(whoIs.filter(Boolean).length);
   }, 60_000);
+
+  // Found by the twentieth session's probe of its own changes: a pipelined request waiting for `100 Continue`,
+  // whose body had come with it, was answered without one, so Node closed the connection after it, and the
+  // requests behind it ran (a logout, a quote stored) with no answer; a request saying `Connection: close` did
+  // the same to those behind it; and a malformed chunk after good requests lost their answers.
+  it('should answer a pipelined 100-continue request whose body came with it, and those behind it', async () => {
+    const own = await loginOpen(t.app);
+    const body = JSON.stringify({ action: 'view', item: 'x' });
+    const as = (path: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nConnection: keep-alive\r\n\r\n`;
+    const output = await exchange(
+      port,
+      as('/api/demo') +
+        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nContent-Type: application/json\r\n` +
+        `Expect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        as('/api/demo/logout'),
+    );
+    expect(statuses(output)).toEqual([200, 100, 204, 303]);
+    const me = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { cookie: own } });
+    expect(me.json()).toMatchObject({ logged_in: false });
+  });
+
+  it('should run nothing behind an answer that ends the connection', async () => {
+    const own = await loginOpen(t.app);
+    const output = await exchange(
+      port,
+      `GET /api/demo HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nConnection: close\r\n\r\n` +
+        `GET /api/demo/logout HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\n\r\n`,
+    );
+    expect(statuses(output)).toEqual([200]);
+    // The logout behind it was not run: the session is still there.
+    const me = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { cookie: own } });
+    expect(me.json()).toMatchObject({ logged_in: true });
+
+    // Nor behind a 100-continue upload refused before its body was read (no session), which ends the connection.
+    const body = '--b\r\nContent-Disposition: form-data; name="SingleLine"\r\n\r\nx\r\n--b--\r\n';
+    const refused = await exchange(
+      port,
+      get('/api/demo') +
+        'POST /api/demo/due-diligence HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=b\r\n' +
+        `Expect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        `GET /api/demo/logout HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\n\r\n`,
+    );
+    expect(statuses(refused)).toEqual([200, 401]);
+    const still = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { cookie: own } });
+    expect(still.json()).toMatchObject({ logged_in: true });
+  });
+
+  it('should answer the requests before a malformed chunk, then refuse it', async () => {
+    const output = await exchange(
+      port,
+      get('/api/demo') +
+        get('/api/demo') +
+        get('/api/demo') +
+        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+        'Transfer-Encoding: chunked\r\n\r\nZZ\r\n',
+    );
+    expect(statuses(output)).toEqual([200, 200, 200, 400]);
+    expect(JSON.parse(answers(output)[3]?.body ?? '')).toEqual({
+      error: 'Bad request: it is not well-formed HTTP.',
+    });
+  });
 
   // Found by the twentieth session's API probe: once the client ended its side of the connection (a half-close,
   // as `printf … | nc` does), the requests not yet answered were dropped: a page got nothing, and a quote was stored

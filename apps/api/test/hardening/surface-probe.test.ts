@@ -410,6 +410,8 @@ describe.each(databases)('the HTTP surface, hostile probe ($name)', (target) => 
   });
 
   describe('cookies', () => {
+    // A doubled cookie whose first value is not validly signed logs in with the second since the twentieth
+    // session (session-cookie.test.ts); one doubled with another bad value is still refused below.
     it('should neither fail nor log in on a malformed, doubled, foreign or re-signed session cookie', async () => {
       const good = await loginOpen(t.app);
       const value = decodeURIComponent(good.slice(good.indexOf('=') + 1));
@@ -424,7 +426,7 @@ describe.each(databases)('the HTTP surface, hostile probe ($name)', (target) => 
         `sid=${'A'.repeat(4096)}.${'B'.repeat(43)}`,
         `sid=${encodeURIComponent(resigned)}`,
         `sid=${token}`,
-        `sid=garbage.xx; ${good}`,
+        `sid=garbage.xx; sid=${token}`,
         'sid=h\u00e9llo.w\u00f6rld',
         northbank,
         ';;; =; sid',
