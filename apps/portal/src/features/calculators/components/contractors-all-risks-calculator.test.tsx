@@ -252,8 +252,11 @@ describe('ContractorsAllRisksCalculator', () => {
     await user.click(await screen.findByRole('button', { name: 'Calculate' }));
     expect(await screen.findByText('Your reference: CAR-2026-000005')).toBeInTheDocument();
     expect(screen.getByText(RATES_CHANGED_MESSAGE)).toBeInTheDocument();
-    // Reloaded from the tab, it still says so.
-    expect(useContractorsAllRisksStore.getState().submission).toMatchObject({ ratesChanged: true });
+    // Kept as the version the team's quote was made with: a page of those rates would no longer say so (found by
+    // the twentieth session's probe of its own changes: the note outlived the reload it asks for).
+    expect(useContractorsAllRisksStore.getState().submission).toMatchObject({
+      quotedWith: 'an-older-table',
+    });
   });
 
   it('should not say so when the team’s quote was made with the page’s own rates', async () => {

@@ -1,3 +1,4 @@
+import { RATE_TABLE_VERSION } from '@firm/pricing';
 import { Button, Spinner } from '@firm/ui';
 import { useRef } from 'react';
 import type { ReactNode } from 'react';
@@ -57,7 +58,9 @@ export function SubmissionStatus({ submission, onRetry }: SubmissionStatusProps)
               Our team has your details and will be in touch. Please quote this reference if you
               contact us.
             </p>
-            {submission.ratesChanged === true ? <p>{RATES_CHANGED_MESSAGE}</p> : null}
+            {submission.quotedWith !== undefined && submission.quotedWith !== RATE_TABLE_VERSION ? (
+              <p>{RATES_CHANGED_MESSAGE}</p>
+            ) : null}
           </Receipt>
         );
       case 'failed':

@@ -1,4 +1,3 @@
-import { RATE_TABLE_VERSION } from '@firm/pricing';
 import { useCallback } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
 
@@ -53,9 +52,10 @@ export function useQuoteSubmission<I, Q, B>(
       // form says the team has them; anything else is an answer we cannot read, and Try again (the same key)
       // brings back the reference of a post the API did store.
       // And so is one without the server's quote, which the API always sends with the reference (decisions.md §3).
-      // A quote made with other rates than this page's (a page loaded before the rates changed) is said beside the
-      // reference: the team has the server's figures, which may differ from those shown (found by the twentieth
-      // session's portal probe, which the screen confirmed whatever figures the answer held).
+      // The rates the quote was made with are kept: other than this page's (a page loaded before the rates
+      // changed), they are said beside the reference, since the team has the server's figures, which may differ
+      // from those shown (found by the twentieth session's portal probe: the screen confirmed its own figures
+      // whatever the answer held).
       const reference = referenceOf(answer);
       const quotedWith = rateTableVersionOf(answer);
       if (!store.getState().isReference(reference) || quotedWith === undefined) {
@@ -65,10 +65,7 @@ export function useQuoteSubmission<I, Q, B>(
         });
         return;
       }
-      store.getState().finishSubmission(id, {
-        reference,
-        ...(quotedWith === RATE_TABLE_VERSION ? {} : { ratesChanged: true }),
-      });
+      store.getState().finishSubmission(id, { reference, quotedWith });
       recordActivity(prefix, 'submit', activityItem);
     },
     [store, submit, prefix, activityItem],

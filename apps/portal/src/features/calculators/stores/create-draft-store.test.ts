@@ -205,6 +205,21 @@ describe('createDraftStore', () => {
       }
     });
 
+    it('should keep the rates a sent quote was made with, when they read as a version', async () => {
+      const estimate = { inputs: { units: 2, label: 'a' }, quote: { total: 20 } };
+      const sent = { status: 'sent', id: 3, body: bodyOf(2), reference: 'BW-2026-000009' };
+      const kept = await stored({
+        owner,
+        estimate,
+        submission: { ...sent, quotedWith: 'v-2026.1' },
+      });
+      expect(kept.submission).toEqual({ ...sent, quotedWith: 'v-2026.1' });
+      for (const quotedWith of [7, '', 'a b', 'x'.repeat(101), { v: 1 }]) {
+        const state = await stored({ owner, estimate, submission: { ...sent, quotedWith } });
+        expect(state.submission, JSON.stringify(quotedWith)).toEqual(sent);
+      }
+    });
+
     it('should forget a contact or a submission of another shape', async () => {
       const estimate = { inputs: initial, quote: { total: 10 } };
       for (const contact of [5, 'x', { name: 'X' }, { name: 'X', telephone: 1, email: 'a' }]) {

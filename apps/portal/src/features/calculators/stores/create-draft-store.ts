@@ -26,10 +26,11 @@ export type Submission<B> =
       reference: string;
       key?: string;
       /**
-       * The team's quote was made with other rates than this page's (the rates changed after it was loaded): the
-       * team's figures may differ from those shown.
+       * The version of the rate table the team's quote was made with (the API's answer): another than the page's
+       * says the rates changed after the page was loaded, and the team's figures may differ from those shown.
+       * Kept as the version, not as that verdict, so that a page loaded again with the new rates no longer says so.
        */
-      ratesChanged?: boolean;
+      quotedWith?: string;
     }
   | {
       status: 'failed';
@@ -80,7 +81,7 @@ export interface DraftState<I, Q, B> {
   finishSubmission: (
     id: number,
     outcome:
-      | { reference: string; ratesChanged?: boolean }
+      | { reference: string; quotedWith?: string }
       | { message: string; loggedOut?: boolean; unanswered?: boolean },
   ) => void;
   reset: () => void;
@@ -119,6 +120,9 @@ export interface DraftSubmission<I, Q, B> {
 export interface DraftOptions<I, Q, B> extends DraftPricing<I, Q> {
   submission: DraftSubmission<I, Q, B>;
 }
+
+/** A rate table's version as the API gives it (@firm/pricing's RATE_TABLE_VERSION), read back from the tab. */
+const VERSION = /^[\x21-\x7E]{1,100}$/;
 
 /** What `newSubmissionKey` makes: 128 random bits in hex. */
 const SUBMISSION_KEY = /^[0-9a-f]{32}$/;
@@ -199,7 +203,7 @@ export function createDraftStore<I extends object, Q, B>(
                     body: current.body,
                     reference: outcome.reference,
                     key: current.key,
-                    ...(outcome.ratesChanged === true ? { ratesChanged: true } : {}),
+                    ...(outcome.quotedWith === undefined ? {} : { quotedWith: outcome.quotedWith }),
                   }
                 : {
                     status: 'failed',
@@ -349,7 +353,7 @@ function storedSubmission<I, Q, B>(
 ): Submission<B> {
   const idle = { status: 'idle' } as const;
   if (typeof saved !== 'object' || saved === null) return idle;
-  const { status, id, body, key, reference, message, loggedOut, unanswered, ratesChanged } =
+  const { status, id, body, key, reference, message, loggedOut, unanswered, quotedWith } =
     saved as Record<string, unknown>;
   if (status !== 'sent' && status !== 'failed') return idle;
   if (typeof id !== 'number') return idle;
@@ -365,7 +369,7 @@ function storedSubmission<I, Q, B>(
           body: checked,
           reference,
           ...keyed,
-          ...(ratesChanged === true ? { ratesChanged: true } : {}),
+          ...(typeof quotedWith === 'string' && VERSION.test(quotedWith) ? { quotedWith } : {}),
         }
       : idle;
   }
