@@ -193,8 +193,7 @@ export function repairContent(root: DocumentFragment) {
     (table) => !table.parentElement?.closest('table'),
   );
   let heading = '';
-  let unnamed = 0;
-  const names = new Map<Element, string>();
+  const names = new Map<Element, { name: string; caption: boolean }>();
   for (const element of root.querySelectorAll('h1, h2, h3, h4, h5, h6, table')) {
     if (element.closest('table') !== null && element.localName !== 'table') continue;
     if (element.localName !== 'table') {
@@ -203,9 +202,25 @@ export function repairContent(root: DocumentFragment) {
     }
     if (!tables.includes(element)) continue;
     const caption = oneLine(element.querySelector(':scope > caption')?.textContent);
-    if (caption !== '') names.set(element, caption);
-    else if (heading !== '') names.set(element, `Table: ${heading}`);
-    else names.set(element, `Table ${(unnamed += 1)}`);
+    if (caption !== '') names.set(element, { name: caption, caption: true });
+    else
+      names.set(element, { name: heading === '' ? 'Table' : `Table: ${heading}`, caption: false });
+  }
+  // Names given more than once are numbered by their place among those that share them ("Table 2: Premiums",
+  // "Table 2", a caption's "Rates (2)"): found by the twentieth session's probe of its own changes, several
+  // tables under one heading all read "Table: Premiums".
+  const counts = new Map<string, number>();
+  for (const { name } of names.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const named = new Map<Element, string>();
+  for (const [table, { name, caption }] of names) {
+    if (counts.get(name) === 1) {
+      named.set(table, name);
+      continue;
+    }
+    const place = (seen.get(name) ?? 0) + 1;
+    seen.set(name, place);
+    named.set(table, caption ? `${name} (${place})` : name.replace(/^Table/, `Table ${place}`));
   }
   for (const table of tables) {
     let box = table.parentElement;
@@ -216,8 +231,7 @@ export function repairContent(root: DocumentFragment) {
     }
     box.setAttribute('role', 'group');
     box.setAttribute('tabindex', '0');
-    const name = names.get(table) ?? 'Table';
-    box.setAttribute('aria-label', unnamed === 1 && name === 'Table 1' ? 'Table' : name);
+    box.setAttribute('aria-label', named.get(table) ?? 'Table');
   }
 }
 

@@ -120,7 +120,11 @@ describe('prepareHtml', () => {
     // under, or, with no heading before it, by its place among such tables; a heading in a table names nothing.
     [
       '<table><tr><td>a</td></tr></table><h2>Pre\nmiums</h2><table><tr><td><h3>x</h3></td></tr></table><table><tr><td>b</td></tr></table>',
-      '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td>a</td></tr></tbody></table></div><h2>Pre\nmiums</h2><div data-table-box="" role="group" tabindex="0" aria-label="Table: Pre miums"><table><tbody><tr><td><h3>x</h3></td></tr></tbody></table></div><div data-table-box="" role="group" tabindex="0" aria-label="Table: Pre miums"><table><tbody><tr><td>b</td></tr></tbody></table></div>',
+      '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td>a</td></tr></tbody></table></div><h2>Pre\nmiums</h2><div data-table-box="" role="group" tabindex="0" aria-label="Table 1: Pre miums"><table><tbody><tr><td><h3>x</h3></td></tr></tbody></table></div><div data-table-box="" role="group" tabindex="0" aria-label="Table 2: Pre miums"><table><tbody><tr><td>b</td></tr></tbody></table></div>',
+    ],
+    [
+      '<table><caption>Rates</caption><tr><td>a</td></tr></table><table><caption>Rates</caption><tr><td>b</td></tr></table>',
+      '<div data-table-box="" role="group" tabindex="0" aria-label="Rates (1)"><table><caption>Rates</caption><tbody><tr><td>a</td></tr></tbody></table></div><div data-table-box="" role="group" tabindex="0" aria-label="Rates (2)"><table><caption>Rates</caption><tbody><tr><td>b</td></tr></tbody></table></div>',
     ],
     [
       '<table><tr><td>a</td></tr></table><p>and</p><table><tr><td>b</td></tr></table>',
@@ -229,7 +233,7 @@ describe('SafeHtml tables and preformatted text', () => {
   });
 
   // Left alone by the nineteenth session: a table that fits was one more tab stop on the way through the page.
-  it('should keep a table box in the tab order only while its table is wider than it', () => {
+  it('should keep a table box in the tab order only while its table is wider than it', async () => {
     const widths = { scrollWidth: 300, clientWidth: 300 };
     const spies = (['scrollWidth', 'clientWidth'] as const).map((name) =>
       vi.spyOn(HTMLElement.prototype, name, 'get').mockImplementation(function (this: HTMLElement) {
@@ -252,7 +256,19 @@ describe('SafeHtml tables and preformatted text', () => {
           <SafeHtml html={`${html}<p>more</p>`} />
         </ThemeProvider>,
       );
-      expect(container.querySelector('[data-table-box]')!.getAttribute('tabindex')).toBe('0');
+      const box2 = container.querySelector<HTMLElement>('[data-table-box]')!;
+      expect(box2.getAttribute('tabindex')).toBe('0');
+      // Focused, it keeps its stop while it fits; once the focus leaves, it is measured again.
+      box2.focus();
+      widths.scrollWidth = 300;
+      rerender(
+        <ThemeProvider theme={defaultTheme}>
+          <SafeHtml html={`${html}<p>more</p>`} />
+        </ThemeProvider>,
+      );
+      box2.blur();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(box2.hasAttribute('tabindex')).toBe(false);
     } finally {
       for (const spy of spies) spy.mockRestore();
     }

@@ -44,13 +44,22 @@ function keepScrollingTablesInTabOrder(root: HTMLElement | null): (() => void) |
     }
   };
   measure();
-  if (typeof ResizeObserver === 'undefined') return undefined;
-  const observer = new ResizeObserver(measure);
+  // A box that kept its stop while it held the focus is measured again once the focus leaves it (found by the
+  // twentieth session's probe of its own changes: it stayed a stop after the window widened).
+  const left = (event: FocusEvent) => {
+    const box = event.currentTarget as HTMLElement;
+    if (!box.contains(event.relatedTarget as Node | null)) setTimeout(measure, 0);
+  };
+  for (const box of boxes) box.addEventListener('focusout', left);
+  const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
   for (const box of boxes) {
-    observer.observe(box);
-    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    observer?.observe(box);
+    if (box.firstElementChild) observer?.observe(box.firstElementChild);
   }
-  return () => observer.disconnect();
+  return () => {
+    observer?.disconnect();
+    for (const box of boxes) box.removeEventListener('focusout', left);
+  };
 }
 
 /**
