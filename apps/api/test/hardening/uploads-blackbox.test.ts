@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -682,6 +683,46 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
     const result = await storing;
     expect(result.status).toBe('stored');
     await rm(dir, { recursive: true, force: true });
+  });
+});
+
+// Found by the twentieth session's fault probe: a write that took only part of a chunk (the disk filled and then
+// had room again, a file-size limit reached within it) dropped the rest, and the file cut short was stored and
+// acknowledged with the whole file's size and hash.
+describe('storing an upload through short writes', () => {
+  it('should write every byte, however little each write takes', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'firm-short-writes-'));
+    const probe = await open(fileURLToPath(import.meta.url), 'r');
+    const fileHandle = Object.getPrototypeOf(probe) as {
+      write: (buffer: Buffer, offset?: number, length?: number) => Promise<unknown>;
+    };
+    await probe.close();
+    const write = fileHandle.write;
+    const spy = vi.spyOn(fileHandle, 'write').mockImplementation(function (
+      this: unknown,
+      buffer: Buffer,
+      offset = 0,
+      length?: number,
+    ) {
+      const wanted = length ?? buffer.length - offset;
+      return write.call(this, buffer, offset, Math.min(wanted, 1_000));
+    });
+    try {
+      const content = pdf(200 * 1024 + 17);
+      const stream = new PassThrough();
+      const storing = storeUpload(stream, 'plans.pdf', dir);
+      stream.end(content);
+      const result = await storing;
+      expect(result.status).toBe('stored');
+      if (result.status !== 'stored') return;
+      const kept = await readFile(path.join(dir, result.storedName));
+      expect(kept.length).toBe(content.length);
+      expect(kept.equals(content)).toBe(true);
+      expect(result.sha256).toBe(createHash('sha256').update(kept).digest('hex'));
+    } finally {
+      spy.mockRestore();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
