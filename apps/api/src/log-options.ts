@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { constants, fstatSync, openSync, writeSync } from 'node:fs';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose values are secrets: a login link's token works for 15 minutes for whoever holds it. */
@@ -43,6 +43,22 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * at start-up left the server hung for good, never listening and deaf to SIGTERM (found by the eighteenth
  * session's fault probe): its flush on exit retries any failed write for ever.
  */
+/**
+ * A descriptor for writing to `fd` that never blocks: a pipe or FIFO (a shell's `| cat`, a supervisor's log pipe)
+ * is opened again through /proc with O_NONBLOCK, so that a full pipe is an EAGAIN {@link stdoutDestination} waits
+ * on for a bounded time. Left blocking, a stalled reader held a write for good, and with it every request and
+ * SIGTERM (found by the twentieth session's fault probe). A file, a terminal or a socket (a systemd journal
+ * stream) is written as it is.
+ */
+export function nonBlockingWhenPipe(fd = 1): number {
+  try {
+    if (!fstatSync(fd).isFIFO()) return fd;
+    return openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch {
+    return fd;
+  }
+}
+
 export function stdoutDestination(fd = 1, errorFd = 2): { write: (line: string) => void } {
   let failing = false;
   // A line only partly written (the disk filled in the middle of it): the next line written starts on a line of its
@@ -53,7 +69,9 @@ export function stdoutDestination(fd = 1, errorFd = 2): { write: (line: string) 
     write(line: string) {
       const bytes = Buffer.from(torn ? `\n${line}` : line, 'utf8');
       let offset = 0;
-      const deadline = Date.now() + FULL_PIPE_WAIT_MS;
+      // Once a line has been dropped, the next ones are not waited for until one gets through: a reader that
+      // has stopped would otherwise cost every line (every request) its second.
+      const deadline = Date.now() + (failing ? 0 : FULL_PIPE_WAIT_MS);
       while (offset < bytes.length) {
         try {
           offset += writeSync(fd, bytes, offset);

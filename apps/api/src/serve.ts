@@ -5,7 +5,7 @@ import app, { SHUTDOWN_GRACE_MS, serverOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { releaseEarlySignals } from './early-signals.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
-import { loggerOptions, stdoutDestination } from './log-options.js';
+import { loggerOptions, nonBlockingWhenPipe, stdoutDestination } from './log-options.js';
 import { keepFilesPrivate } from './private-files.js';
 import { StorageError } from './storage-error.js';
 
@@ -38,7 +38,7 @@ try {
 
 const server = Fastify({
   ...serverOptions(config),
-  logger: loggerOptions(config.logLevel, stdoutDestination()),
+  logger: loggerOptions(config.logLevel, stdoutDestination(nonBlockingWhenPipe(1))),
 });
 
 let shuttingDown = false;

@@ -2,7 +2,7 @@ import type * as NodeFs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** What the fake file holds, and how many more bytes it takes before it is full (`Infinity`: room for all). */
-const file = { text: '', room: Infinity, errors: '' };
+const file = { text: '', room: Infinity, errors: '', full: false };
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFs>();
@@ -12,6 +12,8 @@ vi.mock('node:fs', async (importOriginal) => {
       return String(data).length;
     }
     const bytes = (typeof data === 'string' ? Buffer.from(data) : data).subarray(offset);
+    // A pipe whose reader has stopped, opened without blocking.
+    if (file.full) throw Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' });
     if (file.room === 0) throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
     const taken = bytes.subarray(0, Math.min(bytes.length, file.room));
     file.room -= taken.length;
@@ -26,7 +28,7 @@ vi.resetModules();
 const { stdoutDestination } = await import('../src/log-options.js');
 
 afterEach(() => {
-  Object.assign(file, { text: '', room: Infinity, errors: '' });
+  Object.assign(file, { text: '', room: Infinity, errors: '', full: false });
 });
 
 describe('stdoutDestination', () => {
@@ -48,6 +50,23 @@ describe('stdoutDestination', () => {
       '{"msg":"next"}',
       '',
     ]);
+    expect(file.errors.match(/The log cannot be written/g)).toHaveLength(1);
+  });
+
+  // Found by the twentieth session's fault probe: with its reader stopped, every line waited its second for the
+  // pipe, so the server answered about one request a second.
+  it('should wait for a full pipe once, then drop lines at once until one gets through', () => {
+    const log = stdoutDestination(1, 2);
+    file.full = true;
+    let started = Date.now();
+    log.write('{"msg":"waited for"}\n');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    started = Date.now();
+    for (let i = 0; i < 50; i += 1) log.write('{"msg":"dropped"}\n');
+    expect(Date.now() - started).toBeLessThan(500);
+    file.full = false;
+    log.write('{"msg":"through"}\n');
+    expect(file.text).toBe('{"msg":"through"}\n');
     expect(file.errors.match(/The log cannot be written/g)).toHaveLength(1);
   });
 
