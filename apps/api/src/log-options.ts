@@ -52,7 +52,9 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  */
 export function nonBlockingWhenPipe(fd = 1): number {
   try {
-    if (!fstatSync(fd).isFIFO()) return fd;
+    // As bigints: Node 20's plain fstat of a pipe left the module loader unable to resolve any package loaded
+    // after it (`Cannot find module 'avvio'`), which the server's own start then was.
+    if (!fstatSync(fd, { bigint: true }).isFIFO()) return fd;
     return openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY | constants.O_NONBLOCK);
   } catch {
     return fd;

@@ -23,6 +23,9 @@ describe('the log on a pipe whose reader has stopped', () => {
     const writer = `
       import { nonBlockingWhenPipe, stdoutDestination } from './src/log-options.ts';
       const log = stdoutDestination(nonBlockingWhenPipe(1), 2);
+      // Modules still load after it (a plain fstat of a pipe left Node 20's loader unable to resolve them).
+      const { default: Fastify } = await import('fastify');
+      await Fastify().ready();
       const line = JSON.stringify({ msg: 'x'.repeat(200) }) + '\\n';
       for (let i = 0; i < 20000; i += 1) log.write(line);
       process.stderr.write('all written\\n');
