@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   chmod,
+  copyFile,
   mkdir,
   mkdtemp,
   readFile,
@@ -744,6 +745,48 @@ describe('loadConfig', () => {
       await expect(refusal).rejects.toThrow(
         `The database ${path.join(dataDir, 'portal.sqlite')} is empty (0 bytes), but media in ${dataDir} hold files of earlier runs`,
       );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  // Found by the twentieth session's fault probe: a missing database beside uploads and media was started as a new
+  // portal, and so was an emptied one beside its write-ahead log, whose changes were then written over.
+  it('should refuse a missing database beside earlier files, and an emptied one beside its log', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    const file = path.join(dataDir, 'portal.sqlite');
+    try {
+      const config = { dataDir, databaseUrl: null, databaseSchema: null };
+      await mkdir(path.join(dataDir, 'uploads'), { recursive: true });
+      await writeFile(path.join(dataDir, 'uploads', 'plans.pdf'), '%PDF-1.4');
+      const missing = openDatabase(config);
+      await expect(missing).rejects.toBeInstanceOf(StorageError);
+      await expect(missing).rejects.toThrow(
+        `The database ${file} is missing, but uploads in ${dataDir} hold files of earlier runs`,
+      );
+      await rm(path.join(dataDir, 'uploads'), { recursive: true });
+
+      // A database in WAL mode is never an empty file: turning WAL on writes its first page.
+      const fresh = new Database(file);
+      fresh.pragma('journal_mode = WAL');
+      fresh.pragma('wal_autocheckpoint = 0');
+      fresh.exec('create table t (x); insert into t values (1)');
+      expect((await stat(file)).size).toBeGreaterThan(0);
+      expect((await stat(`${file}-wal`)).size).toBeGreaterThan(0);
+
+      // Checkpointed, then changed; the file emptied, the log's changes would be lost.
+      fresh.pragma('wal_checkpoint(TRUNCATE)');
+      fresh.exec('insert into t values (2)');
+      const emptied = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+      await writeFile(path.join(emptied, 'portal.sqlite'), '');
+      await copyFile(`${file}-wal`, path.join(emptied, 'portal.sqlite-wal'));
+      fresh.close();
+      const refused = openDatabase({ ...config, dataDir: emptied });
+      await expect(refused).rejects.toThrow(
+        `The database ${path.join(emptied, 'portal.sqlite')} is empty (0 bytes), but its write-ahead log`,
+      );
+      expect((await stat(path.join(emptied, 'portal.sqlite-wal'))).size).toBeGreaterThan(0);
+      await rm(emptied, { recursive: true, force: true });
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -63,7 +63,7 @@ function openSqlite(dataDir: string): Sqlite {
   const file = path.join(dataDir, 'portal.sqlite');
   // Only a folder created here gets the mode; one the operator made keeps theirs.
   makeDataDir(dataDir);
-  refuseEmptyDatabaseBesideData(file, dataDir);
+  refuseDatabaseNotFound(file, dataDir);
   let sqlite: Sqlite | undefined;
   try {
     sqlite = new SqliteDatabase(file);
@@ -87,30 +87,44 @@ function openSqlite(dataDir: string): Sqlite {
 }
 
 /**
- * An empty (0-byte) database file beside uploads or media of earlier runs is a restore that did not finish (or a
- * file emptied by mistake), not a first start: SQLite would take it as a new database, and the server would seed
- * the demo clients and go on as a fresh portal (found by the nineteenth session's fault probe). A first start
- * stopped before its first write may leave an empty file too, but nothing beside it yet.
+ * A database file missing, or empty (0 bytes), beside uploads or media of earlier runs is a restore that did not
+ * finish (or a file deleted or emptied by mistake), not a first start: SQLite would take it as a new database, and
+ * the server would seed the demo clients and go on as a fresh portal (found by the nineteenth session's fault
+ * probe for an empty file, by the twentieth's for a missing one). A first start stopped before its first write may
+ * leave an empty file, but nothing beside it yet. And an empty file beside a non-empty write-ahead log is the rest
+ * of a database whose file was emptied (turning WAL on writes the file's first page, so a database in WAL mode is
+ * never an empty file): SQLite would start a new one over that log, and its changes would be lost for good (found
+ * by the twentieth session's fault probe).
  */
-function refuseEmptyDatabaseBesideData(file: string, dataDir: string): void {
-  // None yet, or unreadable (opening it says why), is not an empty file.
+function refuseDatabaseNotFound(file: string, dataDir: string): void {
   const size = sizeOf(file);
-  if (size === undefined || size > 0 || (sizeOf(`${file}-wal`) ?? 0) > 0) return;
+  // Unreadable (opening it says why), or a database with pages, is no restore that did not finish.
+  if (size === null || (size ?? 0) > 0) return;
+  if (size === 0 && (sizeOf(`${file}-wal`) ?? 0) > 0) {
+    throw new StorageError(
+      `The database ${file} is empty (0 bytes), but its write-ahead log ${file}-wal holds changes of a database ` +
+        'whose file was emptied. Restore the database from a backup (with its -wal file, if it has one); ' +
+        'nothing was changed.',
+    );
+  }
   const earlier = ['uploads', 'media'].filter((folder) => holdsFiles(path.join(dataDir, folder)));
   if (earlier.length === 0) return;
+  const what = size === undefined ? 'missing' : 'empty (0 bytes)';
   throw new StorageError(
-    `The database ${file} is empty (0 bytes), but ${earlier.join(' and ')} in ${dataDir} hold files of earlier ` +
-      'runs: a restore that did not finish? Restore the database from a backup, or delete the empty file to ' +
-      'start a new portal in this folder.',
+    `The database ${file} is ${what}, but ${earlier.join(' and ')} in ${dataDir} hold files of earlier ` +
+      'runs: a restore that did not finish? Restore the database from a backup, or ' +
+      (size === undefined
+        ? `move ${earlier.join(' and ')} away to start a new portal in this folder.`
+        : 'delete the empty file to start a new portal in this folder.'),
   );
 }
 
-/** A file's size, or undefined when there is none (or it cannot be looked at). */
-function sizeOf(file: string): number | undefined {
+/** A file's size; undefined when there is none, null when it cannot be looked at. */
+function sizeOf(file: string): number | null | undefined {
   try {
     return statSync(file).size;
-  } catch {
-    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null;
   }
 }
 
