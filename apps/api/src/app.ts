@@ -484,7 +484,9 @@ function notToRun(request: IncomingMessage): boolean {
 
 /** Whether an answer ends its connection (`Connection: close`, said by the client or by the answer). */
 function endsConnection(response: ServerResponse): boolean {
-  return !response.shouldKeepAlive || (response as ServerResponse & { _last?: boolean })._last === true;
+  return (
+    !response.shouldKeepAlive || (response as ServerResponse & { _last?: boolean })._last === true
+  );
 }
 
 /** Notes a request as being answered until its response closes (sent, or the connection gone). */

@@ -61,7 +61,7 @@ export type UploadResult =
  * takes nothing is a disk with no room.
  */
 async function writeWhole(handle: FileHandle, chunk: Buffer): Promise<void> {
-  for (let at = 0; at < chunk.length; ) {
+  for (let at = 0; at < chunk.length;) {
     const { bytesWritten } = await handle.write(chunk, at, chunk.length - at);
     if (bytesWritten === 0) {
       throw Object.assign(new Error('No room left to write the file (ENOSPC)'), { code: 'ENOSPC' });
