@@ -33,14 +33,21 @@ interface WorkerOptions {
   pollMs: number;
 }
 
+/**
+ * The kinds of rows, each delivered in a lane of its own: a form service that takes connections and never answers
+ * holds each forward for up to a minute, and held the mail of the same batches with it, login links included
+ * (found by the twentieth session's fault probe).
+ */
+const KINDS: readonly OutboxRow['kind'][] = ['mail', 'forward'];
+
 /** Sends queued mail and forwards from the outbox table, with retries and back-off. */
 export class OutboxWorker {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<number> | undefined;
+  #timers = new Map<OutboxRow['kind'], NodeJS.Timeout>();
+  #running = new Map<OutboxRow['kind'], Promise<number>>();
   #stopped = false;
   /** Aborted by `stop`: cuts short the forwards in flight, which may wait on the form service for a minute. */
   #stopping = new AbortController();
-  #again = false;
+  #again = new Set<OutboxRow['kind']>();
   /** The message of the poll's failure while it keeps failing the same way: said once, not at every poll. */
   #failing: string | undefined;
 
@@ -49,19 +56,21 @@ export class OutboxWorker {
   start(): void {
     this.#stopped = false;
     this.#stopping = new AbortController();
-    const tick = () => {
-      void this.runOnce()
-        .then(() => {
-          if (this.#failing === undefined) return;
-          this.#failing = undefined;
-          this.options.log.info('Outbox poll works again');
-        })
-        .catch((error: unknown) => this.#pollFailed(error))
-        .finally(() => {
-          if (!this.#stopped) this.#timer = setTimeout(tick, this.options.pollMs);
-        });
-    };
-    this.#timer = setTimeout(tick, 0);
+    for (const kind of KINDS) {
+      const tick = () => {
+        void this.runLane(kind)
+          .then(() => {
+            if (this.#failing === undefined) return;
+            this.#failing = undefined;
+            this.options.log.info('Outbox poll works again');
+          })
+          .catch((error: unknown) => this.#pollFailed(error))
+          .finally(() => {
+            if (!this.#stopped) this.#timers.set(kind, setTimeout(tick, this.options.pollMs));
+          });
+      };
+      this.#timers.set(kind, setTimeout(tick, 0));
+    }
   }
 
   /**
@@ -89,8 +98,8 @@ export class OutboxWorker {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#stopping.abort();
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    await this.#running?.catch(() => undefined);
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    await Promise.all([...this.#running.values()].map((run) => run.catch(() => undefined)));
   }
 
   /**
@@ -99,29 +108,39 @@ export class OutboxWorker {
    */
   runOnce(): Promise<number> {
     if (this.#stopped) return Promise.resolve(0);
-    if (this.#running !== undefined) {
-      this.#again = true;
-      return this.#running;
+    return Promise.all(KINDS.map((kind) => this.runLane(kind))).then(
+      ([mail = 0, forward = 0]) => mail + forward,
+    );
+  }
+
+  /** {@link runOnce} for the rows of one kind, in a lane of their own (what the poll runs, lane by lane). */
+  runLane(kind: OutboxRow['kind']): Promise<number> {
+    if (this.#stopped) return Promise.resolve(0);
+    const running = this.#running.get(kind);
+    if (running !== undefined) {
+      this.#again.add(kind);
+      return running;
     }
     const run = async () => {
       let sent = 0;
       do {
-        this.#again = false;
-        sent += await this.#process();
-      } while (this.#again && !this.#stopped);
+        this.#again.delete(kind);
+        sent += await this.#process(kind);
+      } while (this.#again.has(kind) && !this.#stopped);
       return sent;
     };
-    this.#running = run().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    const started = run().finally(() => this.#running.delete(kind));
+    this.#running.set(kind, started);
+    return started;
   }
 
-  async #process(): Promise<number> {
+  async #process(kind: OutboxRow['kind']): Promise<number> {
     const { db, clock } = this.options;
     let sent = 0;
     for (;;) {
-      const rows = await db.write((trx) => claimDue(trx, db.dialect, clock(), LEASE_MS, BATCH));
+      const rows = await db.write((trx) =>
+        claimDue(trx, db.dialect, clock(), LEASE_MS, BATCH, kind),
+      );
       if (rows.length === 0) return sent;
       // Delivered rows are marked sent together after the batch: one commit instead of one a row. A crash
       // in between re-sends at most this batch once its lease runs out (over SMTP delivery is at least once;

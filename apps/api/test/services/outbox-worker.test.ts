@@ -128,11 +128,11 @@ describe('OutboxWorker', () => {
       uploadsDir: dataDir,
       pollMs: 5,
     });
-    const runOnce = worker.runOnce.bind(worker);
+    const runLane = worker.runLane.bind(worker);
     let polls = 0;
-    worker.runOnce = () => {
+    worker.runLane = (kind) => {
       polls += 1;
-      return failure === null ? runOnce() : Promise.reject(new Error(failure));
+      return failure === null ? runLane(kind) : Promise.reject(new Error(failure));
     };
     worker.start();
     try {
@@ -261,6 +261,64 @@ describe('OutboxWorker', () => {
     expect(await claimDue(db.kysely, db.dialect, clock.now(), 60_000, 1_000)).toHaveLength(
       250 - sent,
     );
+  });
+
+  // Found by the twentieth session's fault probe: a form service that took connections and never answered held
+  // each forward for up to a minute, and every mail of the same batches with it, login links included.
+  it('should deliver mail while forwards wait on a form service that does not answer', async () => {
+    const clock = new TestClock();
+    const held: ServerResponse[] = [];
+    const service = createServer((_req, res) => held.push(res));
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const sent: string[] = [];
+    const worker = workerWith(
+      {
+        send: (mail: MailPayload) => {
+          sent.push(mail.subject);
+          return Promise.resolve();
+        },
+        close: () => undefined,
+      },
+      clock,
+    );
+    try {
+      const { port } = service.address() as AddressInfo;
+      await enqueue(
+        db.kysely,
+        { kind: 'forward', payload: { url: `http://127.0.0.1:${port}/f`, fields: { a: 'b' } } },
+        clock.now(),
+      );
+      await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to: 'a@example.com', subject: 'before', text: 'x' } },
+        clock.now(),
+      );
+      const first = worker.runOnce();
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // The forward is held; a login link queued now goes out all the same.
+      await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to: 'a@example.com', subject: 'login link', text: 'x' } },
+        clock.now(),
+      );
+      const started = Date.now();
+      await Promise.race([
+        (async () => {
+          while (!sent.includes('login link'))
+            await new Promise((resolve) => setTimeout(resolve, 10));
+        })(),
+        worker.runOnce(),
+      ]);
+      expect(sent).toEqual(['before', 'login link']);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const rows = await listOutbox(db.kysely);
+      expect(rows.filter((r) => r.kind === 'mail').every((r) => r.sent_at !== null)).toBe(true);
+      await worker.stop();
+      expect(await first).toBeGreaterThanOrEqual(1);
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise((resolve) => service.close(resolve));
+    }
   });
 
   it('should cut short a forward the form service holds when stopped, and give it back', async () => {
