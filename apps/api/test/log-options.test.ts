@@ -87,4 +87,21 @@ describe('the server log', () => {
       expect.stringContaining('Login link for'),
     ]);
   });
+  // Found by the twentieth session's fault probe: on a full disk, each quote's background send of its mail logged
+  // an error with a stack.
+  it('should log a background task that found the disk full at warn, without a stack', async () => {
+    const before = lines.length;
+    t.app.background.run(() =>
+      Promise.reject(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })),
+    );
+    t.app.background.run(() => Promise.reject(new Error('a fault of the code')));
+    await t.app.background.drain();
+    const logged = lines.slice(before).filter((line) => line.includes('Background task failed'));
+    expect(logged).toHaveLength(2);
+    const [full, fault] = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(full).toMatchObject({ level: 40, fault: { code: 'SQLITE_FULL' } });
+    expect(JSON.stringify(full)).not.toContain('"stack"');
+    expect(fault).toMatchObject({ level: 50 });
+    expect(JSON.stringify(fault)).toContain('"stack"');
+  });
 });
