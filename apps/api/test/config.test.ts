@@ -792,6 +792,31 @@ describe('loadConfig', () => {
     }
   });
 
+  // Found by the twentieth session's fault probe: under a low open-file limit, loading the server failed with a
+  // Node stack.
+  it('should print an open-file limit too low to load the server as one line', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const result = spawnSync(
+        'sh',
+        ['-c', `ulimit -n 40 && exec "${process.execPath}" --import tsx/esm src/server.ts`],
+        {
+          cwd: API_DIR,
+          env: { ...process.env, DATA_DIR: dataDir, PORT: '7699', HOST: '127.0.0.1' },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(
+        'The server could not start: this process may open no more files (EMFILE). Raise the open-file limit ' +
+          '(ulimit -n, or LimitNOFILE= in a systemd unit) to 1024 or more.\n',
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('should print an unreachable PostgreSQL at start as one line, without a stack or the password', async () => {
     // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
