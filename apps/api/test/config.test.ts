@@ -796,22 +796,35 @@ describe('loadConfig', () => {
   // Node stack.
   it('should print an open-file limit too low to load the server as one line', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'firm-config-'));
+    // A loader hook in place of the server's modules: loading them fails as under a low `ulimit -n` (a real low
+    // limit also starves the TypeScript loader these tests run the sources with, at a moment that varies).
+    const hooks = `data:text/javascript,${encodeURIComponent(
+      `export async function load(url, context, next) {
+        if (url.endsWith('/src/serve.ts')) {
+          return {
+            format: 'module',
+            shortCircuit: true,
+            source: "throw Object.assign(new Error('EMFILE: too many open files, open x'), { code: 'EMFILE' });",
+          };
+        }
+        return next(url, context);
+      }`,
+    )}`;
+    const preload = `data:text/javascript,${encodeURIComponent(
+      `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`,
+    )}`;
     try {
-      const result = spawnSync(
-        'sh',
-        ['-c', `ulimit -n 40 && exec "${process.execPath}" --import tsx/esm src/server.ts`],
-        {
-          cwd: API_DIR,
-          env: { ...process.env, DATA_DIR: dataDir, PORT: '7699', HOST: '127.0.0.1' },
-          encoding: 'utf8',
-          timeout: 60_000,
-        },
-      );
-      expect(result.status).toBe(1);
+      const result = spawnSync(process.execPath, ['--import', preload, ...SERVER_ARGS], {
+        cwd: API_DIR,
+        env: { ...process.env, DATA_DIR: dataDir, PORT: '7699', HOST: '127.0.0.1' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(result.stderr).toBe(
         'The server could not start: this process may open no more files (EMFILE). Raise the open-file limit ' +
           '(ulimit -n, or LimitNOFILE= in a systemd unit) to 1024 or more.\n',
       );
+      expect(result.status).toBe(1);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
