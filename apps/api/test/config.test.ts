@@ -85,6 +85,13 @@ function spawnServer(env: Record<string, string>, preload: string[] = []) {
   return { child, output, ended, until };
 }
 
+/** A `--import` module that puts the loader `hooks` (a module's URL) in place before the server's modules load. */
+function withLoaderHooks(hooks: string): string {
+  return `data:text/javascript,${encodeURIComponent(
+    `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`,
+  )}`;
+}
+
 /** Starts the server from source and resolves once it listens (see {@link spawnServer}). */
 async function startServer(env: Record<string, string>) {
   const server = spawnServer(env);
@@ -595,9 +602,7 @@ describe('loadConfig', () => {
         return next(specifier, context);
       }`,
     )}`;
-    const preload = `data:text/javascript,${encodeURIComponent(
-      `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`,
-    )}`;
+    const preload = withLoaderHooks(hooks);
     try {
       const hup = spawnServer({ DATA_DIR: dataDir, PORT: '7698' }, ['--import', preload]);
       try {
@@ -810,9 +815,7 @@ describe('loadConfig', () => {
         return next(url, context);
       }`,
     )}`;
-    const preload = `data:text/javascript,${encodeURIComponent(
-      `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`,
-    )}`;
+    const preload = withLoaderHooks(hooks);
     try {
       const result = spawnSync(process.execPath, ['--import', preload, ...SERVER_ARGS], {
         cwd: API_DIR,
