@@ -349,6 +349,36 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  // Indexes for the work the server does beside its routes (found by the twenty-first session; the query plans of
+  // every statement the routes, the outbox worker and the sweeps run are held by test/db/query-plans.test.ts).
+  // - The outbox is claimed lane by lane (mail, forwards: outbox-worker.ts), each claim asking for one kind's unsent
+  //   rows, oldest due first. Without the kind in the index, a lane read every unsent row of the other kind, one
+  //   table lookup each: with thousands of e-mails queued behind a burst of quotes, the forwards lane's empty
+  //   claim went through them all after every write (10% of the server's time in the POST bench). The kind leads
+  //   the index now, and every claim names its kind.
+  // - The hourly purge deletes sessions past their absolute limit or idle for too long: the idle side read every
+  //   session.
+  // - The upload sweep asks which stored file names a due-diligence row holds: it read every row.
+  '2026-11-27-007-background-work-indexes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('outbox_kind_due')
+        .on('outbox')
+        .columns(['kind', 'sent_at', 'next_attempt_at'])
+        .execute();
+      await db.schema.dropIndex('outbox_due').execute();
+      await db.schema
+        .createIndex('sessions_last_seen')
+        .on('sessions')
+        .column('last_seen_at')
+        .execute();
+      await db.schema
+        .createIndex('due_diligence_attachment_path')
+        .on('due_diligence')
+        .column('attachment_path')
+        .execute();
+    },
+  },
 };
 
 type ColumnList = [name: string, type: 'text' | 'integer', constraint: string][];

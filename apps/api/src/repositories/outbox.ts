@@ -99,8 +99,8 @@ export async function claimDue(
   now: Date,
   leaseMs: number,
   limit: number,
-  /** Only rows of this kind (the worker delivers each kind in a lane of its own). */
-  kind?: OutboxRow['kind'],
+  /** Only rows of this kind (the worker delivers each kind in a lane of its own; the index leads with it). */
+  kind: OutboxRow['kind'],
 ): Promise<OutboxRow[]> {
   const nowIso = now.toISOString();
   const after = (ms: number) => new Date(now.getTime() + ms).toISOString();
@@ -131,7 +131,7 @@ export async function claimDue(
             inner('locked_until', '>', after(leaseMs)),
           ]),
         )
-        .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind as OutboxRow['kind']))
+        .where('kind', '=', kind)
         .orderBy('next_attempt_at')
         .limit(limit)
         .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),

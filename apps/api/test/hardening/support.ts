@@ -5,7 +5,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { expect, vi } from 'vitest';
 import app, { serverOptions } from '../../src/app.js';
-import type { TestApp } from '../helper.js';
+import { multipart, pdf, type TestApp } from '../helper.js';
 
 export { multipart, pdf, type FilePart } from '../helper.js';
 
@@ -164,6 +164,41 @@ export const VALID_QUERIES: Record<string, string> = {
   'GET /api/:client/article': 'id=harbour-quay&type=case_study',
   'GET /api/:client/login/link': `token=${'A'.repeat(43)}`,
 };
+
+/**
+ * A valid request for a route of the table: the client prefix in its path, its valid query (or `query`) and
+ * body, a due-diligence form with a small PDF, and `file` for a media route's `:file`.
+ */
+export function validRequest(
+  route: RouteEntry,
+  prefix: string,
+  cookie: string | undefined,
+  { file, query }: { file?: string | undefined; query?: string | undefined } = {},
+) {
+  const key = routeKey(route);
+  let url = route.url
+    .replace(':client', prefix)
+    .replace(':file', file ?? 'x')
+    .replace('*', 'x');
+  const q = query ?? VALID_QUERIES[key] ?? VALID_QUERIES[key.replace(/^HEAD /, 'GET ')];
+  if (q !== undefined) url += `?${q}`;
+  const headers: Record<string, string> = cookie === undefined ? {} : { cookie };
+  if (key === 'POST /api/:client/due-diligence') {
+    const form = multipart(
+      { ...DUE_DILIGENCE_FIELDS, SingleLine: 'Tenancy probe' },
+      { filename: 'probe.pdf', content: pdf(512) },
+    );
+    return {
+      method: route.method,
+      url,
+      payload: form.payload,
+      headers: { ...headers, ...form.headers },
+    };
+  }
+  const body =
+    route.method === 'GET' || route.method === 'HEAD' ? undefined : (VALID_BODIES[key] ?? {});
+  return { method: route.method, url, headers, ...(body === undefined ? {} : { payload: body }) };
+}
 
 /** Every file under `dir` (relative paths), walking sub-folders. */
 export async function walk(dir: string): Promise<string[]> {

@@ -5,11 +5,10 @@ import {
   DUE_DILIGENCE_FIELDS,
   PUBLIC_ROUTES,
   VALID_BODIES,
-  VALID_QUERIES,
   multipart,
-  pdf,
   routeKey,
   routeTable,
+  validRequest,
   type RouteEntry,
 } from './support.js';
 
@@ -27,35 +26,15 @@ const NORTHBANK_PERSON = {
 };
 const NORTHBANK_PROJECT = 'Zanzibar Wharf Secret Scheme';
 
-/** One request for a route: its method, the client prefix in the path, the valid body and query. */
 /** A media file (not the logo) each client really has, so `:file` names something a session would get. */
 const mediaFiles: Record<string, string> = {};
 
-function requestFor(route: RouteEntry, prefix: string, cookie: string | undefined, query?: string) {
-  const key = routeKey(route);
-  let url = route.url
-    .replace(':client', prefix)
-    .replace(':file', mediaFiles[prefix] ?? 'x')
-    .replace('*', 'x');
-  const q = query ?? VALID_QUERIES[key] ?? VALID_QUERIES[key.replace(/^HEAD /, 'GET ')];
-  if (q !== undefined) url += `?${q}`;
-  const headers: Record<string, string> = cookie === undefined ? {} : { cookie };
-  if (key === 'POST /api/:client/due-diligence') {
-    const form = multipart(
-      { ...DUE_DILIGENCE_FIELDS, SingleLine: 'Tenancy probe' },
-      { filename: 'probe.pdf', content: pdf(512) },
-    );
-    return {
-      method: route.method,
-      url,
-      payload: form.payload,
-      headers: { ...headers, ...form.headers },
-    };
-  }
-  const body =
-    route.method === 'GET' || route.method === 'HEAD' ? undefined : (VALID_BODIES[key] ?? {});
-  return { method: route.method, url, headers, ...(body === undefined ? {} : { payload: body }) };
-}
+const requestFor = (
+  route: RouteEntry,
+  prefix: string,
+  cookie: string | undefined,
+  query?: string,
+) => validRequest(route, prefix, cookie, { file: mediaFiles[prefix], query });
 
 describe.each(databases)('tenancy matrix from the route table ($name)', (target) => {
   let t: TestApp;

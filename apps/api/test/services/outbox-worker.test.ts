@@ -95,7 +95,7 @@ describe('OutboxWorker', () => {
     expect(await worker.runOnce()).toBe(0);
     refuse = false;
     await enqueue(db.kysely, mail('leased'), clock.now());
-    await db.write((trx) => claimDue(trx, db.dialect, clock.now(), 5 * 60_000, 1));
+    await db.write((trx) => claimDue(trx, db.dialect, clock.now(), 5 * 60_000, 1, 'mail'));
     await enqueue(db.kysely, mail('new'), clock.now());
 
     // With the clock running on, the retry and the lease are kept.
@@ -258,7 +258,7 @@ describe('OutboxWorker', () => {
     const unsent = rows.filter((r) => r.sent_at === null);
     expect(unsent).toHaveLength(250 - sent);
     expect(unsent.every((r) => r.locked_until === null && r.attempts === 0)).toBe(true);
-    expect(await claimDue(db.kysely, db.dialect, clock.now(), 60_000, 1_000)).toHaveLength(
+    expect(await claimDue(db.kysely, db.dialect, clock.now(), 60_000, 1_000, 'mail')).toHaveLength(
       250 - sent,
     );
   });
