@@ -17,6 +17,13 @@ import {
   type Client,
   type ClientChanges,
 } from '../repositories/clients.js';
+import {
+  listUnsent,
+  redirectForwards,
+  type ForwardPayload,
+  type MailPayload,
+  type OutboxRow,
+} from '../repositories/outbox.js';
 import { listActivity, listDueDiligence, listQuotes } from '../repositories/records.js';
 import {
   ContentError,
@@ -43,6 +50,10 @@ export const USAGE = `Usage: pnpm admin <command>
                                  into a new FILE (UTF-8 with a byte order mark, so Excel reads £ and accents)
   activity export --client P [--out FILE]
                                  CSV of page views, submits and searches, likewise
+  outbox list                    E-mails and forwards not sent yet: attempts, when next, last error
+  outbox redirect --to URL [--from URL]
+                                 Sends the forwards not sent yet (only those queued for --from, if given)
+                                 to URL instead, from now on: for after correcting FORM_SERVICE_URL
 
 Configuration comes from the environment, as for the server (DATA_DIR, DATABASE_URL, …).
 `;
@@ -70,6 +81,8 @@ const OPTIONS = {
   client: { type: 'string' },
   out: { type: 'string' },
   'allow-empty': { type: 'boolean' },
+  to: { type: 'string' },
+  from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -77,7 +90,7 @@ type Values = {
   [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean;
 };
 
-function required(values: Values, name: 'prefix' | 'name' | 'client' | 'login'): string {
+function required(values: Values, name: 'prefix' | 'name' | 'client' | 'login' | 'to'): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required.`);
   return value.trim();
@@ -264,9 +277,107 @@ async function run(
       await writeCsv(io, values.out, csv, rows.length);
       return;
     }
+    case 'outbox list': {
+      const rows = await listUnsent(db.kysely);
+      if (rows.length === 0) {
+        io.stdout('Nothing waiting: every e-mail and forward has been sent.\n');
+        return;
+      }
+      const mails = rows.filter((r) => r.kind === 'mail').length;
+      const forwards = rows.length - mails;
+      io.stdout(
+        `${rows.length} waiting: ${mails} ${mails === 1 ? 'e-mail' : 'e-mails'}, ` +
+          `${forwards} ${forwards === 1 ? 'forward' : 'forwards'}.\n`,
+      );
+      for (const row of rows) io.stdout(`${outboxLine(row, now)}\n`);
+      return;
+    }
+    case 'outbox redirect': {
+      const to = formServiceUrl('--to', required(values, 'to'));
+      const from = values.from === undefined ? null : formServiceUrl('--from', values.from);
+      const { changed, inFlight } = await redirectForwards(db.kysely, to, from, now);
+      if (changed === 0) {
+        if (from === null) {
+          io.stdout('No forwards are waiting: nothing to redirect.\n');
+          return;
+        }
+        const waiting = [
+          ...new Set(
+            (await listUnsent(db.kysely))
+              .filter((r) => r.kind === 'forward')
+              .map((r) => shownUrl((JSON.parse(r.payload) as ForwardPayload).url)),
+          ),
+        ].sort();
+        throw new CommandError(
+          `No forward waiting was queued for ${shownUrl(from)}.` +
+            (waiting.length === 0
+              ? ' No forwards are waiting at all.'
+              : ` The forwards waiting are for: ${waiting.join(', ')}.`),
+        );
+      }
+      io.stdout(
+        `Redirected ${changed} ${changed === 1 ? 'forward' : 'forwards'} to ${shownUrl(to)}; ` +
+          `${changed === 1 ? 'it is' : 'they are'} due now.\n`,
+      );
+      if (inFlight > 0) {
+        io.stderr(
+          `Note: ${inFlight} of them ${inFlight === 1 ? 'was' : 'were'} being sent at this moment, to the address ` +
+            `${inFlight === 1 ? 'it' : 'they'} had; if that attempt fails, the next goes to the new one.\n`,
+        );
+      }
+      return;
+    }
     default:
       throw new UsageError(`Unknown command "${command}".`);
   }
+}
+
+/** An address for the form service, as FORM_SERVICE_URL takes it (http or https). */
+function formServiceUrl(option: string, raw: string): string {
+  try {
+    const parsed = new URL(raw.trim());
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href;
+  } catch {
+    // said below
+  }
+  throw new UsageError(
+    `${option} must be an http:// or https:// URL, as FORM_SERVICE_URL is (got "${shownText(raw)}").`,
+  );
+}
+
+/** A URL to print: a password in it is starred out (the rest is what staff need to tell addresses apart). */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return shownText(parsed.href);
+  } catch {
+    return shownText(url);
+  }
+}
+
+/** One waiting row of `outbox list`, tab-separated. */
+function outboxLine(row: OutboxRow, now: Date): string {
+  const due = row.next_attempt_at <= now.toISOString() ? 'due now' : `next ${row.next_attempt_at}`;
+  const sending =
+    row.locked_until !== null && row.locked_until > now.toISOString() ? '\tbeing sent' : '';
+  let what: string;
+  try {
+    if (row.kind === 'mail') {
+      const mail = JSON.parse(row.payload) as MailPayload;
+      what = `to ${shownText(mail.to)}\t"${shownText(mail.subject)}"`;
+    } else {
+      const job = JSON.parse(row.payload) as ForwardPayload;
+      what = `to ${shownUrl(job.url)}${job.file === undefined ? '' : `\twith ${shownText(job.file.filename)}`}`;
+    }
+  } catch {
+    what = '(its content cannot be read)';
+  }
+  const error =
+    row.last_error === null
+      ? ''
+      : `\tlast error: ${shownText(row.last_error.split('\n')[0] ?? '')}`;
+  return `${row.kind}\t${row.id}\tqueued ${row.created_at}\tattempts ${row.attempts}\t${due}${sending}\t${what}${error}`;
 }
 
 /** Marks a file as UTF-8 for Excel, which otherwise reads a CSV in the system's legacy code page (£ → Â£). */
@@ -383,6 +494,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
         'content import',
         'leads export',
         'activity export',
+        'outbox list',
+        'outbox redirect',
       ].includes(command)
     ) {
       throw new UsageError(`Unknown command "${command}".`);
@@ -392,6 +505,12 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     }
     if (parsed.values['allow-empty'] === true && command !== 'content import') {
       throw new UsageError('--allow-empty is only for content import.');
+    }
+    if (
+      (parsed.values.to !== undefined || parsed.values.from !== undefined) &&
+      command !== 'outbox redirect'
+    ) {
+      throw new UsageError('--to and --from are only for outbox redirect.');
     }
     if (command !== 'content import' && rest.length > 0) {
       throw new UsageError(`Unexpected argument "${rest[0] ?? ''}".`);

@@ -193,6 +193,82 @@ export async function markFailed(
     .execute();
 }
 
+/** The rows not sent yet, oldest due first: e-mails, then forwards (one indexed read a kind). */
+export async function listUnsent(db: Kysely<Database>): Promise<OutboxRow[]> {
+  const rows: OutboxRow[] = [];
+  for (const kind of ['mail', 'forward'] as const) {
+    rows.push(
+      ...(await db
+        .selectFrom('outbox')
+        .selectAll()
+        .where('kind', '=', kind)
+        .where('sent_at', 'is', null)
+        .orderBy('next_attempt_at')
+        .orderBy('created_at')
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+export interface Redirected {
+  /** Forwards now addressed to the new URL. */
+  changed: number;
+  /** Of those, how many a worker was sending at that moment: that attempt goes to the address it had. */
+  inFlight: number;
+}
+
+/**
+ * Addresses the forwards not sent yet to `to` (all of them, or only those queued for `from`, compared as parsed
+ * URLs), and makes them due at once: after FORM_SERVICE_URL is corrected, the rows queued under the old address
+ * would otherwise keep going there. Their attempts and last error stay as a record of what happened before.
+ * One transaction; a forward being sent meanwhile keeps its lease (its attempt used the old address).
+ */
+export async function redirectForwards(
+  db: Kysely<Database>,
+  to: string,
+  from: string | null,
+  now: Date,
+): Promise<Redirected> {
+  const target = new URL(to).href;
+  const source = from === null ? null : new URL(from).href;
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('outbox')
+      .select(['id', 'payload', 'locked_until'])
+      .where('kind', '=', 'forward')
+      .where('sent_at', 'is', null)
+      .execute();
+    let changed = 0;
+    let inFlight = 0;
+    for (const row of rows) {
+      const payload = JSON.parse(row.payload) as ForwardPayload;
+      if (source !== null && sameUrl(payload.url) !== source) continue;
+      await trx
+        .updateTable('outbox')
+        .set({
+          payload: JSON.stringify({ ...payload, url: target }),
+          next_attempt_at: now.toISOString(),
+        })
+        .where('id', '=', row.id)
+        .where('sent_at', 'is', null)
+        .execute();
+      changed += 1;
+      if (row.locked_until !== null && row.locked_until > now.toISOString()) inFlight += 1;
+    }
+    return { changed, inFlight };
+  });
+}
+
+/** A stored URL as the parser writes it (so `https://forms.example` and `https://forms.example/` match). */
+function sameUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
 export async function listOutbox(db: Kysely<Database>): Promise<OutboxRow[]> {
   return db.selectFrom('outbox').selectAll().orderBy('created_at').execute();
 }

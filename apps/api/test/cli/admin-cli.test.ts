@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin-cli.js';
 import { openDatabase } from '../../src/db/connect.js';
+import { enqueue, listUnsent, markFailed, type OutboxRow } from '../../src/repositories/outbox.js';
 import { insertActivity, insertQuote } from '../../src/repositories/records.js';
 import { findClientByPrefix } from '../../src/repositories/clients.js';
 import { createOpenUser } from '../../src/repositories/users.js';
@@ -380,5 +381,113 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     expect(await admin('client', 'list', '--out', 'x.csv')).toMatchObject({ code: 2 });
     expect((await admin('leads', 'export', '--client', 'acme', '--out', ' ')).code).toBe(2);
     delete env.INIT_CWD;
+  });
+
+  it('should list what the outbox holds and send waiting forwards to a corrected address', async () => {
+    const db = await openDatabase({
+      databaseUrl: env.DATABASE_URL ?? null,
+      databaseSchema: env.DATABASE_SCHEMA ?? null,
+      dataDir,
+    });
+    const now = new Date();
+    const old = 'https://forms.example/old-form';
+    try {
+      expect(await admin('outbox', 'list')).toMatchObject({
+        code: 0,
+        stdout: 'Nothing waiting: every e-mail and forward has been sent.\n',
+      });
+      await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to: 'team@advisory.example', subject: 'New quote', text: 'x' } },
+        now,
+      );
+      const forward = (url: string, project: string) =>
+        enqueue(db.kysely, { kind: 'forward', payload: { url, fields: { project } } }, now);
+      await forward(old, 'one');
+      await forward(old, 'two');
+      await forward('https://user:s3cret@other.example/form', 'three');
+      // One of the old address's forwards has failed once, and one is being sent right now.
+      const rows = await listUnsent(db.kysely);
+      const [first, second] = rows.filter((r) => r.kind === 'forward');
+      await markFailed(
+        db.kysely,
+        first as OutboxRow,
+        'connect ECONNREFUSED\nstack',
+        new Date(now.getTime() + 60_000),
+      );
+      await db.kysely
+        .updateTable('outbox')
+        .set({ locked_until: new Date(now.getTime() + 60_000).toISOString() })
+        .where('id', '=', second?.id ?? '')
+        .execute();
+    } finally {
+      await db.close();
+    }
+
+    const list = await admin('outbox', 'list');
+    expect(list.code, list.stderr).toBe(0);
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('4 waiting: 1 e-mail, 3 forwards.');
+    expect(lines[1]).toMatch(
+      /^mail\t\S+\tqueued \S+\tattempts 0\tdue now\tto team@advisory\.example\t"New quote"$/,
+    );
+    expect(lines.filter((l) => l.includes(`to ${old}`))).toHaveLength(2);
+    expect(list.stdout).toMatch(
+      /attempts 1\tnext \S+\tto https:\/\/forms\.example\/old-form\tlast error: connect ECONNREFUSED\n/,
+    );
+    expect(list.stdout).toMatch(/\tbeing sent\tto https:\/\/forms\.example\/old-form/);
+    // A password in an address is not printed.
+    expect(list.stdout).toContain('to https://user:***@other.example/form');
+    expect(list.stdout).not.toContain('s3cret');
+
+    // Only the old address's forwards move, both due at once; the one being sent is said to be.
+    const redirected = await admin(
+      'outbox',
+      'redirect',
+      '--from',
+      old,
+      '--to',
+      'https://forms.example/new-form',
+    );
+    expect(redirected).toMatchObject({
+      code: 0,
+      stdout: 'Redirected 2 forwards to https://forms.example/new-form; they are due now.\n',
+    });
+    expect(redirected.stderr).toMatch(/^Note: 1 of them was being sent at this moment/);
+    const after = (await admin('outbox', 'list')).stdout;
+    expect(
+      after.match(/due now(\tbeing sent)?\tto https:\/\/forms\.example\/new-form/g),
+    ).toHaveLength(2);
+    expect(after).toContain('to https://user:***@other.example/form');
+    expect(after).not.toContain(old);
+
+    // A --from nothing was queued for says which addresses are waiting; bad URLs are usage errors.
+    expect(
+      await admin('outbox', 'redirect', '--from', old, '--to', 'https://forms.example/x'),
+    ).toMatchObject({
+      code: 1,
+      stderr:
+        `No forward waiting was queued for ${old}. The forwards waiting are for: ` +
+        'https://forms.example/new-form, https://user:***@other.example/form.\n',
+    });
+    for (const args of [
+      ['outbox', 'redirect'],
+      ['outbox', 'redirect', '--to', 'ftp://forms.example/'],
+      ['outbox', 'redirect', '--to', 'not a url'],
+      ['outbox', 'redirect', '--to', 'https://forms.example/', '--from', 'nope'],
+      ['outbox', 'list', '--to', 'https://forms.example/'],
+    ]) {
+      const refused = await admin(...args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toMatch(/--to|--from/);
+    }
+
+    // Without --from every waiting forward goes to the new address.
+    expect(
+      await admin('outbox', 'redirect', '--to', 'https://forms.example/new-form/'),
+    ).toMatchObject({
+      code: 0,
+      stdout: 'Redirected 3 forwards to https://forms.example/new-form/; they are due now.\n',
+    });
   });
 });
