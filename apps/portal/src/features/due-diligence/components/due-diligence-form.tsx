@@ -86,8 +86,8 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   // file cannot be kept), and nothing said so: it would have been sent without it. The draft keeps the file's
   // name (only its name), and the field asks for it again until a file is chosen.
   const lostFileName = file === null && draftOwner === owner ? storedFileName : null;
-  const [fileTooLarge, setFileTooLarge] = useState(false);
-  const [fileEmpty, setFileEmpty] = useState(false);
+  // The file field refused the file chosen (too large, or empty) and says why; the form is not sent meanwhile.
+  const [fileRefused, setFileRefused] = useState(false);
   // After a Submit with fields the API would refuse: each says why at the field, until it is put right.
   const [checked, setChecked] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -144,8 +144,9 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
   // probe, an empty file could not be taken away, and the form could not be sent at all).
   const noteChosenFile = (event: FormEvent<HTMLInputElement>) => {
     const chosen = event.currentTarget.files?.[0];
-    setFileTooLarge(chosen !== undefined && chosen.size > MAX_ATTACHMENT_BYTES);
-    setFileEmpty(chosen !== undefined && chosen.size === 0);
+    setFileRefused(
+      chosen !== undefined && (chosen.size > MAX_ATTACHMENT_BYTES || chosen.size === 0),
+    );
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -160,15 +161,13 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         'input[inputmode="decimal"][aria-invalid="true"]',
       ) ?? []),
     ];
-    if (wrong.length > 0 || fileTooLarge || fileEmpty || refused.length > 0) {
+    if (wrong.length > 0 || fileRefused || refused.length > 0) {
       setChecked(true);
       // Focus goes to the first field to fix, in the form's order.
       focusFirstInDocumentOrder([
         ...wrong.map((field) => fieldElement(form.current, field)),
         ...refused,
-        fileTooLarge || fileEmpty
-          ? form.current?.querySelector<HTMLElement>('[data-field="attachment"]')
-          : null,
+        fileRefused ? form.current?.querySelector<HTMLElement>('[data-field="attachment"]') : null,
       ]);
       return;
     }
@@ -275,10 +274,7 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
             setFile(chosen);
             chooseFile(chosen?.name ?? null);
           }}
-          onRemove={() => {
-            setFileTooLarge(false);
-            setFileEmpty(false);
-          }}
+          onRemove={() => setFileRefused(false)}
           errorMessage={lostFileName !== null ? lostFileMessage(lostFileName) : undefined}
         />
       </Fieldset>
