@@ -349,8 +349,9 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
-  // Indexes for the work the server does beside its routes (found by the twenty-first session; the query plans of
-  // every statement the routes, the outbox worker and the sweeps run are held by test/db/query-plans.test.ts).
+  // Indexes for the work the server and the staff tool do beside the routes' reads (found by the twenty-first
+  // session's profile and scale probe; the query plans of every statement the routes, the outbox worker and the
+  // sweeps run are held by test/db/query-plans.test.ts).
   // - The outbox is claimed lane by lane (mail, forwards: outbox-worker.ts), each claim asking for one kind's unsent
   //   rows, oldest due first. Without the kind in the index, a lane read every unsent row of the other kind, one
   //   table lookup each: with thousands of e-mails queued behind a burst of quotes, the forwards lane's empty
@@ -359,6 +360,7 @@ export const migrations: Record<string, Migration> = {
   // - The hourly purge deletes sessions past their absolute limit or idle for too long: the idle side read every
   //   session.
   // - The upload sweep asks which stored file names a due-diligence row holds: it read every row.
+  // - Switching a client to magic-link ends its open logins' sessions: it read every session and user.
   '2026-11-27-007-background-work-indexes': {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -377,6 +379,7 @@ export const migrations: Record<string, Migration> = {
         .on('due_diligence')
         .column('attachment_path')
         .execute();
+      await db.schema.createIndex('sessions_client').on('sessions').column('client_id').execute();
     },
   },
 };

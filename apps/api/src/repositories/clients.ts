@@ -225,15 +225,18 @@ export async function updateClient(
         if (Number(result.numUpdatedRows) === 0) return false;
       }
       if (changes.loginPolicy === 'magic-link') {
+        // The client's sessions (index sessions_client), each user looked up by its key: the whole sessions and
+        // users tables were read (found by the twenty-first session's scale probe).
         await trx
           .deleteFrom('sessions')
-          .where('client_id', '=', client.id)
-          .where('user_id', 'in', (eb) =>
-            eb
-              .selectFrom('users')
-              .select('users.id')
-              .where('users.client_id', '=', client.id)
-              .where('users.verified', '=', 0),
+          .where('sessions.client_id', '=', client.id)
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('users')
+                .select('users.id')
+                .whereRef('users.id', '=', 'sessions.user_id')
+                .where('users.verified', '=', 0),
+            ),
           )
           .execute();
       }

@@ -25,6 +25,9 @@ export type OutboxJob =
 
 export type OutboxRow = OutboxTable;
 
+/** Every kind of row the outbox holds. */
+export const OUTBOX_KINDS: readonly OutboxRow['kind'][] = ['mail', 'forward'];
+
 const insertRow = precompiled<'id' | 'kind' | 'payload' | 'now'>(
   ['id', 'kind', 'payload', 'now'],
   (db, slot) =>
@@ -82,16 +85,17 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /**
- * Claims up to `limit` due rows for this worker for `leaseMs`, in one statement (an UPDATE of the rows a
- * subquery picks, RETURNING them), oldest due first. On PostgreSQL the subquery locks its rows
- * `FOR UPDATE SKIP LOCKED`, so several instances never claim the same row; SQLite serialises writers.
- * Run it in a transaction (the worker uses `Db.write`, which on SQLite shares the commit with others).
+ * Claims up to `limit` due rows of one kind for this worker for `leaseMs`, in one statement (an UPDATE of the rows
+ * a subquery picks, RETURNING them), oldest due first. On PostgreSQL the subquery locks its rows `FOR UPDATE SKIP
+ * LOCKED`, so several instances never claim the same row; SQLite serialises writers. Run it in a transaction (the
+ * worker uses `Db.write`, which on SQLite shares the commit with others).
  *
- * The times stored are the wall clock's, and a wall clock can be set back (found by the seventeenth session's fault
- * probe: a step back of an hour held every queued mail, and any claimed row's lease, for that hour). A time
- * further ahead than the rule that set it allows can only come from before such a step, so it counts as passed:
- * a row never tried (due from the moment it was queued), a retry later than its own delay from now, a lease longer
- * than `leaseMs` from now.
+ * Due means `next_attempt_at` has passed: the subquery is one range of the index (kind, sent_at, next_attempt_at),
+ * so rows waiting for a retry are never read. (The seventeenth session's rule for a wall clock set back was
+ * written into this statement as an OR over every attempt count, which no index serves: with the mail server or
+ * the form service down, every claim read every row waiting of its kind, 22 ms at 50,000, inside the write lock,
+ * after every submission; found by the twenty-first session's scale probe. That rule is now
+ * {@link repairClockStep}, which the worker runs when it starts and whenever it sees its clock go back.)
  */
 export async function claimDue(
   db: Kysely<Database>,
@@ -103,35 +107,19 @@ export async function claimDue(
   kind: OutboxRow['kind'],
 ): Promise<OutboxRow[]> {
   const nowIso = now.toISOString();
-  const after = (ms: number) => new Date(now.getTime() + ms).toISOString();
   const rows = await db
     .updateTable('outbox')
-    .set({ locked_until: after(leaseMs) })
+    .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString() })
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('outbox')
         .select('id')
-        .where('sent_at', 'is', null)
-        .where((inner) =>
-          inner.or([
-            inner('next_attempt_at', '<=', nowIso),
-            inner('attempts', '=', 0),
-            ...Array.from({ length: CAPPED_AT }, (_, i) =>
-              inner.and([
-                inner('attempts', i + 1 === CAPPED_AT ? '>=' : '=', i + 1),
-                inner('next_attempt_at', '>', after(retryDelayMs(i + 1))),
-              ]),
-            ),
-          ]),
-        )
-        .where((inner) =>
-          inner.or([
-            inner('locked_until', 'is', null),
-            inner('locked_until', '<', nowIso),
-            inner('locked_until', '>', after(leaseMs)),
-          ]),
-        )
         .where('kind', '=', kind)
+        .where('sent_at', 'is', null)
+        .where('next_attempt_at', '<=', nowIso)
+        .where((inner) =>
+          inner.or([inner('locked_until', 'is', null), inner('locked_until', '<', nowIso)]),
+        )
         .orderBy('next_attempt_at')
         .limit(limit)
         .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
@@ -142,6 +130,55 @@ export async function claimDue(
   return rows.sort(
     (a, b) => compare(a.next_attempt_at, b.next_attempt_at) || compare(a.created_at, b.created_at),
   );
+}
+
+/**
+ * Undoes what a wall clock set back did to the unsent rows (found by the seventeenth session's fault probe: a step
+ * back of an hour held every queued mail, and any claimed row's lease, for that hour). A time further ahead of
+ * `now` than the rule that set it allows can only come from before such a step, so it counts as passed: a row never
+ * tried (due from the moment it was queued) is due now, a retry further ahead than its own delay is due now, and a
+ * lease longer than `leaseMs` from now is given up. Returns how many rows it changed. It reads every row waiting, so
+ * the worker runs it only when it starts (a step while the server was stopped, a restored VM) and when it sees its
+ * own clock go back.
+ */
+export async function repairClockStep(
+  db: Kysely<Database>,
+  now: Date,
+  leaseMs: number,
+): Promise<number> {
+  const nowIso = now.toISOString();
+  const after = (ms: number) => new Date(now.getTime() + ms).toISOString();
+  let repaired = 0;
+  // Kind by kind, through the index (kind, sent_at, next_attempt_at): the rows waiting, never the sent ones.
+  for (const kind of OUTBOX_KINDS) {
+    const due = await db
+      .updateTable('outbox')
+      .set({ next_attempt_at: nowIso })
+      .where('kind', '=', kind)
+      .where('sent_at', 'is', null)
+      .where('next_attempt_at', '>', nowIso)
+      .where((inner) =>
+        inner.or([
+          inner('attempts', '=', 0),
+          ...Array.from({ length: CAPPED_AT }, (_, i) =>
+            inner.and([
+              inner('attempts', i + 1 === CAPPED_AT ? '>=' : '=', i + 1),
+              inner('next_attempt_at', '>', after(retryDelayMs(i + 1))),
+            ]),
+          ),
+        ]),
+      )
+      .executeTakeFirst();
+    const released = await db
+      .updateTable('outbox')
+      .set({ locked_until: null })
+      .where('kind', '=', kind)
+      .where('sent_at', 'is', null)
+      .where('locked_until', '>', after(leaseMs))
+      .executeTakeFirst();
+    repaired += Number(due.numUpdatedRows) + Number(released.numUpdatedRows);
+  }
+  return repaired;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -196,7 +233,7 @@ export async function markFailed(
 /** The rows not sent yet, oldest due first: e-mails, then forwards (one indexed read a kind). */
 export async function listUnsent(db: Kysely<Database>): Promise<OutboxRow[]> {
   const rows: OutboxRow[] = [];
-  for (const kind of ['mail', 'forward'] as const) {
+  for (const kind of OUTBOX_KINDS) {
     rows.push(
       ...(await db
         .selectFrom('outbox')

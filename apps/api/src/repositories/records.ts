@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { newId } from '../crypto.js';
 import { orderedId } from '../db/ordered-id.js';
 import { precompiled } from '../db/precompiled.js';
 import type {
@@ -162,7 +161,9 @@ export async function insertActivity(
   await db
     .insertInto('activity')
     .values({
-      id: newId(),
+      // Time-ordered, as the other records' ids: each insert lands at the end of the key's index, where a random
+      // id landed anywhere in it (twice the time per insert at 500,000 rows: the twenty-first session's scale probe).
+      id: orderedId(now.getTime()),
       client_id: entry.clientId,
       user_id: entry.userId,
       action: entry.action,

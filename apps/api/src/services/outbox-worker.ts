@@ -6,7 +6,9 @@ import {
   claimDue,
   markFailed,
   markSent,
+  OUTBOX_KINDS,
   releaseClaims,
+  repairClockStep,
   retryDelayMs,
   type ForwardPayload,
   type MailPayload,
@@ -38,7 +40,7 @@ interface WorkerOptions {
  * holds each forward for up to a minute, and held the mail of the same batches with it, login links included
  * (found by the twentieth session's fault probe).
  */
-const KINDS: readonly OutboxRow['kind'][] = ['mail', 'forward'];
+const KINDS = OUTBOX_KINDS;
 
 /** Sends queued mail and forwards from the outbox table, with retries and back-off. */
 export class OutboxWorker {
@@ -50,6 +52,8 @@ export class OutboxWorker {
   #again = new Set<OutboxRow['kind']>();
   /** The message of the poll's failure while it keeps failing the same way: said once, not at every poll. */
   #failing: string | undefined;
+  /** The clock's time at the last look at it (ms): a time before it means the wall clock was set back. */
+  #lastSeen: number | undefined;
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -134,8 +138,31 @@ export class OutboxWorker {
     return started;
   }
 
+  /**
+   * Makes due what a wall clock set back would hold up ({@link repairClockStep}): when the worker first runs (the
+   * clock may have stepped while the server was stopped) and whenever the clock reads earlier than it did at the
+   * last look. The claims themselves read only due rows.
+   */
+  async #repairAfterClockStep(): Promise<void> {
+    const now = this.options.clock();
+    if (this.#lastSeen !== undefined && now.getTime() >= this.#lastSeen) {
+      this.#lastSeen = now.getTime();
+      return;
+    }
+    const repaired = await this.options.db.write((trx) => repairClockStep(trx, now, LEASE_MS));
+    if (repaired > 0) {
+      this.options.log.warn(
+        { repaired },
+        'Outbox rows were waiting on times further ahead than their rules allow (the wall clock was set back): ' +
+          'they are due now',
+      );
+    }
+    this.#lastSeen = now.getTime();
+  }
+
   async #process(kind: OutboxRow['kind']): Promise<number> {
     const { db, clock } = this.options;
+    await this.#repairAfterClockStep();
     let sent = 0;
     for (;;) {
       const rows = await db.write((trx) =>

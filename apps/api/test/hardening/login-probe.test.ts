@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordLoginAttempt } from '../../src/repositories/login-attempts.js';
+import {
+  EXPIRED_PER_ATTEMPT,
+  purgeLoginAttempts,
+  recordLoginAttempt,
+} from '../../src/repositories/login-attempts.js';
 import {
   PERSON,
   buildTestApp,
@@ -64,6 +68,65 @@ describe.each(databases)('login rate limits under a burst ($name)', (target) => 
     expect(counted).toHaveLength(3);
     // And the limit holds for a later attempt on its own.
     expect(await attempt(99)).toBe(false);
+  });
+
+  // Found by the twenty-first session's scale probe: each attempt deleted every expired one inside its own
+  // transaction, so the login after a burst paid for the whole burst (409 ms after 100,000).
+  it('should delete a batch of expired attempts with each attempt, and the rest in the hourly purge', async () => {
+    const kysely = t.app.db.kysely;
+    // Only this test's attempts (the earlier tests' would be the oldest expired ones).
+    await kysely.deleteFrom('login_attempts').execute();
+    const window = 15 * 60_000;
+    const now = new Date(t.clock.now().getTime() + 24 * 60 * 60_000);
+    const expired = Array.from({ length: 2_345 }, (_, i) => ({
+      id: `expired-${String(i).padStart(5, '0')}`,
+      key: `address:203.0.113.${i % 200}`,
+      at: new Date(now.getTime() - window - 1_000 - i * 1_000).toISOString(),
+    }));
+    for (let i = 0; i < expired.length; i += 500) {
+      await kysely
+        .insertInto('login_attempts')
+        .values(expired.slice(i, i + 500))
+        .execute();
+    }
+    const keysLeft = async () =>
+      (
+        await kysely
+          .selectFrom('login_attempts')
+          .select('id')
+          .where('id', 'like', 'expired-%')
+          .execute()
+      ).length;
+
+    expect(
+      await recordLoginAttempt(
+        kysely,
+        t.app.db.dialect,
+        [{ key: 'email:after-burst@example.com', max: 5 }],
+        window,
+        now,
+      ),
+    ).toBe(true);
+    // The oldest go first.
+    expect(await keysLeft()).toBe(expired.length - EXPIRED_PER_ATTEMPT);
+    const oldest = await kysely
+      .selectFrom('login_attempts')
+      .select('id')
+      .where('id', '=', expired.at(-1)?.id ?? '')
+      .execute();
+    expect(oldest).toEqual([]);
+
+    // The purge takes the rest, in statements of a thousand, and keeps the attempt within the window.
+    expect(await purgeLoginAttempts(kysely, window, now)).toBe(
+      expired.length - EXPIRED_PER_ATTEMPT,
+    );
+    expect(await keysLeft()).toBe(0);
+    const kept = await kysely
+      .selectFrom('login_attempts')
+      .select('key')
+      .where('key', '=', 'email:after-burst@example.com')
+      .execute();
+    expect(kept).toHaveLength(1);
   });
 });
 

@@ -6,7 +6,13 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connect.js';
-import { claimDue, enqueue, listOutbox, type MailPayload } from '../../src/repositories/outbox.js';
+import {
+  claimDue,
+  enqueue,
+  listOutbox,
+  listUnsent,
+  type MailPayload,
+} from '../../src/repositories/outbox.js';
 import type { Mailer } from '../../src/services/mailer.js';
 import { OutboxWorker, retryDelayMs } from '../../src/services/outbox-worker.js';
 import { silentLogger, TestClock } from '../helper.js';
@@ -108,6 +114,64 @@ describe('OutboxWorker', () => {
     expect(await worker.runOnce()).toBe(2);
     expect(sent.slice(1).sort()).toEqual(['leased', 'retry']);
     expect((await listOutbox(db.kysely)).every((row) => row.sent_at !== null)).toBe(true);
+  });
+
+  // The rule for a clock set back runs when the worker starts and when it sees its clock go back, not in every
+  // claim (the twenty-first session's scale probe: it made every claim read every row waiting for a retry).
+  it('should make due, at its start, what a clock set back while the server was stopped would hold up', async () => {
+    const before = new TestClock();
+    before.advance(3_600_000);
+    const sent: string[] = [];
+    const mail = (subject: string) => ({
+      kind: 'mail' as const,
+      payload: { to: 'a@example.com', subject, text: 'x' },
+    });
+    // Queued an hour "later": a retry due 30 s after a failure, a row claimed by a worker that stopped, a new row.
+    await enqueue(db.kysely, mail('retry'), before.now());
+    const failing = workerWith(
+      {
+        send: () => Promise.reject(new Error('mail server says no')),
+        close: () => undefined,
+      },
+      before,
+    );
+    expect(await failing.runOnce()).toBe(0);
+    await failing.stop();
+    await enqueue(db.kysely, mail('leased'), before.now());
+    const leased = await db.write((trx) =>
+      claimDue(trx, db.dialect, before.now(), 5 * 60_000, 1, 'mail'),
+    );
+    expect(leased.map((r) => JSON.parse(r.payload) as MailPayload).map((m) => m.subject)).toEqual([
+      'leased',
+    ]);
+    await enqueue(db.kysely, mail('new'), before.now());
+
+    // The server starts again with the clock an hour earlier: everything goes at once.
+    const now = new TestClock();
+    const worker = workerWith(
+      {
+        async send(m: MailPayload) {
+          sent.push(m.subject);
+        },
+        close: () => undefined,
+      },
+      now,
+    );
+    expect(await worker.runOnce()).toBe(3);
+    expect(sent.sort()).toEqual(['leased', 'new', 'retry']);
+
+    // A retry that waits within its own delay is kept waiting, and costs the claims nothing to skip.
+    const failingAgain = workerWith(
+      { send: () => Promise.reject(new Error('down')), close: () => undefined },
+      now,
+    );
+    await enqueue(db.kysely, mail('later'), now.now());
+    expect(await failingAgain.runOnce()).toBe(0);
+    const waiting = await listUnsent(db.kysely);
+    expect(waiting.map((r) => [r.attempts, r.next_attempt_at])).toEqual([
+      [1, new Date(now.now().getTime() + 30_000).toISOString()],
+    ]);
+    expect(await worker.runOnce()).toBe(0);
   });
 
   // Found by the nineteenth session's fault probe: with the database moved away, "Outbox poll failed" with its

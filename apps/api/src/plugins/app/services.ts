@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import { openDatabase } from '../../db/connect.js';
+import { purgeLoginAttempts } from '../../repositories/login-attempts.js';
 import { purgeExpired } from '../../repositories/sessions.js';
 import { BackgroundTasks } from '../../services/background.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
@@ -104,9 +105,13 @@ export default fp<ServicesOptions>(
     if (opts.startWorkers) {
       outbox.start();
       const purge = () => {
-        void purgeExpired(db.kysely, app.clock()).catch((error: unknown) =>
-          app.log.error({ err: error }, 'Purging expired sessions failed'),
-        );
+        void purgeExpired(db.kysely, app.clock())
+          .then(() =>
+            purgeLoginAttempts(db.kysely, config.loginWindowMinutes * 60_000, app.clock()),
+          )
+          .catch((error: unknown) =>
+            app.log.error({ err: error }, 'Purging expired sessions and login attempts failed'),
+          );
         // Wall-clock time, not app.clock(): it is compared with the files' modification times.
         void sweepOrphanUploads(db.kysely, uploadsDir, new Date())
           .then((removed) => {
