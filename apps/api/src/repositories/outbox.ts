@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { orderedId } from '../db/ordered-id.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Dialect } from '../db/connect.js';
@@ -212,22 +212,41 @@ export async function releaseClaims(db: Kysely<Database>, ids: readonly string[]
     .execute();
 }
 
+/**
+ * Records a failed attempt: the next one waits for `nextAttemptAt`, unless the row's payload is no longer the one
+ * attempted (staff redirected the forward meanwhile: `pnpm admin outbox redirect` made it due now, and a failure
+ * at the old address must not put that off by the back-off; found by the twenty-first session's staff-tool probe).
+ */
 export async function markFailed(
   db: Kysely<Database>,
   row: OutboxRow,
   error: string,
   nextAttemptAt: Date,
+  now: Date,
 ): Promise<void> {
   await db
     .updateTable('outbox')
     .set({
       attempts: row.attempts + 1,
-      next_attempt_at: nextAttemptAt.toISOString(),
+      next_attempt_at: sql<string>`case when ${sql.ref('payload')} = ${row.payload} then ${nextAttemptAt.toISOString()} else ${now.toISOString()} end`,
       locked_until: null,
       last_error: error.slice(0, 2000),
     })
     .where('id', '=', row.id)
     .execute();
+}
+
+/** The payload a row holds now, or undefined when it is gone. */
+export async function currentPayload(
+  db: Kysely<Database>,
+  id: string,
+): Promise<string | undefined> {
+  const found = await db
+    .selectFrom('outbox')
+    .select('payload')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return found?.payload;
 }
 
 /** The rows not sent yet, oldest due first: e-mails, then forwards (one indexed read a kind). */

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import {
   claimDue,
+  currentPayload,
   markFailed,
   markSent,
   OUTBOX_KINDS,
@@ -33,6 +34,8 @@ interface WorkerOptions {
   log: FastifyBaseLogger;
   uploadsDir: string;
   pollMs: number;
+  /** How long a forward waits for the form service's answer (default 60 s; tests shorten it). */
+  forwardTimeoutMs?: number;
 }
 
 /**
@@ -165,10 +168,16 @@ export class OutboxWorker {
     await this.#repairAfterClockStep();
     let sent = 0;
     for (;;) {
+      const claimedAt = clock().getTime();
       const rows = await db.write((trx) =>
-        claimDue(trx, db.dialect, clock(), LEASE_MS, BATCH, kind),
+        claimDue(trx, db.dialect, new Date(claimedAt), LEASE_MS, BATCH, kind),
       );
       if (rows.length === 0) return sent;
+      // A delivery is begun only while its longest wait still ends within the lease: after it, another worker
+      // may take the row. A batch of forwards to a service that never answers runs in waves of 60 s, seven of
+      // them for a hundred rows, past the five minutes (found by the twenty-first session's staff-tool probe);
+      // the rows not begun by then are given back and claimed again with a new lease.
+      const lastStart = claimedAt + LEASE_MS - this.#forwardTimeoutMs;
       // Delivered rows are marked sent together after the batch: one commit instead of one a row. A crash
       // in between re-sends at most this batch once its lease runs out (over SMTP delivery is at least once;
       // the outbox folder names each message by its row, so a re-sent one replaces its own file).
@@ -176,11 +185,14 @@ export class OutboxWorker {
       const failed: { row: OutboxRow; message: string }[] = [];
       const givenBack: string[] = [];
       const stopping = this.#stopping.signal;
-      await inParallel(rows, CONCURRENCY, async (row) => {
-        if (stopping.aborted) {
-          givenBack.push(row.id);
+      await inParallel(rows, CONCURRENCY, async (claimed) => {
+        if (stopping.aborted || clock().getTime() > lastStart) {
+          givenBack.push(claimed.id);
           return;
         }
+        // A forward goes to the address it holds now: staff may have redirected it since it was claimed
+        // (`pnpm admin outbox redirect`).
+        const row = claimed.kind === 'forward' ? await this.#current(claimed) : claimed;
         try {
           await this.#deliver(row, stopping);
           delivered.push(row.id);
@@ -198,8 +210,9 @@ export class OutboxWorker {
         await markSent(trx, delivered, clock());
         await releaseClaims(trx, givenBack);
         for (const { row, message } of failed) {
-          const next = new Date(clock().getTime() + retryDelayMs(row.attempts + 1));
-          await markFailed(trx, row, message, next);
+          const now = clock();
+          const next = new Date(now.getTime() + retryDelayMs(row.attempts + 1));
+          await markFailed(trx, row, message, next, now);
         }
       });
       // Logged once the marks are stored (a write's work may run twice, so nothing else happens inside it).
@@ -210,8 +223,14 @@ export class OutboxWorker {
         );
       }
       sent += delivered.length;
-      if (rows.length < BATCH || this.#stopped) return sent;
+      if ((rows.length < BATCH && givenBack.length === 0) || this.#stopped) return sent;
     }
+  }
+
+  /** The row with the payload it holds now (the one claimed, if it cannot be read). */
+  async #current(row: OutboxRow): Promise<OutboxRow> {
+    const payload = await currentPayload(this.options.db.kysely, row.id);
+    return payload === undefined ? row : { ...row, payload };
   }
 
   async #deliver(row: OutboxRow, stopping: AbortSignal): Promise<void> {
@@ -242,16 +261,39 @@ export class OutboxWorker {
         );
       }
     }
-    const response = await fetch(job.url, {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-      signal: AbortSignal.any([AbortSignal.timeout(FORWARD_TIMEOUT_MS), stopping]),
-    });
-    await response.body?.cancel();
-    if (!response.ok) {
-      throw new Error(`Form service answered ${response.status}`);
+    // The time limit is a timer of our own, held until the answer: an `AbortSignal.timeout()` passed only inside
+    // `AbortSignal.any()` can be garbage-collected on Node 20 and then never fires (nodejs/node#57736), so a form
+    // service that never answered held each forward for undici's 300 s instead of 60 s (found by the
+    // twenty-first session's staff-tool probe).
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () =>
+        timeout.abort(
+          new DOMException(
+            `The form service did not answer within ${this.#forwardTimeoutMs / 1000} s`,
+            'TimeoutError',
+          ),
+        ),
+      this.#forwardTimeoutMs,
+    );
+    try {
+      const response = await fetch(job.url, {
+        method: 'POST',
+        body: form,
+        redirect: 'manual',
+        signal: AbortSignal.any([timeout.signal, stopping]),
+      });
+      await response.body?.cancel();
+      if (!response.ok) {
+        throw new Error(`Form service answered ${response.status}`);
+      }
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  get #forwardTimeoutMs(): number {
+    return this.options.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS;
   }
 }
 

@@ -414,6 +414,7 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         first as OutboxRow,
         'connect ECONNREFUSED\nstack',
         new Date(now.getTime() + 60_000),
+        now,
       );
       await db.kysely
         .updateTable('outbox')

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,6 +13,7 @@ import {
   enqueue,
   listOutbox,
   listUnsent,
+  redirectForwards,
   type MailPayload,
 } from '../../src/repositories/outbox.js';
 import type { Mailer } from '../../src/services/mailer.js';
@@ -409,6 +412,152 @@ describe('OutboxWorker', () => {
       expect(await running).toBe(0);
       const [row] = await listOutbox(db.kysely);
       expect(row).toMatchObject({ sent_at: null, locked_until: null, attempts: 0 });
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
+  // Found by the twenty-first session's staff-tool probe: the time limit was an `AbortSignal.timeout()` held only by
+  // `AbortSignal.any()`, which a garbage collection can take away on Node 20 (nodejs/node#57736); the forward then
+  // waited 300 s for undici's own limit.
+  it('should give up on a form service that does not answer within the time limit, whatever the GC does', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const clock = new TestClock();
+    const held: ServerResponse[] = [];
+    const service = createServer((_req, res) => held.push(res));
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const collecting = setInterval(gc, 50);
+    try {
+      const worker = new OutboxWorker({
+        db,
+        mailer: { send: () => Promise.resolve(), close: () => undefined },
+        clock: clock.now,
+        log: silentLogger,
+        uploadsDir: dataDir,
+        pollMs: 60_000,
+        forwardTimeoutMs: 400,
+      });
+      const { port } = service.address() as AddressInfo;
+      await enqueue(
+        db.kysely,
+        { kind: 'forward', payload: { url: `http://127.0.0.1:${port}/f`, fields: { a: 'b' } } },
+        clock.now(),
+      );
+      const started = Date.now();
+      expect(await worker.runOnce()).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const [row] = await listOutbox(db.kysely);
+      expect(row).toMatchObject({ sent_at: null, attempts: 1, locked_until: null });
+      expect(row?.last_error).toContain('did not answer within 0.4 s');
+    } finally {
+      clearInterval(collecting);
+      for (const res of held) res.destroy();
+      await new Promise((resolve) => service.close(resolve));
+    }
+  }, 20_000);
+
+  // Found by the twenty-first session's staff-tool probe: forwards redirected while a batch was on its way still went
+  // to the old address when their turn came, and a failure there put the redirect's "due now" off by the back-off.
+  it('should send redirected forwards to the new address, the ones not yet begun at once', async () => {
+    const clock = new TestClock();
+    const held: ServerResponse[] = [];
+    const old = createServer((_req, res) => held.push(res));
+    const received: string[] = [];
+    const fresh = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push(/name="n"\r\n\r\n(\d+)/.exec(body)?.[1] ?? '?');
+        res.end('ok');
+      });
+    });
+    for (const server of [old, fresh]) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    }
+    const url = (server: typeof old) =>
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/f`;
+    try {
+      const worker = workerWith({ send: () => Promise.resolve(), close: () => undefined }, clock);
+      // Seventeen: sixteen on their way at once, the seventeenth waits for one of them.
+      for (let n = 1; n <= 17; n += 1) {
+        await enqueue(
+          db.kysely,
+          { kind: 'forward', payload: { url: url(old), fields: { n: String(n) } } },
+          clock.now(),
+        );
+      }
+      const running = worker.runOnce();
+      while (held.length < 16) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await redirectForwards(db.kysely, url(fresh), url(old), clock.now())).toEqual({
+        changed: 17,
+        inFlight: 17,
+      });
+      // The old address fails the sixteen; the seventeenth, begun after the redirect, goes to the new one.
+      for (const res of held) {
+        res.statusCode = 500;
+        res.end();
+      }
+      expect(await running).toBe(1);
+      expect(received).toEqual(['17']);
+      // The sixteen are due at once, not after the back-off, and go to the new address.
+      expect(await worker.runOnce()).toBe(16);
+      expect(received.slice(1).sort((a, b) => Number(a) - Number(b))).toEqual(
+        Array.from({ length: 16 }, (_, i) => String(i + 1)),
+      );
+      expect(held).toHaveLength(16);
+    } finally {
+      for (const res of held) res.destroy();
+      for (const server of [old, fresh]) await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  // Found by the twenty-first session's staff-tool probe: a batch of forwards to a service that never answers runs
+  // in waves of up to 60 s, past its five-minute lease, after which another worker may take the same rows.
+  it('should begin no delivery whose wait could outlast the lease, and claim those rows again', async () => {
+    const clock = new TestClock();
+    const held: ServerResponse[] = [];
+    const leaseAtArrival: (string | null)[] = [];
+    const service = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const n = /name="n"\r\n\r\n(\d+)/.exec(body)?.[1];
+        if (n !== '17') {
+          held.push(res);
+          return;
+        }
+        void listOutbox(db.kysely).then((rows) => {
+          leaseAtArrival.push(
+            rows.find((r) => r.payload.includes('"n":"17"'))?.locked_until ?? null,
+          );
+          res.end('ok');
+        });
+      });
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const worker = workerWith({ send: () => Promise.resolve(), close: () => undefined }, clock);
+      const { port } = service.address() as AddressInfo;
+      for (let n = 1; n <= 17; n += 1) {
+        await enqueue(
+          db.kysely,
+          {
+            kind: 'forward',
+            payload: { url: `http://127.0.0.1:${port}/f`, fields: { n: String(n) } },
+          },
+          clock.now(),
+        );
+      }
+      const running = worker.runOnce();
+      while (held.length < 16) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Four and a half minutes on: a forward begun now could wait past the lease.
+      clock.advance(270_000);
+      for (const res of held) res.end('ok');
+      expect(await running).toBe(17);
+      // The seventeenth was given back and claimed again: its lease runs five minutes from its new start.
+      expect(leaseAtArrival).toEqual([new Date(clock.now().getTime() + 5 * 60_000).toISOString()]);
     } finally {
       for (const res of held) res.destroy();
       await new Promise((resolve) => service.close(resolve));
