@@ -19,8 +19,9 @@ import {
 } from '../repositories/clients.js';
 import {
   listUnsent,
+  maskedUrl,
+  readForward,
   redirectForwards,
-  type ForwardPayload,
   type MailPayload,
   type OutboxRow,
 } from '../repositories/outbox.js';
@@ -50,7 +51,8 @@ export const USAGE = `Usage: pnpm admin <command>
                                  into a new FILE (UTF-8 with a byte order mark, so Excel reads £ and accents)
   activity export --client P [--out FILE]
                                  CSV of page views, submits and searches, likewise
-  outbox list                    E-mails and forwards not sent yet: attempts, when next, last error
+  outbox list                    E-mails and forwards not sent yet: attempts, when next, whether a worker
+                                 has claimed it, the address, the last error
   outbox redirect --to URL [--from URL]
                                  Sends the forwards not sent yet (only those queued for --from, if given)
                                  to URL instead, from now on: for after correcting FORM_SERVICE_URL
@@ -85,6 +87,18 @@ const OPTIONS = {
   from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** The options each command takes (every command also takes --help). */
+const COMMAND_OPTIONS: Record<string, readonly (keyof typeof OPTIONS)[]> = {
+  'client add': ['prefix', 'name', 'login', 'primary', 'accent', 'phone', 'email'],
+  'client list': [],
+  'client update': ['prefix', 'name', 'login', 'primary', 'accent', 'phone', 'email'],
+  'content import': ['client', 'allow-empty'],
+  'leads export': ['client', 'out'],
+  'activity export': ['client', 'out'],
+  'outbox list': [],
+  'outbox redirect': ['to', 'from'],
+};
 
 type Values = {
   [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean;
@@ -295,24 +309,36 @@ async function run(
     case 'outbox redirect': {
       const to = formServiceUrl('--to', required(values, 'to'));
       const from = values.from === undefined ? null : formServiceUrl('--from', values.from);
-      const { changed, inFlight } = await redirectForwards(db.kysely, to, from, now);
+      const { changed, inFlight, claimedUntil, unreadable } = await redirectForwards(
+        db.kysely,
+        to,
+        from,
+        now,
+      );
+      if (unreadable > 0) {
+        io.stderr(
+          `Note: ${unreadable} waiting ${unreadable === 1 ? 'forward' : 'forwards'} could not be read ` +
+            `(edited by hand?) and ${unreadable === 1 ? 'was' : 'were'} left as ${unreadable === 1 ? 'it was' : 'they were'}.\n`,
+        );
+      }
       if (changed === 0) {
-        if (from === null) {
+        const waiting = [
+          ...new Set(
+            (await listUnsent(db.kysely)).flatMap((r) => {
+              const job = r.kind === 'forward' ? readForward(r.payload) : undefined;
+              return job === undefined ? [] : [shownUrl(job.url)];
+            }),
+          ),
+        ].sort();
+        // Nothing waiting at all is nothing to do, with or without --from; waiting forwards none of which is for
+        // --from is most likely a mistyped address.
+        if (from === null || waiting.length === 0) {
           io.stdout('No forwards are waiting: nothing to redirect.\n');
           return;
         }
-        const waiting = [
-          ...new Set(
-            (await listUnsent(db.kysely))
-              .filter((r) => r.kind === 'forward')
-              .map((r) => shownUrl((JSON.parse(r.payload) as ForwardPayload).url)),
-          ),
-        ].sort();
         throw new CommandError(
-          `No forward waiting was queued for ${shownUrl(from)}.` +
-            (waiting.length === 0
-              ? ' No forwards are waiting at all.'
-              : ` The forwards waiting are for: ${waiting.join(', ')}.`),
+          `No forward waiting was queued for ${shownUrl(from)}. ` +
+            `The forwards waiting are for: ${waiting.join(', ')}.`,
         );
       }
       io.stdout(
@@ -321,8 +347,10 @@ async function run(
       );
       if (inFlight > 0) {
         io.stderr(
-          `Note: ${inFlight} of them ${inFlight === 1 ? 'was' : 'were'} being sent at this moment, to the address ` +
-            `${inFlight === 1 ? 'it' : 'they'} had; if that attempt fails, the next goes to the new one.\n`,
+          `Note: ${inFlight} of them ${inFlight === 1 ? 'was' : 'were'} claimed by a worker (until ` +
+            `${claimedUntil ?? '?'}, or until it has finished with ${inFlight === 1 ? 'it' : 'them'}): ` +
+            `any already on its way to the old address finishes that attempt there (if it fails, the next goes to ` +
+            `the new address at once); the others go to the new one.\n`,
         );
       }
       return;
@@ -334,8 +362,19 @@ async function run(
 
 /** An address for the form service, as FORM_SERVICE_URL takes it (http or https). */
 function formServiceUrl(option: string, raw: string): string {
+  const text = raw.trim();
+  // The URL parser drops tabs and line breaks and encodes spaces without a word: an address typed or pasted with
+  // them is refused rather than read as another (found by the twenty-first session's staff-tool probe).
+  if (/[\s\p{Cc}]/u.test(text)) {
+    throw new UsageError(
+      `${option} must be one URL without spaces or control characters (got "${shownText(raw)}").`,
+    );
+  }
+  if (text.length > MAX_URL_LENGTH) {
+    throw new UsageError(`${option} is longer than ${MAX_URL_LENGTH} characters.`);
+  }
   try {
-    const parsed = new URL(raw.trim());
+    const parsed = new URL(text);
     if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href;
   } catch {
     // said below
@@ -345,29 +384,34 @@ function formServiceUrl(option: string, raw: string): string {
   );
 }
 
-/** A URL to print: a password in it is starred out (the rest is what staff need to tell addresses apart). */
+/** The longest form-service address the staff tool takes. */
+const MAX_URL_LENGTH = 2_000;
+
+/**
+ * A URL to print whole (cut, two addresses could print alike and neither could be copied back into `--from`), with
+ * a password starred out, which `--from` matches as it is printed.
+ */
 function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return shownText(parsed.href);
-  } catch {
-    return shownText(url);
-  }
+  return shownText(maskedUrl(url), MAX_URL_LENGTH);
 }
 
 /** One waiting row of `outbox list`, tab-separated. */
 function outboxLine(row: OutboxRow, now: Date): string {
   const due = row.next_attempt_at <= now.toISOString() ? 'due now' : `next ${row.next_attempt_at}`;
+  // Claimed: a worker is sending it (to the address it had when that attempt began), or one that stopped holds it
+  // until then.
   const sending =
-    row.locked_until !== null && row.locked_until > now.toISOString() ? '\tbeing sent' : '';
+    row.locked_until !== null && row.locked_until > now.toISOString()
+      ? `\tclaimed until ${row.locked_until}`
+      : '';
   let what: string;
   try {
     if (row.kind === 'mail') {
       const mail = JSON.parse(row.payload) as MailPayload;
       what = `to ${shownText(mail.to)}\t"${shownText(mail.subject)}"`;
     } else {
-      const job = JSON.parse(row.payload) as ForwardPayload;
+      const job = readForward(row.payload);
+      if (job === undefined) throw new Error('not a forward');
       what = `to ${shownUrl(job.url)}${job.file === undefined ? '' : `\twith ${shownText(job.file.filename)}`}`;
     }
   } catch {
@@ -486,31 +530,23 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   let db: Db | undefined;
   try {
     const command = `${noun} ${verb ?? ''}`.trim();
-    if (
-      ![
-        'client add',
-        'client list',
-        'client update',
-        'content import',
-        'leads export',
-        'activity export',
-        'outbox list',
-        'outbox redirect',
-      ].includes(command)
-    ) {
-      throw new UsageError(`Unknown command "${command}".`);
+    const allowed = COMMAND_OPTIONS[command];
+    if (allowed === undefined) throw new UsageError(`Unknown command "${command}".`);
+    // An option of another command is a mistake, not something to ignore: `outbox redirect --client demo`
+    // redirected every client's forwards (found by the twenty-first session's staff-tool probe).
+    for (const name of Object.keys(parsed.values) as (keyof typeof OPTIONS)[]) {
+      if (name === 'help' || allowed.includes(name)) continue;
+      const takers = Object.entries(COMMAND_OPTIONS)
+        .filter(([, options]) => options.includes(name))
+        .map(([taker]) => taker);
+      throw new UsageError(
+        `--${name} is only for ${takers.slice(0, -1).join(', ')}${takers.length > 1 ? ' and ' : ''}${takers.at(-1) ?? ''}.`,
+      );
     }
-    if (parsed.values.out !== undefined && !command.endsWith(' export')) {
-      throw new UsageError('--out is only for leads export and activity export.');
-    }
-    if (parsed.values['allow-empty'] === true && command !== 'content import') {
-      throw new UsageError('--allow-empty is only for content import.');
-    }
-    if (
-      (parsed.values.to !== undefined || parsed.values.from !== undefined) &&
-      command !== 'outbox redirect'
-    ) {
-      throw new UsageError('--to and --from are only for outbox redirect.');
+    // Given twice, the last would win without a word.
+    for (const name of Object.keys(OPTIONS)) {
+      const given = argv.filter((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+      if (given.length > 1) throw new UsageError(`--${name} is given more than once.`);
     }
     if (command !== 'content import' && rest.length > 0) {
       throw new UsageError(`Unexpected argument "${rest[0] ?? ''}".`);

@@ -270,15 +270,35 @@ export async function listUnsent(db: Kysely<Database>): Promise<OutboxRow[]> {
 export interface Redirected {
   /** Forwards now addressed to the new URL. */
   changed: number;
-  /** Of those, how many a worker was sending at that moment: that attempt goes to the address it had. */
+  /**
+   * Of those, how many a worker had claimed at that moment (its lease not run out): one already on its way to the
+   * old address finishes that attempt there; the others go to the new one when their turn comes.
+   */
   inFlight: number;
+  /** When the last of those claims runs out (ISO-8601), if any. */
+  claimedUntil: string | null;
+  /** Forwards whose stored content could not be read (edited by hand): left as they are. */
+  unreadable: number;
+}
+
+/** A URL with its password, if any, written as `***` (as the staff tool prints it). */
+export function maskedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return url;
+  }
 }
 
 /**
- * Addresses the forwards not sent yet to `to` (all of them, or only those queued for `from`, compared as parsed
- * URLs), and makes them due at once: after FORM_SERVICE_URL is corrected, the rows queued under the old address
- * would otherwise keep going there. Their attempts and last error stay as a record of what happened before.
- * One transaction; a forward being sent meanwhile keeps its lease (its attempt used the old address).
+ * Addresses the forwards not sent yet to `to` (all of them, or only those queued for `from`), and makes them due at
+ * once: after FORM_SERVICE_URL is corrected, the rows queued under the old address would otherwise keep going
+ * there. `from` is compared as a parsed URL (case of the host, default port, trailing slash of the root); one whose
+ * password is `***`, as the staff tool prints it, matches the address with any password. Their attempts and last
+ * error stay as a record of what happened before. One transaction; a forward a worker has claimed keeps its lease
+ * (the worker reads the address again before each attempt, so only one already on its way goes to the old one).
  */
 export async function redirectForwards(
   db: Kysely<Database>,
@@ -287,7 +307,17 @@ export async function redirectForwards(
   now: Date,
 ): Promise<Redirected> {
   const target = new URL(to).href;
-  const source = from === null ? null : new URL(from).href;
+  const source = from === null ? null : new URL(from);
+  const matches = (url: string): boolean => {
+    if (source === null) return true;
+    try {
+      const stored = new URL(url);
+      if (stored.href === source.href) return true;
+      return source.password === '***' && maskedUrl(stored.href) === source.href;
+    } catch {
+      return url === source.href;
+    }
+  };
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('outbox')
@@ -295,11 +325,14 @@ export async function redirectForwards(
       .where('kind', '=', 'forward')
       .where('sent_at', 'is', null)
       .execute();
-    let changed = 0;
-    let inFlight = 0;
+    const result: Redirected = { changed: 0, inFlight: 0, claimedUntil: null, unreadable: 0 };
     for (const row of rows) {
-      const payload = JSON.parse(row.payload) as ForwardPayload;
-      if (source !== null && sameUrl(payload.url) !== source) continue;
+      const payload = readForward(row.payload);
+      if (payload === undefined) {
+        result.unreadable += 1;
+        continue;
+      }
+      if (!matches(payload.url)) continue;
       await trx
         .updateTable('outbox')
         .set({
@@ -309,19 +342,25 @@ export async function redirectForwards(
         .where('id', '=', row.id)
         .where('sent_at', 'is', null)
         .execute();
-      changed += 1;
-      if (row.locked_until !== null && row.locked_until > now.toISOString()) inFlight += 1;
+      result.changed += 1;
+      if (row.locked_until !== null && row.locked_until > now.toISOString()) {
+        result.inFlight += 1;
+        if (result.claimedUntil === null || row.locked_until > result.claimedUntil) {
+          result.claimedUntil = row.locked_until;
+        }
+      }
     }
-    return { changed, inFlight };
+    return result;
   });
 }
 
-/** A stored URL as the parser writes it (so `https://forms.example` and `https://forms.example/` match). */
-function sameUrl(url: string): string {
+/** A stored forward's payload, or undefined when it is not one (a row edited by hand). */
+export function readForward(payload: string): ForwardPayload | undefined {
   try {
-    return new URL(url).href;
+    const parsed = JSON.parse(payload) as Partial<ForwardPayload> | null;
+    return typeof parsed?.url === 'string' ? (parsed as ForwardPayload) : undefined;
   } catch {
-    return url;
+    return undefined;
   }
 }
 

@@ -436,7 +436,7 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     expect(list.stdout).toMatch(
       /attempts 1\tnext \S+\tto https:\/\/forms\.example\/old-form\tlast error: connect ECONNREFUSED\n/,
     );
-    expect(list.stdout).toMatch(/\tbeing sent\tto https:\/\/forms\.example\/old-form/);
+    expect(list.stdout).toMatch(/\tclaimed until \S+\tto https:\/\/forms\.example\/old-form/);
     // A password in an address is not printed.
     expect(list.stdout).toContain('to https://user:***@other.example/form');
     expect(list.stdout).not.toContain('s3cret');
@@ -454,10 +454,10 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       code: 0,
       stdout: 'Redirected 2 forwards to https://forms.example/new-form; they are due now.\n',
     });
-    expect(redirected.stderr).toMatch(/^Note: 1 of them was being sent at this moment/);
+    expect(redirected.stderr).toMatch(/^Note: 1 of them was claimed by a worker \(until \S+, /);
     const after = (await admin('outbox', 'list')).stdout;
     expect(
-      after.match(/due now(\tbeing sent)?\tto https:\/\/forms\.example\/new-form/g),
+      after.match(/due now(\tclaimed until \S+)?\tto https:\/\/forms\.example\/new-form/g),
     ).toHaveLength(2);
     expect(after).toContain('to https://user:***@other.example/form');
     expect(after).not.toContain(old);
@@ -471,24 +471,106 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         `No forward waiting was queued for ${old}. The forwards waiting are for: ` +
         'https://forms.example/new-form, https://user:***@other.example/form.\n',
     });
-    for (const args of [
-      ['outbox', 'redirect'],
-      ['outbox', 'redirect', '--to', 'ftp://forms.example/'],
-      ['outbox', 'redirect', '--to', 'not a url'],
-      ['outbox', 'redirect', '--to', 'https://forms.example/', '--from', 'nope'],
-      ['outbox', 'list', '--to', 'https://forms.example/'],
-    ]) {
+    for (const [args, message] of [
+      [['outbox', 'redirect'], '--to is required.'],
+      [
+        ['outbox', 'redirect', '--to', 'ftp://forms.example/'],
+        '--to must be an http:// or https:// URL',
+      ],
+      [['outbox', 'redirect', '--to', 'not a url'], '--to must be one URL without spaces'],
+      [
+        ['outbox', 'redirect', '--to', 'https://forms.example/a b'],
+        '--to must be one URL without spaces',
+      ],
+      [
+        ['outbox', 'redirect', '--to', 'https://forms.ex\tample/'],
+        '--to must be one URL without spaces',
+      ],
+      [
+        ['outbox', 'redirect', '--to', `https://forms.example/${'a'.repeat(2_000)}`],
+        'longer than 2000',
+      ],
+      [
+        ['outbox', 'redirect', '--to', 'https://forms.example/', '--from', 'nope'],
+        '--from must be',
+      ],
+      [['outbox', 'list', '--to', 'https://forms.example/'], '--to is only for outbox redirect.'],
+      // An option of another command is refused, not ignored (it would have redirected every client's forwards).
+      [
+        ['outbox', 'redirect', '--to', 'https://forms.example/', '--client', 'acme'],
+        '--client is only for content import, leads export and activity export.',
+      ],
+      [
+        ['outbox', 'redirect', '--to', 'https://a.example/', '--to', 'https://b.example/'],
+        '--to is given more than once.',
+      ],
+    ] as const) {
       const refused = await admin(...args);
       expect(refused.code, args.join(' ')).toBe(2);
-      expect(refused.stderr).toMatch(/--to|--from/);
+      expect(refused.stderr.split('\n')[0], args.join(' ')).toContain(message);
     }
 
-    // Without --from every waiting forward goes to the new address.
+    // An address printed with its password starred out can be copied back into --from.
     expect(
-      await admin('outbox', 'redirect', '--to', 'https://forms.example/new-form/'),
+      await admin(
+        'outbox',
+        'redirect',
+        '--from',
+        'https://user:***@other.example/form',
+        '--to',
+        'https://forms.example/new-form',
+      ),
     ).toMatchObject({
       code: 0,
-      stdout: 'Redirected 3 forwards to https://forms.example/new-form/; they are due now.\n',
+      stdout: 'Redirected 1 forward to https://forms.example/new-form; it is due now.\n',
     });
+
+    // Without --from every waiting forward goes to the new address, whole however long.
+    const long = `https://forms.example/${'x'.repeat(60)}/form`;
+    expect(await admin('outbox', 'redirect', '--to', long)).toMatchObject({
+      code: 0,
+      stdout: `Redirected 3 forwards to ${long}; they are due now.\n`,
+    });
+    expect((await admin('outbox', 'list')).stdout).toContain(`to ${long}\n`);
+
+    // Once none are waiting, a redirect with --from has nothing to do (exit 0, as without it); a row edited by hand
+    // into something unreadable is said and left alone, and blocks nothing.
+    const again = await openDatabase({
+      databaseUrl: env.DATABASE_URL ?? null,
+      databaseSchema: env.DATABASE_SCHEMA ?? null,
+      dataDir,
+    });
+    try {
+      await again.kysely
+        .updateTable('outbox')
+        .set({ sent_at: new Date().toISOString() })
+        .where('sent_at', 'is', null)
+        .execute();
+      await again.kysely
+        .insertInto('outbox')
+        .values({
+          id: '00000000-0000-7000-8000-000000000001',
+          kind: 'forward',
+          payload: 'not json',
+          attempts: 0,
+          next_attempt_at: new Date().toISOString(),
+          locked_until: null,
+          sent_at: null,
+          last_error: null,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+    } finally {
+      await again.close();
+    }
+    expect(
+      await admin('outbox', 'redirect', '--from', old, '--to', 'https://forms.example/x'),
+    ).toEqual({
+      code: 0,
+      stdout: 'No forwards are waiting: nothing to redirect.\n',
+      stderr:
+        'Note: 1 waiting forward could not be read (edited by hand?) and was left as it was.\n',
+    });
+    expect((await admin('outbox', 'list')).stdout).toContain('(its content cannot be read)');
   });
 });

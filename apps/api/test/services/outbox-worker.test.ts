@@ -493,6 +493,8 @@ describe('OutboxWorker', () => {
       expect(await redirectForwards(db.kysely, url(fresh), url(old), clock.now())).toEqual({
         changed: 17,
         inFlight: 17,
+        claimedUntil: new Date(clock.now().getTime() + 5 * 60_000).toISOString(),
+        unreadable: 0,
       });
       // The old address fails the sixteen; the seventeenth, begun after the redirect, goes to the new one.
       for (const res of held) {
