@@ -10,6 +10,14 @@ import { MailWriter, type MailMessage } from './mail-writer.js';
 import { findStoredUpload } from './uploads.js';
 import type { MailPayload } from '../repositories/outbox.js';
 
+/** How long a send may wait to connect, for the greeting, and on a silent socket; see {@link MAIL_SEND_ALLOWANCE_MS}. */
+const SMTP_CONNECTION_TIMEOUT_MS = 30_000;
+const SMTP_GREETING_TIMEOUT_MS = 30_000;
+const SMTP_SOCKET_TIMEOUT_MS = 60_000;
+/** The longest a send to a mail server that stops answering takes before it fails (the sum of the limits above). */
+export const MAIL_SEND_ALLOWANCE_MS =
+  SMTP_CONNECTION_TIMEOUT_MS + SMTP_GREETING_TIMEOUT_MS + SMTP_SOCKET_TIMEOUT_MS;
+
 /** The outbox row a message is sent for: its id names the message, the same on every attempt. */
 export interface MailKey {
   id: string;
@@ -104,7 +112,15 @@ export function createMailer(options: MailerOptions): Mailer {
   };
 
   if (options.smtpUrl !== null) {
-    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+    // Time limits for a mail server that takes the connection and then says nothing (nodemailer waits up to 2 min
+    // to connect and 10 min on a silent socket by default): the worker's claim on a batch lasts five minutes, and
+    // a send must end well within it (outbox-worker.ts). Options given in SMTP_URL's query win.
+    const transport: Transporter = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,
+      greetingTimeout: SMTP_GREETING_TIMEOUT_MS,
+      socketTimeout: SMTP_SOCKET_TIMEOUT_MS,
+    });
     return {
       async send(mail, key) {
         await transport.sendMail(await toMessage(mail, key?.id ?? newId()));

@@ -15,7 +15,7 @@ import {
   type MailPayload,
   type OutboxRow,
 } from '../repositories/outbox.js';
-import type { Mailer } from './mailer.js';
+import { MAIL_SEND_ALLOWANCE_MS, type Mailer } from './mailer.js';
 import { findStoredUpload } from './uploads.js';
 
 const LEASE_MS = 5 * 60_000;
@@ -177,7 +177,10 @@ export class OutboxWorker {
       // may take the row. A batch of forwards to a service that never answers runs in waves of 60 s, seven of
       // them for a hundred rows, past the five minutes (found by the twenty-first session's staff-tool probe);
       // the rows not begun by then are given back and claimed again with a new lease.
-      const lastStart = claimedAt + LEASE_MS - this.#forwardTimeoutMs;
+      const lastStart =
+        claimedAt +
+        LEASE_MS -
+        (kind === 'forward' ? this.#forwardTimeoutMs : MAIL_SEND_ALLOWANCE_MS);
       // Delivered rows are marked sent together after the batch: one commit instead of one a row. A crash
       // in between re-sends at most this batch once its lease runs out (over SMTP delivery is at least once;
       // the outbox folder names each message by its row, so a re-sent one replaces its own file).

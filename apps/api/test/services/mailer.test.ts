@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailWriter } from '../../src/services/mail-writer.js';
-import { createMailer } from '../../src/services/mailer.js';
+import { MAIL_SEND_ALLOWANCE_MS, createMailer } from '../../src/services/mailer.js';
 import { silentLogger } from '../helper.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -167,5 +168,36 @@ describe('MailWriter (the outbox’s worker thread)', () => {
     await expect(
       writer.write(message, '/nonexistent/.x.tmp', '/nonexistent/x.eml'),
     ).rejects.toThrow('The mail writer is closed.');
+  });
+
+  // Found by the twenty-first session's staff-tool probe (by way of the form service): a server that takes the
+  // connection and says nothing held a send for nodemailer's 10 minutes, past the worker's five-minute claim. The
+  // mailer now gives up within MAIL_SEND_ALLOWANCE_MS, and SMTP_URL's own options still win (here, a short one).
+  it('should give up on a mail server that never greets, in the time SMTP_URL says', async () => {
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const dir = await mkdtemp(path.join(tmpdir(), 'mailer-'));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const mailer = createMailer({
+        smtpUrl: `smtp://127.0.0.1:${port}?greetingTimeout=300`,
+        from: 'Client Hub <hub@firm.example>',
+        outboxDir: path.join(dir, 'outbox'),
+        uploadsDir: path.join(dir, 'uploads'),
+        log: silentLogger,
+      });
+      const started = Date.now();
+      await expect(mailer.send({ to: 'a@example.com', subject: 'S', text: 'T' })).rejects.toThrow(
+        /greeting/i,
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+      mailer.close();
+      expect(MAIL_SEND_ALLOWANCE_MS).toBeLessThanOrEqual(2 * 60_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
