@@ -39,17 +39,7 @@ export async function recordLoginAttempt(
     // burst pay for deleting the whole burst inside its transaction (409 ms after 100,000: found by the twenty-first
     // session's scale probe). The hourly purge takes what is left ({@link purgeLoginAttempts}); the counts below
     // read only the window, so expired rows never count.
-    await trx
-      .deleteFrom('login_attempts')
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('login_attempts')
-          .select('id')
-          .where('at', '<=', since)
-          .orderBy('at')
-          .limit(EXPIRED_PER_ATTEMPT),
-      )
-      .execute();
+    await deleteExpired(trx, since, EXPIRED_PER_ATTEMPT);
     for (const limit of limits) {
       const row = await trx
         .selectFrom('login_attempts')
@@ -79,19 +69,24 @@ export async function purgeLoginAttempts(
   const since = new Date(now.getTime() - windowMs).toISOString();
   let deleted = 0;
   for (;;) {
-    const result = await db
-      .deleteFrom('login_attempts')
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('login_attempts')
-          .select('id')
-          .where('at', '<=', since)
-          .orderBy('at')
-          .limit(PURGE_BATCH),
-      )
-      .executeTakeFirst();
-    const n = Number(result.numDeletedRows);
+    const n = await deleteExpired(db, since, PURGE_BATCH);
     deleted += n;
     if (n < PURGE_BATCH) return deleted;
   }
+}
+
+/** Deletes at most `limit` attempts made at or before `since`, the oldest first; how many it deleted. */
+async function deleteExpired(db: Kysely<Database>, since: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('login_attempts')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('login_attempts')
+        .select('id')
+        .where('at', '<=', since)
+        .orderBy('at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
