@@ -37,13 +37,6 @@ const FULL_PIPE_WAIT_MS = 1_000;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Where the server's log goes: standard output, a line at a time, written whole before the call returns. A line
- * that cannot be written (a full disk under a redirected log, a reader that went away) is dropped, said once on
- * standard error until a line gets through again, and the server goes on. With pino's own destination a full disk
- * at start-up left the server hung for good, never listening and deaf to SIGTERM (found by the eighteenth
- * session's fault probe): its flush on exit retries any failed write for ever.
- */
-/**
  * A descriptor for writing to `fd` that never blocks: a pipe or FIFO (a shell's `| cat`, a supervisor's log pipe)
  * is opened again through /proc with O_NONBLOCK, so that a full pipe is an EAGAIN {@link stdoutDestination} waits
  * on for a bounded time. Left blocking, a stalled reader held a write for good, and with it every request and
@@ -61,6 +54,13 @@ export function nonBlockingWhenPipe(fd = 1): number {
   }
 }
 
+/**
+ * Where the server's log goes: standard output, a line at a time, written whole before the call returns. A line
+ * that cannot be written (a full disk under a redirected log, a reader that went away) is dropped, said once on
+ * standard error until a line gets through again, and the server goes on. With pino's own destination a full disk
+ * at start-up left the server hung for good, never listening and deaf to SIGTERM (found by the eighteenth
+ * session's fault probe): its flush on exit retries any failed write for ever.
+ */
 export function stdoutDestination(fd = 1, errorFd = 2): { write: (line: string) => void } {
   let failing = false;
   // A line only partly written (the disk filled in the middle of it): the next line written starts on a line of its

@@ -324,8 +324,8 @@ async function run(
       if (changed === 0) {
         const waiting = [
           ...new Set(
-            (await listUnsent(db.kysely)).flatMap((r) => {
-              const job = r.kind === 'forward' ? readForward(r.payload) : undefined;
+            (await listUnsent(db.kysely, ['forward'])).flatMap((r) => {
+              const job = readForward(r.payload);
               return job === undefined ? [] : [shownUrl(job.url)];
             }),
           ),

@@ -249,10 +249,16 @@ export async function currentPayload(
   return found?.payload;
 }
 
-/** The rows not sent yet, oldest due first: e-mails, then forwards (one indexed read a kind). */
-export async function listUnsent(db: Kysely<Database>): Promise<OutboxRow[]> {
+/**
+ * The rows not sent yet of these kinds (all, unless said), oldest due first: e-mails, then forwards (one indexed
+ * read a kind).
+ */
+export async function listUnsent(
+  db: Kysely<Database>,
+  kinds: readonly OutboxRow['kind'][] = OUTBOX_KINDS,
+): Promise<OutboxRow[]> {
   const rows: OutboxRow[] = [];
-  for (const kind of OUTBOX_KINDS) {
+  for (const kind of kinds) {
     rows.push(
       ...(await db
         .selectFrom('outbox')

@@ -38,13 +38,6 @@ interface WorkerOptions {
   forwardTimeoutMs?: number;
 }
 
-/**
- * The kinds of rows, each delivered in a lane of its own: a form service that takes connections and never answers
- * holds each forward for up to a minute, and held the mail of the same batches with it, login links included
- * (found by the twentieth session's fault probe).
- */
-const KINDS = OUTBOX_KINDS;
-
 /** Sends queued mail and forwards from the outbox table, with retries and back-off. */
 export class OutboxWorker {
   #timers = new Map<OutboxRow['kind'], NodeJS.Timeout>();
@@ -63,7 +56,10 @@ export class OutboxWorker {
   start(): void {
     this.#stopped = false;
     this.#stopping = new AbortController();
-    for (const kind of KINDS) {
+    // Each kind is delivered in a lane of its own: a form service that takes connections and never answers holds
+    // each forward for up to a minute, and held the mail of the same batches with it, login links included (found
+    // by the twentieth session's fault probe).
+    for (const kind of OUTBOX_KINDS) {
       const tick = () => {
         void this.runLane(kind)
           .then(() => {
@@ -115,7 +111,7 @@ export class OutboxWorker {
    */
   runOnce(): Promise<number> {
     if (this.#stopped) return Promise.resolve(0);
-    return Promise.all(KINDS.map((kind) => this.runLane(kind))).then(
+    return Promise.all(OUTBOX_KINDS.map((kind) => this.runLane(kind))).then(
       ([mail = 0, forward = 0]) => mail + forward,
     );
   }

@@ -45,16 +45,6 @@ export type UploadResult =
     };
 
 /**
- * Streams an uploaded file to `uploadsDir/tmp-<writer>-<random>` while counting bytes, hashing and sniffing its type.
- * Over the limit or not an allowed type: the partial file is deleted. Otherwise it is fsync'd and renamed to a
- * generated name (the uploaded name is never used as a path). Always consumes the whole stream, unless it is
- * destroyed (the request is being abandoned): then the partial file is deleted and the error thrown; on any
- * error nothing of the file is left, renamed or not. `onTooLarge` is called as soon as the file is known to be
- * over the limit, while the rest still arrives. `fileName` is the uploaded name (`undefined` or `''` when the
- * part has none); no bytes under no name is "no file chosen" (`empty`), no bytes under a name is a file that
- * came empty (`empty-file`: a file emptied or moved since it was chosen, a broken export), refused in words that say so.
- */
-/**
  * Writes all of `chunk`: a write may take only part of it (the disk filled and then had room again, a file-size
  * limit reached within it), and the rest was dropped without a word, so a file cut short was stored and
  * acknowledged with the whole file's size and hash (found by the twentieth session's fault probe). A write that
@@ -70,6 +60,16 @@ async function writeWhole(handle: FileHandle, chunk: Buffer): Promise<void> {
   }
 }
 
+/**
+ * Streams an uploaded file to `uploadsDir/tmp-<writer>-<random>` while counting bytes, hashing and sniffing its type.
+ * Over the limit or not an allowed type: the partial file is deleted. Otherwise it is fsync'd and renamed to a
+ * generated name (the uploaded name is never used as a path). Always consumes the whole stream, unless it is
+ * destroyed (the request is being abandoned): then the partial file is deleted and the error thrown; on any
+ * error nothing of the file is left, renamed or not. `onTooLarge` is called as soon as the file is known to be
+ * over the limit, while the rest still arrives. `fileName` is the uploaded name (`undefined` or `''` when the
+ * part has none); no bytes under no name is "no file chosen" (`empty`), no bytes under a name is a file that
+ * came empty (`empty-file`: a file emptied or moved since it was chosen, a broken export), refused in words that say so.
+ */
 export async function storeUpload(
   stream: Readable,
   fileName: string | undefined,
