@@ -251,14 +251,16 @@ export async function currentPayload(
 
 /**
  * The rows not sent yet of these kinds (all, unless said), oldest due first: e-mails, then forwards (one indexed
- * read a kind).
+ * read a kind), at most `limit` in all.
  */
 export async function listUnsent(
   db: Kysely<Database>,
   kinds: readonly OutboxRow['kind'][] = OUTBOX_KINDS,
+  limit = Number.MAX_SAFE_INTEGER,
 ): Promise<OutboxRow[]> {
   const rows: OutboxRow[] = [];
   for (const kind of kinds) {
+    if (rows.length >= limit) break;
     rows.push(
       ...(await db
         .selectFrom('outbox')
@@ -267,10 +269,28 @@ export async function listUnsent(
         .where('sent_at', 'is', null)
         .orderBy('next_attempt_at')
         .orderBy('created_at')
+        .limit(limit - rows.length)
         .execute()),
     );
   }
   return rows;
+}
+
+/** How many rows of each kind are not sent yet (one count of an index range a kind). */
+export async function countUnsent(
+  db: Kysely<Database>,
+): Promise<Record<OutboxRow['kind'], number>> {
+  const counts = { mail: 0, forward: 0 };
+  for (const kind of OUTBOX_KINDS) {
+    const found = await db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('kind', '=', kind)
+      .where('sent_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    counts[kind] = Number(found.n);
+  }
+  return counts;
 }
 
 export interface Redirected {
@@ -362,12 +382,56 @@ export async function redirectForwards(
 
 /** A stored forward's payload, or undefined when it is not one (a row edited by hand). */
 export function readForward(payload: string): ForwardPayload | undefined {
+  const parsed = readObject(payload);
+  if (parsed === undefined || typeof parsed.url !== 'string' || !isStrings(parsed.fields)) {
+    return undefined;
+  }
+  const file = parsed.file;
+  if (
+    file !== undefined &&
+    !(isStrings(file) && ['path', 'filename', 'contentType'].every((key) => key in file))
+  ) {
+    return undefined;
+  }
+  return parsed as unknown as ForwardPayload;
+}
+
+/** A stored e-mail's payload, or undefined when it is not one (a row edited by hand). */
+export function readMail(payload: string): MailPayload | undefined {
+  const parsed = readObject(payload);
+  if (
+    parsed === undefined ||
+    !['to', 'subject', 'text'].every((key) => typeof parsed[key] === 'string') ||
+    !(parsed.logLine === undefined || typeof parsed.logLine === 'string') ||
+    !(
+      parsed.attachments === undefined ||
+      (Array.isArray(parsed.attachments) &&
+        parsed.attachments.every(
+          (a) => isStrings(a) && ['path', 'filename', 'contentType'].every((key) => key in a),
+        ))
+    )
+  ) {
+    return undefined;
+  }
+  return parsed as unknown as MailPayload;
+}
+
+function readObject(payload: string): Record<string, unknown> | undefined {
   try {
-    const parsed = JSON.parse(payload) as Partial<ForwardPayload> | null;
-    return typeof parsed?.url === 'string' ? (parsed as ForwardPayload) : undefined;
+    const parsed: unknown = JSON.parse(payload);
+    return isObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An object whose every value is a string. */
+function isStrings(value: unknown): value is Record<string, string> {
+  return isObject(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 
 export async function listOutbox(db: Kysely<Database>): Promise<OutboxRow[]> {

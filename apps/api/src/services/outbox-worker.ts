@@ -8,11 +8,11 @@ import {
   markFailed,
   markSent,
   OUTBOX_KINDS,
+  readForward,
+  readMail,
   releaseClaims,
   repairClockStep,
   retryDelayMs,
-  type ForwardPayload,
-  type MailPayload,
   type OutboxRow,
 } from '../repositories/outbox.js';
 import { MAIL_SEND_ALLOWANCE_MS, type Mailer } from './mailer.js';
@@ -24,6 +24,14 @@ const BATCH = 100;
 /** Deliveries of a batch in flight at once (each waits on file or network I/O most of the time). */
 const CONCURRENCY = 16;
 const FORWARD_TIMEOUT_MS = 60_000;
+/**
+ * The error recorded for a row whose stored content is not an e-mail or forward (only a hand-edited database makes
+ * one). It was recorded as the parser's or the form builder's words ("Unexpected token…", "Cannot convert
+ * undefined or null to object"), which named neither the row nor what to do (noted by the twenty-first session).
+ */
+const UNREADABLE =
+  'Its stored content cannot be read (was the row edited by hand?): mend or delete the row; until then it is ' +
+  'tried again with the back-off';
 
 export { retryDelayMs };
 
@@ -234,13 +242,13 @@ export class OutboxWorker {
 
   async #deliver(row: OutboxRow, stopping: AbortSignal): Promise<void> {
     if (row.kind === 'mail') {
-      await this.options.mailer.send(JSON.parse(row.payload) as MailPayload, {
-        id: row.id,
-        createdAt: row.created_at,
-      });
+      const mail = readMail(row.payload);
+      if (mail === undefined) throw new Error(UNREADABLE);
+      await this.options.mailer.send(mail, { id: row.id, createdAt: row.created_at });
       return;
     }
-    const job = JSON.parse(row.payload) as ForwardPayload;
+    const job = readForward(row.payload);
+    if (job === undefined) throw new Error(UNREADABLE);
     const form = new FormData();
     for (const [name, value] of Object.entries(job.fields)) form.append(name, value);
     if (job.file !== undefined) {

@@ -441,6 +441,23 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     expect(list.stdout).toContain('to https://user:***@other.example/form');
     expect(list.stdout).not.toContain('s3cret');
 
+    // One kind, and a limit: the count says how many are waiting, a last line how many are not shown.
+    const forwards = await admin('outbox', 'list', '--kind', 'forward', '--limit', '2');
+    expect(forwards.code, forwards.stderr).toBe(0);
+    const forwardLines = forwards.stdout.trimEnd().split('\n');
+    expect(forwardLines[0]).toBe('3 waiting: 3 forwards.');
+    expect(forwardLines.slice(1, 3).every((l) => l.startsWith('forward\t'))).toBe(true);
+    expect(forwardLines.slice(3)).toEqual(['… and 1 more, not shown (--limit N shows more).']);
+    const first = (await admin('outbox', 'list', '--limit', '1')).stdout.trimEnd().split('\n');
+    expect(first).toHaveLength(3);
+    expect(first[1]).toMatch(/^mail\t/);
+    expect(first[2]).toBe(
+      '… and 3 more, not shown (--limit N shows more; --kind mail or --kind forward, one kind).',
+    );
+    expect((await admin('outbox', 'list', '--kind', 'mail')).stdout).toMatch(
+      /^1 waiting: 1 e-mail\.\nmail\t[^\n]+\n$/,
+    );
+
     // Only the old address's forwards move, both due at once; the one being sent is said to be.
     const redirected = await admin(
       'outbox',
@@ -495,6 +512,11 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         '--from must be',
       ],
       [['outbox', 'list', '--to', 'https://forms.example/'], '--to is only for outbox redirect.'],
+      [['outbox', 'list', '--kind', 'mails'], '--kind must be mail or forward (got "mails").'],
+      [['outbox', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 999999999'],
+      [['outbox', 'list', '--limit', '1e3'], '--limit must be a whole number'],
+      [['outbox', 'list', '--limit=-5'], '--limit must be a whole number'],
+      [['outbox', 'list', '--limit', '1234567890'], '--limit must be a whole number'],
       // An option of another command is refused, not ignored (it would have redirected every client's forwards).
       [
         ['outbox', 'redirect', '--to', 'https://forms.example/', '--client', 'acme'],

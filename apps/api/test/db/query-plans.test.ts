@@ -3,7 +3,12 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findClientByPrefix, updateClient } from '../../src/repositories/clients.js';
 import { purgeLoginAttempts } from '../../src/repositories/login-attempts.js';
-import { listUnsent, redirectForwards, repairClockStep } from '../../src/repositories/outbox.js';
+import {
+  countUnsent,
+  listUnsent,
+  redirectForwards,
+  repairClockStep,
+} from '../../src/repositories/outbox.js';
 import { listActivity, listDueDiligence, listQuotes } from '../../src/repositories/records.js';
 import { purgeExpired } from '../../src/repositories/sessions.js';
 import { sweepOrphanUploads } from '../../src/services/upload-sweep.js';
@@ -97,6 +102,8 @@ describe('query plans (SQLite)', () => {
     await listDueDiligence(kysely, client.id);
     await listActivity(kysely, client.id);
     await listUnsent(kysely);
+    await listUnsent(kysely, ['forward'], 10);
+    await countUnsent(kysely);
     await redirectForwards(kysely, 'https://forms.example/form', null, new Date());
     await updateClient(kysely, client, { loginPolicy: 'magic-link' });
   });

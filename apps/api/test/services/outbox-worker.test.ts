@@ -239,6 +239,54 @@ describe('OutboxWorker', () => {
     expect(row).toMatchObject({ attempts: 12, sent_at: null, last_error: 'mail server says no' });
   });
 
+  it('should record that a row edited by hand cannot be read, keep it, and deliver the rest', async () => {
+    const clock = new TestClock();
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      async send(mail: MailPayload) {
+        sent.push(mail.to);
+      },
+      close: () => undefined,
+    };
+    const worker = workerWith(mailer, clock);
+    const good = await enqueue(
+      db.kysely,
+      { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
+      clock.now(),
+    );
+    // Not JSON; JSON of the wrong shape (a forward without fields, a mail without a subject, an attachment that is
+    // not a file); the parser's and the form builder's own words were recorded for these.
+    const edited = {
+      'not json': { kind: 'mail', payload: '{"to":' },
+      'no fields': { kind: 'forward', payload: '{"url":"https://forms.example/f"}' },
+      'no subject': { kind: 'mail', payload: '{"to":"b@example.com","text":"t"}' },
+      'bad file': {
+        kind: 'forward',
+        payload: '{"url":"https://forms.example/f","fields":{},"file":{"path":3}}',
+      },
+    } as const;
+    for (const [name, { kind, payload }] of Object.entries(edited)) {
+      const id = await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to: name, subject: 's', text: 't' } },
+        clock.now(),
+      );
+      await db.kysely.updateTable('outbox').set({ kind, payload }).where('id', '=', id).execute();
+    }
+    expect(await worker.runOnce()).toBe(1);
+    expect(sent).toEqual(['a@example.com']);
+    const rows = await listOutbox(db.kysely);
+    expect(rows.find((r) => r.id === good)?.sent_at).not.toBeNull();
+    const kept = rows.filter((r) => r.id !== good);
+    expect(kept).toHaveLength(4);
+    for (const row of kept) {
+      expect(row).toMatchObject({ attempts: 1, sent_at: null });
+      expect(row.last_error).toMatch(
+        /^Its stored content cannot be read \(was the row edited by hand\?\)/,
+      );
+    }
+  });
+
   it('should deliver a backlog of several batches, some at once, marking rows sent only after flush', async () => {
     const clock = new TestClock();
     const events: string[] = [];
