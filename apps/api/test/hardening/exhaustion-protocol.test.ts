@@ -1,6 +1,11 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PIPELINED, TOO_MANY_PIPELINED_MESSAGE, originForm } from '../../src/app.js';
+import {
+  MAX_PIPELINED,
+  TOO_MANY_PIPELINED_MESSAGE,
+  canonicalTarget,
+  originForm,
+} from '../../src/app.js';
 import { buildTestApp, databases, listenLocally, loginOpen, type TestApp } from '../helper.js';
 
 /**
@@ -304,6 +309,59 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     expect(statuses(output)).toEqual([200, 431]);
   });
 
+  // Found by the twenty-second session's API probe: the form of the 431 was judged from the first request of the
+  // read being parsed, not from the one refused.
+  it('should give a 431 the form of the request refused, not of the one before it', async () => {
+    const long = `X-Long: ${'a'.repeat(20_000)}\r\n`;
+    const api = answers(
+      await exchange(
+        port,
+        get('/demo/dashboard') + `GET /api/demo HTTP/1.1\r\nHost: a\r\n${long}\r\n`,
+      ),
+    );
+    expect(api.map((a) => a.head.slice(9, 12))).toEqual(['200', '431']);
+    expect(api[0]?.head).toMatch(/\r\ncontent-type: text\/html/i);
+    expect(api[1]?.head).toMatch(/\r\nContent-Type: application\/json/);
+    expect(JSON.parse(api[1]?.body ?? '')).toEqual({
+      error: 'The request’s headers (or its address) are too long.',
+    });
+    // A HEAD behind a page: the headers alone.
+    const head = await exchange(
+      port,
+      get('/api/demo') + `HEAD /demo/dashboard HTTP/1.1\r\nHost: a\r\n${long}\r\n`,
+    );
+    const refused = head.slice(head.indexOf('HTTP/1.1 431'));
+    expect(refused).toMatch(/\r\nContent-Type: text\/html/);
+    expect(refused.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('should give a navigation whose headers came in two reads the page, anything else the JSON', async () => {
+    const inTwo = (first: string, second: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        socket.setNoDelay(true);
+        socket.write(first);
+        setTimeout(() => socket.write(second), 100);
+      });
+    const cookie = `Cookie: x=${'a'.repeat(20_000)}\r\n\r\n`;
+    const page = await inTwo(
+      'GET /demo/dashboard HTTP/1.1\r\nHost: a\r\n',
+      `Sec-Fetch-Mode: navigate\r\nAccept: text/html\r\n${cookie}`,
+    );
+    expect(page).toMatch(/^HTTP\/1\.1 431 /);
+    expect(page).toContain('<h1>This request is too large</h1>');
+    const fetched = await inTwo(
+      'GET /api/demo HTTP/1.1\r\nHost: a\r\n',
+      `Sec-Fetch-Mode: cors\r\n${cookie}`,
+    );
+    expect(fetched).toMatch(/^HTTP\/1\.1 431 /);
+    expect(fetched).toContain('{"error":"The request’s headers (or its address) are too long."}');
+  });
+
   it('should still refuse at once a request whose own body is malformed', async () => {
     const output = await exchange(
       port,
@@ -419,5 +477,22 @@ describe('originForm', () => {
     expect(originForm('/api/demo?next=http://a.example/')).toBe('/api/demo?next=http://a.example/');
     expect(originForm('//a.example/api/demo')).toBe('//a.example/api/demo');
     expect(originForm('*')).toBe('*');
+  });
+});
+
+describe('canonicalTarget', () => {
+  it('should write the percent-encoded letters, digits and -._~ of the path as themselves, and nothing else', () => {
+    expect(canonicalTarget('/%61pi/demo/content')).toBe('/api/demo/content');
+    expect(canonicalTarget('/ap%49/d%65mo')).toBe('/apI/demo');
+    expect(canonicalTarget('/api/%7Euser/%2D%2e%5F')).toBe('/api/~user/-._');
+    // Separators, the escape itself, spaces, controls and non-ASCII bytes keep their encoding.
+    expect(canonicalTarget('/api/a%2Fb%3Fc%23d%25e%20f%00g%C3%A9')).toBe(
+      '/api/a%2Fb%3Fc%23d%25e%20f%00g%C3%A9',
+    );
+    expect(canonicalTarget('/api/%zz%6')).toBe('/api/%zz%6');
+    // The query is left as it is; an absolute-form target is made origin-form first.
+    expect(canonicalTarget('/%61pi/demo?search=%61')).toBe('/api/demo?search=%61');
+    expect(canonicalTarget('http://a.example/%61pi/demo')).toBe('/api/demo');
+    expect(canonicalTarget('/api/demo')).toBe('/api/demo');
   });
 });

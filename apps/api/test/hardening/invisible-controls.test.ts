@@ -186,6 +186,40 @@ describe.each(databases)('invisible controls in what users type ($name)', (targe
     expect(accepted.statusCode, accepted.body).toBe(303);
   });
 
+  // Found by the twenty-second session's API probe: a full name of a zero-width space was stored and mailed as the
+  // sender's name.
+  it('should take an optional full name that shows nothing as blank: the account’s name stands in', async () => {
+    const grace = await loginOpen(t.app, 'demo', {
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace@example.com',
+    });
+    for (const [i, name] of ['\u200b', '\u0301', '\u3164', ' \u2800 '].entries()) {
+      const project = `Invisible name ${i}`;
+      const form = multipart({
+        SingleLine: project,
+        SingleLine1: '1 Quay Street',
+        SingleLine2: 'Portsmouth PO1 1AA',
+        SingleLine3: 'A basement car park.',
+        Email: 'grace@example.com',
+        SingleLine4: name,
+      });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/due-diligence',
+        headers: { ...form.headers, cookie: grace },
+        payload: form.payload,
+      });
+      expect(response.statusCode, response.body).toBe(303);
+      const row = await t.app.db.kysely
+        .selectFrom('due_diligence')
+        .select('full_name')
+        .where('project_name', '=', project)
+        .executeTakeFirstOrThrow();
+      expect(row.full_name, JSON.stringify(name)).toBe('Grace Hopper');
+    }
+  });
+
   // Found by the seventeenth session's API probe: an unknown field's name was quoted back as sent.
   it('should quote an unknown field’s name without its control characters', async () => {
     for (const key of [

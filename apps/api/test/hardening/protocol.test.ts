@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, serverOptions } from '../../src/app.js';
 import { securityHeaders } from '../../src/plugins/external/security.js';
 import { buildTestApp, databases, listenLocally, loginOpen } from '../helper.js';
-import { DUE_DILIGENCE_FIELDS, multipart, pdf, walk } from './support.js';
+import { DUE_DILIGENCE_FIELDS, VALID_BODIES, multipart, pdf, walk } from './support.js';
 
 /** Sends raw bytes on a new connection and gives back everything the server sends until it closes. */
 function raw(port: number, data: string | Buffer, { hold = false } = {}): Promise<string> {
@@ -139,6 +139,22 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     }
   });
 
+  it('should read every header line, however many: a second Host after 2,000 others is still refused', async () => {
+    const padding = 'a:\r\n'.repeat(2_100);
+    for (const [request, status] of [
+      [`GET /api/demo HTTP/1.1\r\nHost: a\r\n${padding}Host: b\r\n`, 400],
+      [`GET /api/demo HTTP/1.1\r\nHost: a\r\n${padding}`, 200],
+      [
+        `POST /api/demo/login HTTP/1.1\r\nHost: a\r\n${padding}Origin: http://evil.example\r\n` +
+          'Sec-Fetch-Site: cross-site\r\nContent-Length: 0\r\n',
+        403,
+      ],
+    ] as const) {
+      const response = await raw(port, `${request}Connection: close\r\n\r\n`, { hold: true });
+      expect(response.slice(0, 12), request.slice(-60)).toBe(`HTTP/1.1 ${status}`);
+    }
+  });
+
   it('should give a request no route takes every answer’s headers, also when its body was refused', async () => {
     for (const request of [
       'POST /api/demo/content HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n{x}',
@@ -175,6 +191,26 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
       expectEveryAnswersHeaders(response, target);
       expect(jsonOf(response)).toEqual({ error: 'Method CONNECT is not allowed here.' });
     }
+  });
+
+  it('should answer a CONNECT behind other requests after their answers', async () => {
+    const cookie = await loginOpen(t.app);
+    const quote = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
+    const response = await raw(
+      port,
+      `GET /api/demo HTTP/1.1\r\nHost: a\r\n\r\n` +
+        `POST /api/demo/warranty HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(quote)}\r\n\r\n${quote}` +
+        'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      { hold: true },
+    );
+    // Each request its own answer, in order; the quote stored is the one answered.
+    expect(response.match(/HTTP\/1\.1 \d{3}(?= )/g)).toEqual([
+      'HTTP/1.1 200',
+      'HTTP/1.1 201',
+      'HTTP/1.1 405',
+    ]);
+    expect(response).toContain('{"error":"Method CONNECT is not allowed here."}');
   });
 
   it('should answer an HTTP/1.1 request without Host, and an Expect it cannot meet, with JSON { error }', async () => {

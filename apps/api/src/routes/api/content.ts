@@ -13,6 +13,7 @@ import {
   type ContentCardRow,
   type TopicRow,
 } from '../../repositories/content.js';
+import { searchFold } from '../../db/search-text.js';
 import { asciiJson } from '../../services/ascii-json.js';
 import {
   compress,
@@ -65,20 +66,34 @@ interface Answer {
 
 /** Dashboard content, information topics, search, articles and the dashboard video. */
 export default function contentRoutes(app: FastifyInstance): void {
-  /** Re-makes a form at the smallest setting in the thread pool; requests meanwhile get the quick one. */
+  /** Whether a form is being re-made (one at a time, per process). */
+  let refining = false;
+  /**
+   * Re-makes a form at the smallest setting in the thread pool; requests meanwhile get the quick one. One at a
+   * time: the smallest brotli of the hub holds a pool thread for 35–80 ms, and the pool (four threads) also reads
+   * the static and media files and the uploads. Searches vary without end, each sent twice started one, and a
+   * session asking for a few hundred searches twice over held every file read of every visitor for seconds (found
+   * by the twenty-second session's API probe). A form whose turn has not come stays quick until a later request.
+   */
   const refine = (identity: Buffer, encoding: Encoding, form: Form) => {
+    if (refining) return;
+    refining = true;
     form.state = 'refining';
-    compressAsync(identity, encoding, { smallest: true }).then(
-      (bytes) => {
-        form.bytes = bytes;
-        form.state = 'smallest';
-      },
-      (error: unknown) => {
-        // The quick form stays, and is not tried again: it is correct, only larger.
-        form.state = 'smallest';
-        app.log.warn({ err: error, encoding }, 'Could not recompress a content answer');
-      },
-    );
+    compressAsync(identity, encoding, { smallest: true })
+      .then(
+        (bytes) => {
+          form.bytes = bytes;
+          form.state = 'smallest';
+        },
+        (error: unknown) => {
+          // The quick form stays, and is not tried again: it is correct, only larger.
+          form.state = 'smallest';
+          app.log.warn({ err: error, encoding }, 'Could not recompress a content answer');
+        },
+      )
+      .finally(() => {
+        refining = false;
+      });
   };
 
   // GET content answers, serialised (and compressed on demand), keyed by client, content version and search
@@ -121,7 +136,9 @@ export default function contentRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const client = clientOf(request);
       const search = request.query.search?.trim();
-      const keyOf = (version: number) => `${client.id}\u0000${version}\u0000${search ?? ''}`;
+      // Searches that differ only as search folds them (case, Unicode form) are one answer, kept once.
+      const folded = search === undefined ? '' : searchFold(search);
+      const keyOf = (version: number) => `${client.id}\u0000${version}\u0000${folded}`;
       let answer = answers.get(keyOf(client.contentVersion));
       if (answer === undefined) {
         // Read as one moment saw it, and kept under the version that moment had (an import may have

@@ -826,7 +826,12 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
     const now = app.clock();
     const value = (name: FieldName) => fields[name] ?? '';
     const email = value('Email') || user.email;
-    const fullName = value('SingleLine4') || `${user.first_name} ${user.last_name}`;
+    // A name of characters that show nothing (a zero-width space, a lone combining mark) is blank, as in a required
+    // field: the account's name stands in, where the invisible one was stored, mailed and forwarded (found by the
+    // twenty-second session's API probe).
+    const fullName = VISIBLE.test(value('SingleLine4'))
+      ? value('SingleLine4')
+      : `${user.first_name} ${user.last_name}`;
     const attachment =
       stored === undefined
         ? undefined
