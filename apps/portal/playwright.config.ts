@@ -88,6 +88,9 @@ export default defineConfig({
       // Every test logs in afresh from 127.0.0.1: lift the per-address login limit (the API's own tests cover it),
       // and deliver the outbox quickly for the magic-link login.
       LOGIN_LIMIT_PER_ADDRESS: '100000',
+      // Likewise the per-address limits on quotes and due diligence requests, all sent from 127.0.0.1.
+      QUOTE_LIMIT_PER_ADDRESS: '100000',
+      DUE_DILIGENCE_LIMIT_PER_ADDRESS: '100000',
       OUTBOX_POLL_MS: '200',
     },
   },

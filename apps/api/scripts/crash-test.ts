@@ -123,9 +123,12 @@ async function main(): Promise<number> {
     LOG_LEVEL: 'info',
     LOGIN_LIMIT_PER_EMAIL: '10000',
     LOGIN_LIMIT_PER_ADDRESS: '100000',
-    // Each client posts many due diligence requests in one session, all from 127.0.0.1: lift the hourly limits.
+    // Each client posts many quotes and due diligence requests in one session, all from 127.0.0.1: lift the hourly
+    // limits.
     DUE_DILIGENCE_LIMIT_PER_HOUR: '1000000',
     DUE_DILIGENCE_LIMIT_PER_ADDRESS: '1000000',
+    QUOTE_LIMIT_PER_HOUR: '1000000',
+    QUOTE_LIMIT_PER_ADDRESS: '1000000',
     OUTBOX_POLL_MS: '500',
   };
 

@@ -56,6 +56,10 @@ export interface Config {
   dueDiligencePerHour: number;
   /** Due diligence requests stored from one client address (IPv6: a /64) within an hour (per instance). */
   dueDiligencePerAddressPerHour: number;
+  /** Calculator quotes one user may have stored within an hour, the three calculators together (per instance). */
+  quotesPerHour: number;
+  /** Calculator quotes stored from one client address (IPv6: a /64) within an hour (per instance). */
+  quotesPerAddressPerHour: number;
   /** Free space (bytes) the data folder's file system keeps: submissions and files are refused below it; 0 = off. */
   minFreeDiskBytes: number;
 }
@@ -240,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxPollMs: integer('OUTBOX_POLL_MS', 2000, 100, 3_600_000),
     dueDiligencePerHour: integer('DUE_DILIGENCE_LIMIT_PER_HOUR', 20, 1, 1_000_000),
     dueDiligencePerAddressPerHour: integer('DUE_DILIGENCE_LIMIT_PER_ADDRESS', 60, 1, 1_000_000),
+    quotesPerHour: integer('QUOTE_LIMIT_PER_HOUR', 60, 1, 1_000_000),
+    quotesPerAddressPerHour: integer('QUOTE_LIMIT_PER_ADDRESS', 300, 1, 1_000_000),
     minFreeDiskBytes: integer('MIN_FREE_DISK_MB', 512, 0, 100_000_000) * 1024 * 1024,
   };
   if (problems.length > 0) throw new ConfigError(problems);

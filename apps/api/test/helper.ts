@@ -99,6 +99,8 @@ export async function buildTestApp(
     LOGIN_LIMIT_PER_ADDRESS: '1000',
     DUE_DILIGENCE_LIMIT_PER_HOUR: '1000',
     DUE_DILIGENCE_LIMIT_PER_ADDRESS: '1000',
+    QUOTE_LIMIT_PER_HOUR: '100000',
+    QUOTE_LIMIT_PER_ADDRESS: '100000',
     // Many test apps share one PostgreSQL server (max_connections 100 by default).
     DATABASE_POOL_SIZE: '3',
     ...(target.url === null

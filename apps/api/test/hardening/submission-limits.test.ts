@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR } from '../../src/clock.js';
 import { TOO_MANY_REQUESTS } from '../../src/routes/api/due-diligence.js';
+import { TOO_MANY_QUOTES } from '../../src/routes/api/submissions.js';
 import { NO_ROOM_MESSAGE } from '../../src/services/disk-space.js';
 import {
   buildTestApp,
@@ -14,7 +15,7 @@ import {
   pdf,
   type TestApp,
 } from '../helper.js';
-import { DUE_DILIGENCE_FIELDS } from './support.js';
+import { DUE_DILIGENCE_FIELDS, VALID_BODIES } from './support.js';
 
 /**
  * One visitor must not be able to fill the disk (found by the seventh session's exhaustion probe: ten 19 MB
@@ -104,6 +105,64 @@ describe.each(databases)('submission limits ($name)', (target) => {
     expect(third.statusCode).toBe(429);
     expect(third.json()).toEqual({ error: TOO_MANY_REQUESTS });
     expect(await stored(t, 'due_diligence')).toBe(2);
+  });
+
+  // Found by the twenty-second session's API probe: 150 quotes in two seconds from one session, each e-mailing the
+  // team.
+  it('should store at most the hourly number of quotes a user, the three calculators together', async () => {
+    t = await buildTestApp(target, { QUOTE_LIMIT_PER_HOUR: '3' });
+    const cookie = await loginOpen(t.app);
+    expect((await postQuote(t, cookie)).statusCode).toBe(201);
+    // A quote refused as malformed stores nothing, so it does not count; nor does a key reused for another quote.
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/warranty',
+      payload: { ...warranty, units: -1 },
+      headers: { cookie },
+    });
+    expect(bad.statusCode).toBe(400);
+    const keyed = (body: Record<string, unknown>) =>
+      t?.app.inject({
+        method: 'POST',
+        url: '/api/demo/warranty',
+        payload: body,
+        headers: { cookie, 'idempotency-key': 'one' },
+      });
+    expect((await keyed(warranty))?.statusCode).toBe(201);
+    expect((await keyed({ ...warranty, units: 13 }))?.statusCode).toBe(409);
+    const car = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/car',
+      payload: VALID_BODIES['POST /api/:client/car'],
+      headers: { cookie },
+    });
+    expect(car.statusCode, car.body).toBe(201);
+
+    const refused = await postQuote(t, cookie);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: TOO_MANY_QUOTES });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(HOUR / 1000);
+    expect(await stored(t, 'quotes')).toBe(3);
+    const mails = await t.app.db.kysely.selectFrom('outbox').select('id').execute();
+    expect(mails).toHaveLength(3);
+
+    const other = await loginOpen(t.app, 'demo', { email: 'grace@example.com' });
+    expect((await postQuote(t, other)).statusCode).toBe(201);
+    t.clock.advance(HOUR);
+    expect((await postQuote(t, cookie)).statusCode).toBe(201);
+  });
+
+  it('should also limit the quotes of an address', async () => {
+    t = await buildTestApp(target, { QUOTE_LIMIT_PER_HOUR: '1000', QUOTE_LIMIT_PER_ADDRESS: '2' });
+    for (const email of ['a@example.com', 'b@example.com']) {
+      expect((await postQuote(t, await loginOpen(t.app, 'demo', { email }))).statusCode).toBe(201);
+    }
+    const third = await postQuote(t, await loginOpen(t.app, 'demo', { email: 'c@example.com' }));
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toEqual({ error: TOO_MANY_QUOTES });
+    expect(await stored(t, 'quotes')).toBe(2);
   });
 
   it('should refuse a request past the limit before its file is read, and the client should read the answer', async () => {

@@ -21,6 +21,7 @@ import {
   preferredEncoding,
   type Encoding,
 } from '../../services/compression.js';
+import { OneAtATime } from '../../services/one-at-a-time.js';
 import { sanitizeHtml } from '../../services/sanitize.js';
 import { HttpError, clientOf } from '../../types.js';
 import { clientParams, contentItemSchema, errors, topicSchema } from '../schemas.js';
@@ -66,8 +67,6 @@ interface Answer {
 
 /** Dashboard content, information topics, search, articles and the dashboard video. */
 export default function contentRoutes(app: FastifyInstance): void {
-  /** Whether a form is being re-made (one at a time, per process). */
-  let refining = false;
   /**
    * Re-makes a form at the smallest setting in the thread pool; requests meanwhile get the quick one. One at a
    * time: the smallest brotli of the hub holds a pool thread for 35–80 ms, and the pool (four threads) also reads
@@ -75,25 +74,18 @@ export default function contentRoutes(app: FastifyInstance): void {
    * session asking for a few hundred searches twice over held every file read of every visitor for seconds (found
    * by the twenty-second session's API probe). A form whose turn has not come stays quick until a later request.
    */
+  const refining = new OneAtATime();
   const refine = (identity: Buffer, encoding: Encoding, form: Form) => {
-    if (refining) return;
-    refining = true;
-    form.state = 'refining';
-    compressAsync(identity, encoding, { smallest: true })
-      .then(
-        (bytes) => {
-          form.bytes = bytes;
-          form.state = 'smallest';
-        },
-        (error: unknown) => {
-          // The quick form stays, and is not tried again: it is correct, only larger.
-          form.state = 'smallest';
-          app.log.warn({ err: error, encoding }, 'Could not recompress a content answer');
-        },
-      )
-      .finally(() => {
-        refining = false;
-      });
+    refining.offer(async () => {
+      form.state = 'refining';
+      try {
+        form.bytes = await compressAsync(identity, encoding, { smallest: true });
+      } catch (error) {
+        // The quick form stays, and is not tried again: it is correct, only larger.
+        app.log.warn({ err: error, encoding }, 'Could not recompress a content answer');
+      }
+      form.state = 'smallest';
+    });
   };
 
   // GET content answers, serialised (and compressed on demand), keyed by client, content version and search

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { HOUR } from '../../clock.js';
 import {
   BTR_LIMITS,
   BTR_TERMS,
@@ -21,7 +22,9 @@ import type { Client } from '../../repositories/clients.js';
 import { enqueue } from '../../repositories/outbox.js';
 import { findQuoteByIdempotencyKey, insertQuote } from '../../repositories/records.js';
 import { nextReference } from '../../repositories/references.js';
+import { addressKey } from '../../services/address-key.js';
 import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
+import { RateWindow } from '../../services/rate-window.js';
 import {
   IDEMPOTENCY_KEY_REUSED,
   idempotencyKeyOf,
@@ -442,8 +445,18 @@ function sameSubmission(
 
 type EarlierQuote = NonNullable<Awaited<ReturnType<typeof findQuoteByIdempotencyKey>>>;
 
-/** The three calculator submissions: validate, recompute, store with a reference, queue a team e-mail. */
+export const TOO_MANY_QUOTES =
+  'Too many quotes in an hour. Please try again later, or call or e-mail the team.';
+
+/**
+ * The three calculator submissions: validate, recompute, store with a reference, queue a team e-mail. At most
+ * QUOTE_LIMIT_PER_HOUR stored a user and hour (the three together) and QUOTE_LIMIT_PER_ADDRESS an address, then
+ * 429: each one stored e-mails the team, and one session posted 150 in two seconds, which is 290,000 e-mails an hour
+ * (found by the twenty-second session's API probe; due diligence requests and logins had limits, quotes had none).
+ */
 export default function submissionRoutes(app: FastifyInstance): void {
+  const perUser = new RateWindow(app.config.quotesPerHour, HOUR);
+  const perAddress = new RateWindow(app.config.quotesPerAddressPerHour, HOUR);
   for (const calculator of calculators as readonly Calculator<never>[]) {
     app.post<{ Params: { client: string }; Body: Record<string, unknown> }>(
       `/api/:client/${calculator.path}`,
@@ -456,7 +469,9 @@ export default function submissionRoutes(app: FastifyInstance): void {
             'stores it with a reference and the rate-table version, and e-mails the team. With an ' +
             '`Idempotency-Key` header (1–255 visible ASCII characters), the same submission sent again by the ' +
             'same user is answered from the stored one (`Idempotent-Replayed: true`; nothing stored or mailed ' +
-            'again), and a different submission under that key gets 409.',
+            'again), and a different submission under that key gets 409. At most QUOTE_LIMIT_PER_HOUR (60) ' +
+            'stored or answered again a user and hour, the three calculators together, and ' +
+            'QUOTE_LIMIT_PER_ADDRESS (300) an address and hour, then 429 with `Retry-After`.',
           tags: ['submissions'],
           security: [{ session: [] }],
           params: clientParams,
@@ -471,7 +486,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
               required: ['reference', 'quote'],
               additionalProperties: false,
             },
-            ...errors(400, 401, 403, 404, 409, 507),
+            ...errors(400, 401, 403, 404, 409, 429, 507),
           },
         },
         preValidation: app.requireUser,
@@ -481,40 +496,68 @@ export default function submissionRoutes(app: FastifyInstance): void {
         const user = userOf(request);
         const key = idempotencyKeyOf(request.headers['idempotency-key']);
         const priced = priceOrExplain(calculator, request.body as never);
-        if (!(await app.diskSpace.allows(QUOTE_BYTES))) throw new HttpError(507, NO_ROOM_MESSAGE);
-        const stored: { earlier: EarlierQuote } | { reference: string } = await app.db
-          .write<{ earlier: EarlierQuote } | { reference: string }>(async (trx) => {
-            // Looked up in the transaction that would store it: on SQLite a resend in the same batch finds the
-            // first one's row; on PostgreSQL a resend racing the first meets the unique index (below).
-            if (key !== undefined) {
-              const earlier = await findQuoteByIdempotencyKey(trx, client.id, user.id, key);
-              if (earlier !== undefined) return { earlier };
-            }
-            return { reference: await store(trx) };
-          })
-          .catch(async (error: unknown) => {
-            if (key === undefined || !isUniqueViolation(error)) throw error;
-            const earlier = await findQuoteByIdempotencyKey(app.db.kysely, client.id, user.id, key);
-            if (earlier === undefined) throw error;
-            return { earlier };
-          });
-        if ('earlier' in stored) {
-          const { earlier } = stored;
-          if (
-            earlier.kind !== calculator.kind ||
-            !sameSubmission(calculator, earlier.input, request.body)
-          ) {
-            throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
-          }
-          return reply
-            .code(201)
-            .header('idempotent-replayed', 'true')
-            .send({ reference: earlier.reference, quote: JSON.parse(earlier.quote) as unknown });
+        // Counted once the submission is known to be well formed, and given back if nothing comes of it (a 409, a
+        // 507, a failed write): only quotes stored, and resends answered from them, count.
+        const hitMs = app.clock().getTime();
+        const address = addressKey(request.ip);
+        let waitMs = perUser.hit(user.id, hitMs);
+        if (waitMs === 0) {
+          waitMs = perAddress.hit(address, hitMs);
+          if (waitMs > 0) perUser.release(user.id, hitMs);
         }
-        app.background.run(async () => {
-          await app.outbox.runOnce();
-        });
-        return reply.code(201).send({ reference: stored.reference, quote: priced.quote });
+        if (waitMs > 0) {
+          void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+          throw new HttpError(429, TOO_MANY_QUOTES);
+        }
+        try {
+          return await answer();
+        } catch (error) {
+          perUser.release(user.id, hitMs);
+          perAddress.release(address, hitMs);
+          throw error;
+        }
+
+        async function answer() {
+          if (!(await app.diskSpace.allows(QUOTE_BYTES))) throw new HttpError(507, NO_ROOM_MESSAGE);
+          const stored: { earlier: EarlierQuote } | { reference: string } = await app.db
+            .write<{ earlier: EarlierQuote } | { reference: string }>(async (trx) => {
+              // Looked up in the transaction that would store it: on SQLite a resend in the same batch finds the
+              // first one's row; on PostgreSQL a resend racing the first meets the unique index (below).
+              if (key !== undefined) {
+                const earlier = await findQuoteByIdempotencyKey(trx, client.id, user.id, key);
+                if (earlier !== undefined) return { earlier };
+              }
+              return { reference: await store(trx) };
+            })
+            .catch(async (error: unknown) => {
+              if (key === undefined || !isUniqueViolation(error)) throw error;
+              const earlier = await findQuoteByIdempotencyKey(
+                app.db.kysely,
+                client.id,
+                user.id,
+                key,
+              );
+              if (earlier === undefined) throw error;
+              return { earlier };
+            });
+          if ('earlier' in stored) {
+            const { earlier } = stored;
+            if (
+              earlier.kind !== calculator.kind ||
+              !sameSubmission(calculator, earlier.input, request.body)
+            ) {
+              throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+            }
+            return reply
+              .code(201)
+              .header('idempotent-replayed', 'true')
+              .send({ reference: earlier.reference, quote: JSON.parse(earlier.quote) as unknown });
+          }
+          app.background.run(async () => {
+            await app.outbox.runOnce();
+          });
+          return reply.code(201).send({ reference: stored.reference, quote: priced.quote });
+        }
 
         async function store(trx: typeof app.db.kysely): Promise<string> {
           const now = app.clock();
