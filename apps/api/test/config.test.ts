@@ -201,6 +201,10 @@ describe('loadConfig', () => {
     expect(problemsOf({ PROVIDER_EMAIL: 'x@y.example?bcc=evil@x.example' })[0]).toMatch(
       /^PROVIDER_EMAIL must be one e-mail address such as team@advisory\.example/,
     );
+    expect(problemsOf({ PROVIDER_EMAIL: '\u202emoc.elpmaxe@yrosivda.maet' })).toEqual([
+      'PROVIDER_EMAIL must be one e-mail address such as team@advisory.example, without spaces, invisible or ' +
+        'text-direction characters, or any of ? # % & , ; < > " \\ (got "moc.elpmaxe@yrosivda.maet").',
+    ]);
     expect(problemsOf({ PROVIDER_PHONE: '020 7946 0000\nBcc: evil@x.example' })).toEqual([
       'PROVIDER_PHONE must be one line of text, without line breaks, tabs, control characters or text-direction marks.',
     ]);

@@ -1,4 +1,4 @@
-import { CONTACT_EMAIL } from '../email-address.js';
+import { CONTACT_EMAIL, CONTACT_EMAIL_RULE } from '../email-address.js';
 import { link, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -139,9 +139,7 @@ function contactEmail(value: string | undefined): string | null | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') return null;
   if (!CONTACT_EMAIL.test(value.trim())) {
-    throw new UsageError(
-      `--email must be one e-mail address such as team@advisory.example, without spaces or any of ? # % & , ; < > " \\ (got "${value}").`,
-    );
+    throw new UsageError(`--email must be ${CONTACT_EMAIL_RULE} (got "${shownText(value, 300)}").`);
   }
   return value.trim();
 }

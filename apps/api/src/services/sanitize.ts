@@ -68,7 +68,11 @@ const CONFIG = {
   ],
   // `background` (table, td, th, tr) is fetched like an image src, but not checked as one: it would have every
   // viewer's browser request any URL of this site (`/api/…`) or beyond.
-  FORBID_ATTR: ['style', 'srcset', 'formaction', 'action', 'background'],
+  // `class`: the portal's own styles are classes (styled-components names them by their rules, the same for every
+  // client), and content wearing one took on its rules: a link in the card row's class covered the whole window
+  // with its `::after`, so every click on the page, Log out included, opened the content's link (found by the
+  // twenty-second session's portal probe). Content is styled by the portal's prose rules alone.
+  FORBID_ATTR: ['style', 'class', 'srcset', 'formaction', 'action', 'background'],
   ALLOW_DATA_ATTR: false,
   // Content's ids and names become `user-content-…`: an element of the content can then never stand in for
   // one of the portal's own (`root`, `portal-boot`, a label's target) nor shadow a global (DOM clobbering).

@@ -168,6 +168,13 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       'a@-b.co',
       `${'x'.repeat(250)}@b.co`,
       'javascript:alert(1)',
+      // Found by the twenty-second session's portal probe: shown on every page as team.advisory@example.com, the
+      // link mailing yrosivda.maet.
+      '\u202emoc.elpmaxe@yrosivda.maet',
+      'te\u200bam@advisory.example',
+      'team\u2066@advisory.example',
+      'te\u00adam@advisory.example',
+      'team\ue000@advisory.example',
     ]) {
       const refused = await admin('client', 'update', '--prefix', 'acme', '--email', email);
       expect(refused.code, email).toBe(2);

@@ -53,6 +53,11 @@ describe('sanitizeHtml', () => {
     ['<object data="x.swf"></object><embed src="x.swf">', ''],
     ['<svg><script>alert(1)</script></svg>', ''],
     ['<a href="https://example.com" target="_blank">x</a>', '<a href="https://example.com">x</a>'],
+    // The portal's styles are classes: content must not wear them (a link made to cover the page).
+    [
+      '<p class="cWyqie"><a class="hjlanH" href="https://example.com/a">x</a></p>',
+      '<p><a href="https://example.com/a">x</a></p>',
+    ],
   ])('should clean %s', (input, output) => {
     expect(sanitizeHtml(input)).toBe(output);
     // Content is sanitised at import and again when served: a second pass changes nothing.

@@ -1,8 +1,11 @@
 import type { UIMatch } from 'react-router-dom';
 
-/** What a hub route tells the layout: the page name recorded as its view activity. */
+/**
+ * What a hub route tells the layout: the page name recorded as its view activity, or null for a page that records
+ * its own once it has something to show (an article: only one that exists, under its own type and id).
+ */
 export interface RouteHandle {
-  page: string | ((searchParams: URLSearchParams) => string);
+  page: string | null;
 }
 
 function isRouteHandle(handle: unknown): handle is RouteHandle {
@@ -10,12 +13,10 @@ function isRouteHandle(handle: unknown): handle is RouteHandle {
 }
 
 /** The deepest matched route's page name, or null when no route names one. */
-export function pageOf(matches: readonly UIMatch[], searchParams: URLSearchParams): string | null {
+export function pageOf(matches: readonly UIMatch[]): string | null {
   for (let index = matches.length - 1; index >= 0; index -= 1) {
     const handle = matches[index]?.handle;
-    if (isRouteHandle(handle)) {
-      return typeof handle.page === 'function' ? handle.page(searchParams) : handle.page;
-    }
+    if (isRouteHandle(handle)) return handle.page;
   }
   return null;
 }

@@ -36,10 +36,6 @@ export const lazyPage =
       throw new PageCodeError(error);
     });
 
-/** An article's view names its type and id (`case_study:harbour-quay`). */
-const articlePage = (searchParams: URLSearchParams) =>
-  `${searchParams.get('type') ?? 'article'}:${searchParams.get('id') ?? ''}`;
-
 const appRoutes: RouteObject[] = [
   {
     path: routes.dashboard,
@@ -54,7 +50,8 @@ const appRoutes: RouteObject[] = [
   },
   {
     path: routes.article,
-    handle: page(articlePage),
+    // Recorded by the page itself, once the article has loaded (`article.tsx`).
+    handle: page(null),
     lazy: lazyPage(() => import('./routes/app/article')),
   },
   {

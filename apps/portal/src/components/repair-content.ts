@@ -13,9 +13,12 @@ const UNWRAP = new Set(['main', 'dialog', 'label', 'marquee', 'blink', 'font', '
 const REMOVE = new Set(['area']);
 /**
  * Attributes that change focus order, roles, relations to the portal's own elements (ids in content are prefixed,
- * so a reference can only ever reach the portal's), playback, or colours. `aria-*` goes too.
+ * so a reference can only ever reach the portal's), the portal's own styles, playback, or colours. `aria-*` goes
+ * too.
  */
 const DROP_ATTRIBUTES = new Set([
+  // The portal's own styles are classes: content wearing one takes on its rules (a link covering the page).
+  'class',
   'tabindex',
   'accesskey',
   'role',

@@ -79,6 +79,12 @@ describe('prepareHtml', () => {
     // blink, color-contrast).
     ['<main><label for="search">L</label><marquee>m</marquee><blink>b</blink></main>', 'Lmb'],
     ['<p><font color="#ffffff">white</font></p>', '<p>white</p>'],
+    // The portal's own styles are classes: content wearing one of them took on its rules (found by the
+    // twenty-second session's portal probe: a link in the card row's class covered the whole page).
+    [
+      '<p class="cWyqie"><a class="hjlanH x" href="/c/info">x</a></p>',
+      '<p><a href="/c/info">x</a></p>',
+    ],
     [
       '<table bgcolor="#000"><tbody><tr><td headers="x">c</td></tr></tbody></table>',
       '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td>c</td></tr></tbody></table></div>',

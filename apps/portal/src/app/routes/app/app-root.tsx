@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 
 import { AppLayout } from '@/components/layouts/app-layout';
@@ -29,8 +29,7 @@ export function Component() {
 function Hub() {
   const { prefix, client } = useClient();
   const { pathname } = useLocation();
-  const [searchParams] = useSearchParams();
-  const page = pageOf(useMatches(), searchParams);
+  const page = pageOf(useMatches());
   const main = useRef<HTMLElement>(null);
 
   useScrollToTopOnPathChange(pathname, main);

@@ -79,3 +79,42 @@ describe('Article', () => {
     await waitFor(() => expect(document.title).toBe('Harbour Quay – Demo Developments'));
   });
 });
+
+// Found by the twenty-second session's portal probe: the view was recorded from the address, so a link naming no
+// article wrote text of its author's choosing into the log of whoever opened it.
+describe('Article view activity', () => {
+  const activities = () =>
+    fetchMock.mock.calls
+      .filter(([input]) => String(input) === '/api/demo/activity')
+      .map(([, init]) => JSON.parse(String(init?.body)) as { action: string; item: string });
+
+  it('should record the view of an article that has loaded, under its own type and id', async () => {
+    answerArticleWith(() =>
+      jsonResponse({
+        id: 'a1',
+        type: 'insight',
+        title: 'Harbour Quay',
+        image_url: null,
+        description: '<p>Forty-two flats.</p>',
+        related: [],
+      }),
+    );
+    renderWithClient(<Article />, { path, pattern: 'article' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Harbour Quay' })).toBeVisible();
+    await waitFor(() => expect(activities()).toEqual([{ action: 'view', item: 'insight:a1' }]));
+  });
+
+  it.each([
+    ['/demo/article?id=%3DHYPERLINK(%22http%3A%2F%2Fevil.example%22)&type=insight', 404],
+    ['/demo/article?id=a&type=%3D1%2B1', 404],
+    ['/demo/article?type=insight', 404],
+  ])('should record nothing for %s, which names no article', async (address, status) => {
+    answerArticleWith(() => jsonResponse({ error: 'Not found.' }, { status }));
+    renderWithClient(<Article />, { path: address, pattern: 'article' });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Article not found' }),
+    ).toBeVisible();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(activities()).toEqual([]);
+  });
+});

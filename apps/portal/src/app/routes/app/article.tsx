@@ -1,5 +1,5 @@
 import { Button } from '@firm/ui';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 
@@ -9,6 +9,7 @@ import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
 import { useArticle } from '@/features/content/api/get-article';
 import { useClient } from '@/hooks/use-client';
+import { recordViewWhenIdle } from '@/lib/activity';
 import { ApiError } from '@/lib/api-client';
 import { CONTENT_TYPES } from '@/types/api';
 import type { ContentType } from '@/types/api';
@@ -38,6 +39,14 @@ export function Component() {
   // 400: an id or type the API cannot even look up (over 100 characters…): no such article either.
   const notFound =
     !item || (error instanceof ApiError && (error.status === 404 || error.status === 400));
+
+  // The view is recorded once the article has loaded, as `case_study:harbour-quay`: an address naming no article
+  // recorded its words as a view in the log of whoever opened it, so a link could write text of its author's
+  // choosing there under that person's name (found by the twenty-second session's portal probe).
+  const viewed = data && !notFound ? `${data.type}:${data.id}` : null;
+  useEffect(() => {
+    if (viewed !== null) recordViewWhenIdle(prefix, viewed);
+  }, [prefix, viewed]);
 
   return (
     <Layout>
