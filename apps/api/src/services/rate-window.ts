@@ -64,3 +64,35 @@ export class RateWindow {
     }
   }
 }
+
+/**
+ * Two {@link RateWindow}s of one window length, one per user and one per client address (an open client's every
+ * login is a new user, so the user's alone would not hold): an event counts against both or neither.
+ */
+export class UserAndAddressLimit {
+  private readonly perUser: RateWindow;
+  private readonly perAddress: RateWindow;
+
+  constructor(userLimit: number, addressLimit: number, windowMs: number) {
+    this.perUser = new RateWindow(userLimit, windowMs);
+    this.perAddress = new RateWindow(addressLimit, windowMs);
+  }
+
+  /**
+   * Counts one event of `user` from `address` at `nowMs`: 0 when both allow it, otherwise the milliseconds until
+   * the window that refuses it ends (nothing is counted then).
+   */
+  hit(user: string, address: string, nowMs: number): number {
+    const userWait = this.perUser.hit(user, nowMs);
+    if (userWait > 0) return userWait;
+    const addressWait = this.perAddress.hit(address, nowMs);
+    if (addressWait > 0) this.perUser.release(user, nowMs);
+    return addressWait;
+  }
+
+  /** Gives back an event counted by {@link hit} at `hitMs` that came to nothing. */
+  release(user: string, address: string, hitMs: number): void {
+    this.perUser.release(user, hitMs);
+    this.perAddress.release(address, hitMs);
+  }
+}

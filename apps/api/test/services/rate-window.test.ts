@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RateWindow } from '../../src/services/rate-window.js';
+import { RateWindow, UserAndAddressLimit } from '../../src/services/rate-window.js';
 
 describe('RateWindow', () => {
   it('should allow the limit in a window, refuse the rest with the time left, and start again after', () => {
@@ -77,5 +77,29 @@ describe('RateWindow', () => {
     // Never below nothing, and an unknown key is ignored.
     window.release('b', 0);
     expect(window.size).toBe(1);
+  });
+});
+
+describe('UserAndAddressLimit', () => {
+  it('should count an event against the user and the address, or against neither', () => {
+    const limit = new UserAndAddressLimit(2, 3, 1_000);
+    expect(limit.hit('ada', '192.0.2.1', 0)).toBe(0);
+    expect(limit.hit('ada', '192.0.2.1', 10)).toBe(0);
+    // The user's window is full: refused, and the address's count is untouched.
+    expect(limit.hit('ada', '192.0.2.1', 20)).toBe(980);
+    expect(limit.hit('grace', '192.0.2.1', 30)).toBe(0);
+    // The address's window is full: refused, and the new user's count is given back.
+    expect(limit.hit('alan', '192.0.2.1', 40)).toBe(960);
+    expect(limit.hit('alan', '198.51.100.7', 50)).toBe(0);
+    expect(limit.hit('alan', '198.51.100.7', 60)).toBe(0);
+    expect(limit.hit('alan', '198.51.100.7', 70)).toBeGreaterThan(0);
+  });
+
+  it('should give an event back to both windows', () => {
+    const limit = new UserAndAddressLimit(1, 1, 1_000);
+    expect(limit.hit('ada', '192.0.2.1', 0)).toBe(0);
+    expect(limit.hit('ada', '192.0.2.1', 10)).toBeGreaterThan(0);
+    limit.release('ada', '192.0.2.1', 0);
+    expect(limit.hit('ada', '192.0.2.1', 20)).toBe(0);
   });
 });

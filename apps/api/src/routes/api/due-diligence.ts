@@ -34,7 +34,7 @@ import {
   idempotencyKeyOf,
   isUniqueViolation,
 } from '../../services/idempotency.js';
-import { RateWindow } from '../../services/rate-window.js';
+import { UserAndAddressLimit } from '../../services/rate-window.js';
 import { shownText } from '../../services/shown-text.js';
 import { HttpError, clientOf, userOf } from '../../types.js';
 import {
@@ -690,8 +690,11 @@ async function readParts(
 /** POST /api/{client}/due-diligence: store the request and file durably, forward when configured. */
 export default function dueDiligenceRoutes(app: FastifyInstance): void {
   const uploadsDir = path.join(app.config.dataDir, 'uploads');
-  const perUser = new RateWindow(app.config.dueDiligencePerHour, HOUR);
-  const perAddress = new RateWindow(app.config.dueDiligencePerAddressPerHour, HOUR);
+  const limit = new UserAndAddressLimit(
+    app.config.dueDiligencePerHour,
+    app.config.dueDiligencePerAddressPerHour,
+    HOUR,
+  );
 
   app.post<{ Params: { client: string } }>(
     '/api/:client/due-diligence',
@@ -748,11 +751,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       const hitMs = app.clock().getTime();
       // Per user, and per address too: on an open client every login is a new user.
       const address = addressKey(request.ip);
-      let waitMs = perUser.hit(user.id, hitMs);
-      if (waitMs === 0) {
-        waitMs = perAddress.hit(address, hitMs);
-        if (waitMs > 0) perUser.release(user.id, hitMs);
-      }
+      const waitMs = limit.hit(user.id, address, hitMs);
       if (waitMs > 0) {
         void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
         throw new HttpError(429, TOO_MANY_REQUESTS);
@@ -768,8 +767,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       } catch (error) {
         // Only stored requests and resends of them count against the limits (a resend is an upload all the
         // same: not counted, one key would carry any number of them).
-        perUser.release(user.id, hitMs);
-        perAddress.release(address, hitMs);
+        limit.release(user.id, address, hitMs);
         throw error;
       }
       if (outcome === 'replayed') void reply.header('idempotent-replayed', 'true');

@@ -24,7 +24,7 @@ import { findQuoteByIdempotencyKey, insertQuote } from '../../repositories/recor
 import { nextReference } from '../../repositories/references.js';
 import { addressKey } from '../../services/address-key.js';
 import { NO_ROOM_MESSAGE } from '../../services/disk-space.js';
-import { RateWindow } from '../../services/rate-window.js';
+import { UserAndAddressLimit } from '../../services/rate-window.js';
 import {
   IDEMPOTENCY_KEY_REUSED,
   idempotencyKeyOf,
@@ -455,8 +455,11 @@ export const TOO_MANY_QUOTES =
  * (found by the twenty-second session's API probe; due diligence requests and logins had limits, quotes had none).
  */
 export default function submissionRoutes(app: FastifyInstance): void {
-  const perUser = new RateWindow(app.config.quotesPerHour, HOUR);
-  const perAddress = new RateWindow(app.config.quotesPerAddressPerHour, HOUR);
+  const limit = new UserAndAddressLimit(
+    app.config.quotesPerHour,
+    app.config.quotesPerAddressPerHour,
+    HOUR,
+  );
   for (const calculator of calculators as readonly Calculator<never>[]) {
     app.post<{ Params: { client: string }; Body: Record<string, unknown> }>(
       `/api/:client/${calculator.path}`,
@@ -500,11 +503,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
         // 507, a failed write): only quotes stored, and resends answered from them, count.
         const hitMs = app.clock().getTime();
         const address = addressKey(request.ip);
-        let waitMs = perUser.hit(user.id, hitMs);
-        if (waitMs === 0) {
-          waitMs = perAddress.hit(address, hitMs);
-          if (waitMs > 0) perUser.release(user.id, hitMs);
-        }
+        const waitMs = limit.hit(user.id, address, hitMs);
         if (waitMs > 0) {
           void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
           throw new HttpError(429, TOO_MANY_QUOTES);
@@ -512,8 +511,7 @@ export default function submissionRoutes(app: FastifyInstance): void {
         try {
           return await answer();
         } catch (error) {
-          perUser.release(user.id, hitMs);
-          perAddress.release(address, hitMs);
+          limit.release(user.id, address, hitMs);
           throw error;
         }
 

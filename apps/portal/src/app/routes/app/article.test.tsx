@@ -28,6 +28,16 @@ function answerArticleWith(response: () => Response) {
 
 const path = '/demo/article?id=a1&type=insight';
 
+/** The API's answer for `path`. */
+const ARTICLE = {
+  id: 'a1',
+  type: 'insight',
+  title: 'Harbour Quay',
+  image_url: null,
+  description: '<p>Forty-two flats.</p>',
+  related: [],
+};
+
 describe('Article', () => {
   // Found by the eighteenth session's portal probe: an article that could not be loaded showed "Go Back",
   // the failure and Retry with no h1 (axe page-has-heading-one), and the tab's title stayed "Client Hub".
@@ -62,16 +72,7 @@ describe('Article', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Loading the article…');
     await waitFor(() => expect(document.title).toBe('Article – Demo Developments'));
 
-    answer(
-      jsonResponse({
-        id: 'a1',
-        type: 'insight',
-        title: 'Harbour Quay',
-        image_url: null,
-        description: '<p>Forty-two flats.</p>',
-        related: [],
-      }),
-    );
+    answer(jsonResponse(ARTICLE));
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Harbour Quay' }),
     ).toBeInTheDocument();
@@ -89,16 +90,7 @@ describe('Article view activity', () => {
       .map(([, init]) => JSON.parse(String(init?.body)) as { action: string; item: string });
 
   it('should record the view of an article that has loaded, under its own type and id', async () => {
-    answerArticleWith(() =>
-      jsonResponse({
-        id: 'a1',
-        type: 'insight',
-        title: 'Harbour Quay',
-        image_url: null,
-        description: '<p>Forty-two flats.</p>',
-        related: [],
-      }),
-    );
+    answerArticleWith(() => jsonResponse(ARTICLE));
     renderWithClient(<Article />, { path, pattern: 'article' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Harbour Quay' })).toBeVisible();
     await waitFor(() => expect(activities()).toEqual([{ action: 'view', item: 'insight:a1' }]));
