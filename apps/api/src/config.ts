@@ -11,7 +11,7 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDataDir } from './data-dir.js';
-import { CONTACT_EMAIL, CONTACT_EMAIL_RULE } from './email-address.js';
+import { CONTACT_EMAIL, CONTACT_EMAIL_RULE, unshownNote } from './email-address.js';
 import { shownText } from './services/shown-text.js';
 import { MAX_CONTACT_PHONE, lineProblem } from './repositories/clients.js';
 import { StorageError, WRITABLE_DATA_DIR } from './storage-error.js';
@@ -129,7 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = (get('PROVIDER_EMAIL') ?? DEFAULT_PROVIDER_EMAIL).trim();
     if (!CONTACT_EMAIL.test(value)) {
       problems.push(
-        `PROVIDER_EMAIL must be ${CONTACT_EMAIL_RULE} (got "${shownText(value, 300)}").`,
+        `PROVIDER_EMAIL must be ${CONTACT_EMAIL_RULE} (got "${shownText(value, 300)}"${unshownNote(value)}).`,
       );
     }
     return value;

@@ -1,3 +1,8 @@
+import { CONTROL_CHARACTER, FORMAT_CONTROL, INVISIBLE } from './text-controls.js';
+
+/** Characters that show nothing or reorder the text: the blank-text rule's, controls and bidi controls. */
+const UNSHOWN = `${INVISIBLE}\\p{Cc}${CONTROL_CHARACTER}${FORMAT_CONTROL}`;
+
 /**
  * One e-mail address, as every route takes it: ajv-formats' full `email` (a dot-atom local part, a host name of
  * letters, digits and hyphens), with the lengths mail servers hold to (RFC 5321 §4.5.3.1): at most 64 characters
@@ -14,13 +19,34 @@ export const EMAIL_ADDRESS =
  * A contact address as the portal links it (`mailto:`): one address of at most 254 characters, a host name after
  * the `@`, and none of the characters that would give the link headers, a fragment or a second recipient
  * (`a@b.co?bcc=x%40y.z`, `a@b.co,x@y.z`) or end it (spaces, controls, quotes, angle brackets), nor any that show
- * nothing or reorder the text: format characters (the bidi overrides and marks, zero-width ones), those drawn as
- * nothing, surrogates, private-use and unassigned code points. With U+202E first, `moc.elpmaxe@yrosivda.maet`
- * was shown on every page as team.advisory@example.com while its link mailed yrosivda.maet (found by the
- * twenty-second session's portal probe).
+ * nothing or reorder the text (as the blank-text rule counts them, the Braille blank and the Hangul fillers among
+ * them, and the bidi controls), surrogates, private-use or unassigned code points. With U+202E first,
+ * `moc.elpmaxe@yrosivda.maet` was shown on every page as team.advisory@example.com while its link mailed
+ * yrosivda.maet (found by the twenty-second session's portal probe).
  */
-export const CONTACT_EMAIL =
-  /^(?=.{1,254}$)[^\s\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}@?#%&,;<>"\\]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/iu;
+export const CONTACT_EMAIL = new RegExp(
+  `^(?=.{1,254}$)[^${UNSHOWN}\\p{Cs}\\p{Co}\\p{Cn}@?#%&,;<>"\\\\]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$`,
+  'iu',
+);
+
+/** The first character of `text` that shows nothing or reorders the text, as `U+200B`, if any. */
+export function firstUnshown(text: string): string | undefined {
+  const found = new RegExp(`[${UNSHOWN}]`, 'u').exec(text)?.[0];
+  return found === undefined
+    ? undefined
+    : `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * For a refusal's message: `, which holds U+200B, a character that shows nothing or changes the text's direction`
+ * when `text` holds one (the value quoted without it would look valid), else nothing.
+ */
+export function unshownNote(text: string): string {
+  const found = firstUnshown(text);
+  return found === undefined
+    ? ''
+    : `, which holds ${found}, a character that shows nothing or changes the text’s direction`;
+}
 
 /** What {@link CONTACT_EMAIL} asks for, in words (after "must be"). */
 export const CONTACT_EMAIL_RULE =

@@ -303,6 +303,12 @@ describe.each(databases)('app ($name)', (target) => {
       expect(response.headers['cache-control'], url).toBe('no-store');
       if (url.includes('%')) expect(response.statusCode, url).toBe(200);
     }
+    // Malformed escapes that decoding once would turn into `%61` are refused, as before (400, no-store).
+    for (const url of ['/%%361pi/demo/content', '/%6%31pi/demo/video']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
     // …and a method the address does not take is a 405 there too, not the portal's 404.
     const post = await t.app.inject({ method: 'POST', url: '/%61pi/demo', headers: { cookie } });
     expect(post.statusCode).toBe(405);

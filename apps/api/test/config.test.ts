@@ -203,7 +203,8 @@ describe('loadConfig', () => {
     );
     expect(problemsOf({ PROVIDER_EMAIL: '\u202emoc.elpmaxe@yrosivda.maet' })).toEqual([
       'PROVIDER_EMAIL must be one e-mail address such as team@advisory.example, without spaces, invisible or ' +
-        'text-direction characters, or any of ? # % & , ; < > " \\ (got "moc.elpmaxe@yrosivda.maet").',
+        'text-direction characters, or any of ? # % & , ; < > " \\ (got "moc.elpmaxe@yrosivda.maet", which holds ' +
+        'U+202E, a character that shows nothing or changes the text’s direction).',
     ]);
     expect(problemsOf({ PROVIDER_PHONE: '020 7946 0000\nBcc: evil@x.example' })).toEqual([
       'PROVIDER_PHONE must be one line of text, without line breaks, tabs, control characters or text-direction marks.',

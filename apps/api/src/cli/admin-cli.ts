@@ -1,4 +1,4 @@
-import { CONTACT_EMAIL, CONTACT_EMAIL_RULE } from '../email-address.js';
+import { CONTACT_EMAIL, CONTACT_EMAIL_RULE, unshownNote } from '../email-address.js';
 import { link, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -139,7 +139,9 @@ function contactEmail(value: string | undefined): string | null | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') return null;
   if (!CONTACT_EMAIL.test(value.trim())) {
-    throw new UsageError(`--email must be ${CONTACT_EMAIL_RULE} (got "${shownText(value, 300)}").`);
+    throw new UsageError(
+      `--email must be ${CONTACT_EMAIL_RULE} (got "${shownText(value, 300)}"${unshownNote(value)}).`,
+    );
   }
   return value.trim();
 }
@@ -406,6 +408,26 @@ function counted(n: number, kind: OutboxRow['kind']): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * A command line Node's parser refused, in one line of the tool's own words. Node's take three lines ("argument
+ * is ambiguous. Did you forget…", for `--limit -1`) or quote unevenly (`Unknown option '--x'. … '-- "--x"`);
+ * found by the twenty-second session's probe.
+ */
+function argumentsProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code;
+  const option = /'(--?[^' <]+)/.exec(message)?.[1];
+  if (option === undefined) return message.split('\n')[0] ?? message;
+  const shown = shownText(option);
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return message.includes('ambiguous')
+      ? `${shown} needs a value: one that starts with "-" is written ${shown}=VALUE.`
+      : `${shown} needs a value.`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option ${shown}.`;
+  return message.split('\n')[0] ?? message;
+}
+
 /** An address for the form service, as FORM_SERVICE_URL takes it (http or https). */
 function formServiceUrl(option: string, raw: string): string {
   const text = raw.trim();
@@ -546,7 +568,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    io.stderr(`${argumentsProblem(error)}\n\n${USAGE}`);
     return 2;
   }
   const [noun, verb, ...rest] = parsed.positionals;

@@ -283,10 +283,12 @@ export class OutboxWorker {
         ),
       this.#forwardTimeoutMs,
     );
+    const { url, authorization } = withoutCredentials(job.url);
     try {
-      const response = await fetch(job.url, {
+      const response = await fetch(url, {
         method: 'POST',
         body: form,
+        ...(authorization === undefined ? {} : { headers: { authorization } }),
         redirect: 'manual',
         signal: AbortSignal.any([timeout.signal, stopping]),
       });
@@ -302,6 +304,26 @@ export class OutboxWorker {
   get #forwardTimeoutMs(): number {
     return this.options.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS;
   }
+}
+
+/**
+ * A form service's address without the user and password it may hold, and those as HTTP Basic credentials.
+ * `fetch` refuses an address with credentials in it, so a FORM_SERVICE_URL such as `https://user:pass@forms…`
+ * (which the configuration takes, and `outbox list` prints with the password starred out) failed every forward
+ * for ever, its error ("Request cannot be constructed from a URL that includes credentials") logged and stored
+ * with the address whole, password and all (found by the twenty-second session's probe).
+ */
+export function withoutCredentials(address: string): { url: string; authorization?: string } {
+  const url = new URL(address);
+  if (url.username === '' && url.password === '') return { url: address };
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  return {
+    url: url.href,
+    authorization: `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`,
+  };
 }
 
 /** Runs `task` on every item, at most `limit` at a time; resolves when all have finished. */

@@ -175,6 +175,9 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       'team\u2066@advisory.example',
       'te\u00adam@advisory.example',
       'team\ue000@advisory.example',
+      'te\u2800am@advisory.example',
+      'te\u3164am@advisory.example',
+      'te\u0301am@advisory.example',
     ]) {
       const refused = await admin('client', 'update', '--prefix', 'acme', '--email', email);
       expect(refused.code, email).toBe(2);
@@ -520,6 +523,13 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       ],
       [['outbox', 'list', '--to', 'https://forms.example/'], '--to is only for outbox redirect.'],
       [['outbox', 'list', '--kind', 'mails'], '--kind must be mail or forward (got "mails").'],
+      // Node's parser's refusals, in one line of the tool's words.
+      [
+        ['outbox', 'list', '--limit', '-1'],
+        '--limit needs a value: one that starts with "-" is written --limit=VALUE.',
+      ],
+      [['outbox', 'list', '--limit'], '--limit needs a value.'],
+      [['outbox', 'list', '--bogus'], 'Unknown option --bogus.'],
       [['outbox', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 999999999'],
       [['outbox', 'list', '--limit', '1e3'], '--limit must be a whole number'],
       [['outbox', 'list', '--limit=-5'], '--limit must be a whole number'],
@@ -537,6 +547,8 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       const refused = await admin(...args);
       expect(refused.code, args.join(' ')).toBe(2);
       expect(refused.stderr.split('\n')[0], args.join(' ')).toContain(message);
+      // One line, then the usage after a blank line.
+      expect(refused.stderr.split('\n')[1], args.join(' ')).toBe('');
     }
 
     // An address printed with its password starred out can be copied back into --from.

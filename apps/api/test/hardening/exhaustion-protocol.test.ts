@@ -490,6 +490,10 @@ describe('canonicalTarget', () => {
       '/api/a%2Fb%3Fc%23d%25e%20f%00g%C3%A9',
     );
     expect(canonicalTarget('/api/%zz%6')).toBe('/api/%zz%6');
+    // A malformed escape leaves the whole path as it is: decoding around it could make a new escape.
+    expect(canonicalTarget('/%%361pi/demo')).toBe('/%%361pi/demo');
+    expect(canonicalTarget('/%6%31pi/demo')).toBe('/%6%31pi/demo');
+    expect(canonicalTarget('/%2561pi/demo')).toBe('/%2561pi/demo');
     // The query is left as it is; an absolute-form target is made origin-form first.
     expect(canonicalTarget('/%61pi/demo?search=%61')).toBe('/api/demo?search=%61');
     expect(canonicalTarget('http://a.example/%61pi/demo')).toBe('/api/demo');

@@ -217,6 +217,16 @@ describe.each(databases)('invisible controls in what users type ($name)', (targe
         .where('project_name', '=', project)
         .executeTakeFirstOrThrow();
       expect(row.full_name, JSON.stringify(name)).toBe('Grace Hopper');
+      // The team's e-mail shows the field as blank, not the invisible text.
+      const mails = await t.app.db.kysely
+        .selectFrom('outbox')
+        .select('payload')
+        .where('kind', '=', 'mail')
+        .execute();
+      const mail = mails
+        .map((m) => JSON.parse(m.payload) as { text: string })
+        .find((m) => m.text.includes(`Project name: ${project}\n`));
+      expect(mail?.text, JSON.stringify(name)).toContain('\nFull name: —\n');
     }
   });
 

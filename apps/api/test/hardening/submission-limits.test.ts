@@ -147,6 +147,13 @@ describe.each(databases)('submission limits ($name)', (target) => {
     expect(await stored(t, 'quotes')).toBe(3);
     const mails = await t.app.db.kysely.selectFrom('outbox').select('id').execute();
     expect(mails).toHaveLength(3);
+    // Past the limit, a resend of a stored quote under its key is still answered from it (its answer was lost);
+    // another submission under that key is still a 409, and nothing new is stored.
+    const resent = await keyed(warranty);
+    expect(resent?.statusCode).toBe(201);
+    expect(resent?.headers['idempotent-replayed']).toBe('true');
+    expect((await keyed({ ...warranty, units: 14 }))?.statusCode).toBe(409);
+    expect(await stored(t, 'quotes')).toBe(3);
 
     const other = await loginOpen(t.app, 'demo', { email: 'grace@example.com' });
     expect((await postQuote(t, other)).statusCode).toBe(201);

@@ -506,6 +506,42 @@ describe('OutboxWorker', () => {
     }
   }, 20_000);
 
+  // Found by the twenty-second session's probe: fetch refuses an address with credentials, so every forward to a
+  // FORM_SERVICE_URL with a user and password failed for ever, the password logged and stored in the error.
+  it('should send the user and password of a form service address as Basic credentials', async () => {
+    const clock = new TestClock();
+    const seen: { authorization?: string; url?: string }[] = [];
+    const service = createServer((req, res) => {
+      seen.push({ authorization: req.headers.authorization, url: req.url });
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = service.address() as AddressInfo;
+      const worker = workerWith({ send: () => Promise.resolve(), close: () => undefined }, clock);
+      await enqueue(
+        db.kysely,
+        {
+          kind: 'forward',
+          payload: { url: `http://us%40er:p%3As%20s@127.0.0.1:${port}/f?x=1`, fields: { a: 'b' } },
+        },
+        clock.now(),
+      );
+      expect(await worker.runOnce()).toBe(1);
+      expect(seen).toEqual([
+        {
+          authorization: `Basic ${Buffer.from('us@er:p:s s').toString('base64')}`,
+          url: '/f?x=1',
+        },
+      ]);
+      const [row] = await listOutbox(db.kysely);
+      expect(row?.sent_at).not.toBeNull();
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
   // Found by the twenty-first session's staff-tool probe: forwards redirected while a batch was on its way still went
   // to the old address when their turn came, and a failure there put the redirect's "due now" off by the back-off.
   it('should send redirected forwards to the new address, the ones not yet begun at once', async () => {

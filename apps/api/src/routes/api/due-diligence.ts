@@ -910,9 +910,12 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
         created_at: now.toISOString(),
         idempotency_key: key ?? null,
       });
-      const lines = Object.entries(FIELDS).map(
-        ([name, field]) => `${field.label}: ${mailText(value(name as FieldName)) || '—'}`,
-      );
+      // A field of characters that show nothing is blank here too, as in the record (found by the twenty-second
+      // session's probe: the stored full name fell back to the account's, the mail still showed the invisible one).
+      const lines = Object.entries(FIELDS).map(([name, field]) => {
+        const text = value(name as FieldName);
+        return `${field.label}: ${VISIBLE.test(text) ? mailText(text) : '—'}`;
+      });
       await enqueue(
         trx,
         {

@@ -474,7 +474,8 @@ export default function submissionRoutes(app: FastifyInstance): void {
             'same user is answered from the stored one (`Idempotent-Replayed: true`; nothing stored or mailed ' +
             'again), and a different submission under that key gets 409. At most QUOTE_LIMIT_PER_HOUR (60) ' +
             'stored or answered again a user and hour, the three calculators together, and ' +
-            'QUOTE_LIMIT_PER_ADDRESS (300) an address and hour, then 429 with `Retry-After`.',
+            'QUOTE_LIMIT_PER_ADDRESS (300) an address and hour, then 429 with `Retry-After`; a resend under ' +
+            'the key of a quote already stored is answered from it past the limit too.',
           tags: ['submissions'],
           security: [{ session: [] }],
           params: clientParams,
@@ -505,6 +506,14 @@ export default function submissionRoutes(app: FastifyInstance): void {
         const address = addressKey(request.ip);
         const waitMs = limit.hit(user.id, address, hitMs);
         if (waitMs > 0) {
+          // A resend of a quote stored before (its answer lost) is answered from it all the same: refused, the
+          // portal said the details had not reached the team, which they had (found by the twenty-second
+          // session's probe).
+          const earlier =
+            key === undefined
+              ? undefined
+              : await findQuoteByIdempotencyKey(app.db.kysely, client.id, user.id, key);
+          if (earlier !== undefined) return replay(earlier);
           void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
           throw new HttpError(429, TOO_MANY_QUOTES);
         }
@@ -538,23 +547,25 @@ export default function submissionRoutes(app: FastifyInstance): void {
               if (earlier === undefined) throw error;
               return { earlier };
             });
-          if ('earlier' in stored) {
-            const { earlier } = stored;
-            if (
-              earlier.kind !== calculator.kind ||
-              !sameSubmission(calculator, earlier.input, request.body)
-            ) {
-              throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
-            }
-            return reply
-              .code(201)
-              .header('idempotent-replayed', 'true')
-              .send({ reference: earlier.reference, quote: JSON.parse(earlier.quote) as unknown });
-          }
+          if ('earlier' in stored) return replay(stored.earlier);
           app.background.run(async () => {
             await app.outbox.runOnce();
           });
           return reply.code(201).send({ reference: stored.reference, quote: priced.quote });
+        }
+
+        /** The answer to a resend under a key already used: the stored quote, or 409 for another submission. */
+        function replay(earlier: EarlierQuote) {
+          if (
+            earlier.kind !== calculator.kind ||
+            !sameSubmission(calculator, earlier.input, request.body)
+          ) {
+            throw new HttpError(409, IDEMPOTENCY_KEY_REUSED);
+          }
+          return reply
+            .code(201)
+            .header('idempotent-replayed', 'true')
+            .send({ reference: earlier.reference, quote: JSON.parse(earlier.quote) as unknown });
         }
 
         async function store(trx: typeof app.db.kysely): Promise<string> {
