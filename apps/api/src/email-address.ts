@@ -1,7 +1,8 @@
-import { CONTROL_CHARACTER, FORMAT_CONTROL, INVISIBLE } from './text-controls.js';
+import { FORMAT_CONTROL, INVISIBLE } from './text-controls.js';
 
 /** Characters that show nothing or reorder the text: the blank-text rule's, controls and bidi controls. */
-const UNSHOWN = `${INVISIBLE}\\p{Cc}${CONTROL_CHARACTER}${FORMAT_CONTROL}`;
+const UNSHOWN = `${INVISIBLE}\\p{Cc}${FORMAT_CONTROL}`;
+const UNSHOWN_CHARACTER = new RegExp(`[${UNSHOWN}]`, 'u');
 
 /**
  * One e-mail address, as every route takes it: ajv-formats' full `email` (a dot-atom local part, a host name of
@@ -29,23 +30,15 @@ export const CONTACT_EMAIL = new RegExp(
   'iu',
 );
 
-/** The first character of `text` that shows nothing or reorders the text, as `U+200B`, if any. */
-export function firstUnshown(text: string): string | undefined {
-  const found = new RegExp(`[${UNSHOWN}]`, 'u').exec(text)?.[0];
-  return found === undefined
-    ? undefined
-    : `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
 /**
  * For a refusal's message: `, which holds U+200B, a character that shows nothing or changes the text's direction`
  * when `text` holds one (the value quoted without it would look valid), else nothing.
  */
 export function unshownNote(text: string): string {
-  const found = firstUnshown(text);
-  return found === undefined
-    ? ''
-    : `, which holds ${found}, a character that shows nothing or changes the text’s direction`;
+  const found = UNSHOWN_CHARACTER.exec(text)?.[0];
+  if (found === undefined) return '';
+  const code = (found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `, which holds U+${code}, a character that shows nothing or changes the text’s direction`;
 }
 
 /** What {@link CONTACT_EMAIL} asks for, in words (after "must be"). */

@@ -304,7 +304,7 @@ async function run(
       if (waiting === 0) {
         io.stdout(
           kinds.length === 1
-            ? `Nothing waiting: every ${kinds[0] === 'mail' ? 'e-mail' : 'forward'} has been sent.\n`
+            ? `Nothing waiting: every ${nounOf(kinds[0] ?? 'mail')} has been sent.\n`
             : 'Nothing waiting: every e-mail and forward has been sent.\n',
         );
         return;
@@ -404,8 +404,12 @@ function listLimit(limit: string | undefined): number {
 
 /** "1 e-mail", "3 forwards". */
 function counted(n: number, kind: OutboxRow['kind']): string {
-  const noun = kind === 'mail' ? 'e-mail' : 'forward';
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+  return `${n} ${nounOf(kind)}${n === 1 ? '' : 's'}`;
+}
+
+/** What a row of a kind is called: "e-mail", "forward". */
+function nounOf(kind: OutboxRow['kind']): string {
+  return kind === 'mail' ? 'e-mail' : 'forward';
 }
 
 /**
