@@ -240,6 +240,29 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     expect(statuses(refused)).toEqual([200, 401]);
     const still = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { cookie: own } });
     expect(still.json()).toMatchObject({ logged_in: true });
+
+    // Nor behind a 417 for an Expect that cannot be met, alone or beside 100-continue, first on the connection
+    // or behind another request (found by the twenty-third session's API probe: a quote pipelined behind one
+    // was stored and its team e-mail queued, its answer never sent).
+    for (const [before, expectation] of [
+      ['', 'foo'],
+      ['', '100-continue, foo'],
+      [get('/api/demo'), 'foo'],
+    ] as const) {
+      const output = await exchange(
+        port,
+        before +
+          `GET /api/demo HTTP/1.1\r\nHost: a\r\nExpect: ${expectation}\r\n\r\n` +
+          `GET /api/demo/logout HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\n\r\n`,
+      );
+      expect(statuses(output), expectation).toEqual(before === '' ? [417] : [200, 417]);
+      const after = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo',
+        headers: { cookie: own },
+      });
+      expect(after.json(), expectation).toMatchObject({ logged_in: true });
+    }
   });
 
   it('should answer the requests before a malformed chunk, then refuse it', async () => {
@@ -386,6 +409,27 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     );
     expect(statuses(wrongMethod)).toEqual([405]);
     expect(answers(wrongMethod)[0]?.head).toMatch(/\r\nallow: POST/i);
+  });
+
+  it('should refuse an asterisk-form target but for OPTIONS with 400 JSON { error }', async () => {
+    // `*` is a target for OPTIONS alone (RFC 9112 §3.2.4): `GET *` was routed as the root and redirected to a
+    // client's login page (found by the twenty-third session's API probe).
+    for (const method of ['GET', 'HEAD', 'POST', 'DELETE']) {
+      const output = await exchange(
+        port,
+        `${method} * HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
+      expect(statuses(output), method).toEqual([400]);
+      if (method !== 'HEAD')
+        expect(JSON.parse(answers(output)[0]?.body ?? ''), method).toEqual({
+          error: 'Bad request: the address must be a path starting with /.',
+        });
+    }
+    const options = await exchange(
+      port,
+      'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    );
+    expect(statuses(options)).toEqual([404]);
   });
 
   it('should refuse a second Host, Content-Type or Idempotency-Key header with 400 JSON { error }', async () => {
