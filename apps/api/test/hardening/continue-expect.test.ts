@@ -111,6 +111,26 @@ describe.each(databases)('Expect: 100-continue ($name)', (target) => {
     expect(closed).toBe(true);
   });
 
+  it('should refuse an upload whose boundary cannot be read with 400 and no 100 Continue', async () => {
+    // Refused on its headers alone, it was told to send its body first (found by the twenty-third session's API
+    // probe). And the refusal does not count against the hourly limit: the good upload below still goes in.
+    for (const contentType of [
+      'multipart/form-data',
+      'multipart/form-data; boundary*=x',
+      'multipart/form-data; boundary=a; boundary=b',
+    ]) {
+      const { answer, closed } = await expectContinue(
+        port,
+        upload(form.payload.length).replace(form.headers['content-type'], contentType),
+        form.payload,
+      );
+      expect(statusOf(answer), `${contentType}: ${answer.slice(0, 100)}`).toBe('400');
+      expect(jsonOf(answer)).toEqual({ error: expect.any(String) as string });
+      expect(closed, contentType).toBe(true);
+    }
+    expect(await uploads()).toEqual([]);
+  });
+
   it('should send 100 Continue to a good upload, store it, then refuse the next over the limit with 429', async () => {
     const good = await expectContinue(port, upload(form.payload.length), form.payload, 300);
     expect(good.answer.startsWith(CONTINUE), good.answer.slice(0, 100)).toBe(true);

@@ -550,13 +550,19 @@ async function receive(
     storing: undefined,
     fileTooLarge: false,
   };
-  const guard = guardBody(request, reply);
-  // Sees every chunk the parser sees, as the guard does (added in the same tick as the parser's pipe).
+  // Refused on its headers alone, before anything is read: a client waiting for `100 Continue` gets the refusal
+  // without one (it was told to send the body first: found by the twenty-third session's API probe). As when a
+  // refusal is answered early, the connection closes after the answer, the rest of the body read and dropped.
   const boundary = boundaryOf(request.headers['content-type']);
   if (boundary === undefined) {
-    guard.refuseEarly();
+    if (!request.raw.readableEnded) {
+      reply.header('connection', 'close');
+      closeAfterAnswer(request.raw, reply.raw);
+    }
     throw new HttpError(400, BOUNDARY_MESSAGE);
   }
+  const guard = guardBody(request, reply);
+  // Sees every chunk the parser sees, as the guard does (added in the same tick as the parser's pipe).
   const headers = new PartHeaderCheck(boundary);
   request.raw.on('data', (chunk: Buffer) => headers.push(chunk));
   const reading = readParts(request, uploadsDir, received, guard, headers);
