@@ -65,6 +65,8 @@ const CONFIG = {
     'svg',
     'math',
     'template',
+    // Nested, each one larger: letters 600 px high (found by the twenty-third session's portal probe).
+    'big',
   ],
   // `background` (table, td, th, tr) is fetched like an image src, but not checked as one: it would have every
   // viewer's browser request any URL of this site (`/api/…`) or beyond.
@@ -72,7 +74,25 @@ const CONFIG = {
   // client), and content wearing one took on its rules: a link in the card row's class covered the whole window
   // with its `::after`, so every click on the page, Log out included, opened the content's link (found by the
   // twenty-second session's portal probe). Content is styled by the portal's prose rules alone.
-  FORBID_ATTR: ['style', 'class', 'srcset', 'formaction', 'action', 'background'],
+  // Sizes of the content's own (`<hr width=9000>`, `<td height=6000>`, `<table cellpadding=900>`) made pages
+  // thousands of pixels wide and tall (found by the twenty-third session's portal probe): content is sized by the
+  // portal's prose rules alone (images to the column's width).
+  FORBID_ATTR: [
+    'style',
+    'class',
+    'srcset',
+    'formaction',
+    'action',
+    'background',
+    'width',
+    'height',
+    'size',
+    'border',
+    'cellpadding',
+    'cellspacing',
+    'hspace',
+    'vspace',
+  ],
   ALLOW_DATA_ATTR: false,
   // Content's ids and names become `user-content-…`: an element of the content can then never stand in for
   // one of the portal's own (`root`, `portal-boot`, a label's target) nor shadow a global (DOM clobbering).

@@ -58,6 +58,16 @@ describe('sanitizeHtml', () => {
       '<p class="cWyqie"><a class="hjlanH" href="https://example.com/a">x</a></p>',
       '<p><a href="https://example.com/a">x</a></p>',
     ],
+    // Sizes of the content's own (found by the twenty-third session's portal probe: nested <big> drew 600 px
+    // letters, <hr width=9000> and <td height=6000> made pages thousands of pixels wide and tall).
+    [
+      '<p><big><big>x</big></big></p><hr size="3000" width="9000"><img src="/media/demo/0123456789abcdef0123.svg" width="9000" height="9000" hspace="900" vspace="900">',
+      '<p>x</p><hr><img src="/media/demo/0123456789abcdef0123.svg">',
+    ],
+    [
+      '<table border="900" cellpadding="900" cellspacing="900" width="9000"><tbody><tr><td height="6000">c</td></tr></tbody></table>',
+      '<table><tbody><tr><td>c</td></tr></tbody></table>',
+    ],
   ])('should clean %s', (input, output) => {
     expect(sanitizeHtml(input)).toBe(output);
     // Content is sanitised at import and again when served: a second pass changes nothing.

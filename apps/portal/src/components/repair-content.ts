@@ -7,14 +7,14 @@
  * page that shows it, so the portal takes them out, keeping the text.
  */
 
-/** Elements replaced by their children: landmarks and widgets of the page's own, motion, and colour. */
-const UNWRAP = new Set(['main', 'dialog', 'label', 'marquee', 'blink', 'font', 'map']);
+/** Elements replaced by their children: landmarks and widgets of the page's own, motion, colour, and size. */
+const UNWRAP = new Set(['main', 'dialog', 'label', 'marquee', 'blink', 'font', 'map', 'big']);
 /** Elements with nothing to keep once repaired (an image map's areas lose their map). */
 const REMOVE = new Set(['area']);
 /**
  * Attributes that change focus order, roles, relations to the portal's own elements (ids in content are prefixed,
- * so a reference can only ever reach the portal's), the portal's own styles, playback, or colours. `aria-*` goes
- * too.
+ * so a reference can only ever reach the portal's), the portal's own styles, playback, colours, or sizes. `aria-*`
+ * goes too.
  */
 const DROP_ATTRIBUTES = new Set([
   // The portal's own styles are classes: content wearing one takes on its rules (a link covering the page).
@@ -32,6 +32,16 @@ const DROP_ATTRIBUTES = new Set([
   'link',
   'vlink',
   'alink',
+  // Sizes of the content's own: `<hr width=9000>`, `<td height=6000>` made pages thousands of pixels wide and
+  // tall, nested `<big>` (unwrapped above) letters 600 px high (found by the twenty-third session's portal probe).
+  'width',
+  'height',
+  'size',
+  'border',
+  'cellpadding',
+  'cellspacing',
+  'hspace',
+  'vspace',
 ]);
 /** What a list may hold directly besides its items (elements that draw nothing). */
 const LIST_EXTRAS = new Set(['script', 'template']);

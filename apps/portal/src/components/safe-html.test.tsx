@@ -85,6 +85,13 @@ describe('prepareHtml', () => {
       '<p class="cWyqie"><a class="hjlanH x" href="/c/info">x</a></p>',
       '<p><a href="/c/info">x</a></p>',
     ],
+    // Sizes of the content's own: nested <big> drew 600 px letters, <hr width=9000> and <td height=6000> pages
+    // thousands of pixels wide and tall (found by the twenty-third session's portal probe).
+    ['<p><big><big><big>x</big></big></big></p><hr size="3000" width="9000">', '<p>x</p><hr>'],
+    [
+      '<table border="900" cellpadding="900" cellspacing="900" width="9000"><tbody><tr><td height="6000" width="9000">c</td></tr></tbody></table>',
+      '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td>c</td></tr></tbody></table></div>',
+    ],
     [
       '<table bgcolor="#000"><tbody><tr><td headers="x">c</td></tr></tbody></table>',
       '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td>c</td></tr></tbody></table></div>',
