@@ -49,17 +49,25 @@ process.on('SIGHUP', () =>
   server.log.info('SIGHUP received and ignored (stop with SIGTERM or SIGINT)'),
 );
 let listening = false;
-closeWithGrace({ delay: SHUTDOWN_GRACE_MS, skip: ['SIGHUP'] }, async ({ err, signal }) => {
-  shuttingDown = true;
-  if (err !== undefined) server.log.error({ err }, 'Shutting down after an error');
-  else server.log.info({ signal }, 'Shutting down');
-  // A signal before the server listens (waiting up to a minute for another process's lock, migrating, seeding):
-  // nothing has been acknowledged to anyone, and every step of the start is safe to stop at any moment (a kill
-  // there is tested), so it stops now. Waiting for the start to end outlasted the grace period, and the process
-  // was ended by force with exit code 1 (found by the eighteenth session's fault probe).
-  if (!listening && signal !== undefined) process.exit(0);
-  await server.close();
-});
+// close-with-grace would also take the signals of a crash for a request to shut down: V8 ends on a fatal error (an
+// answer too large to build, say) with an instruction that raises SIGILL or SIGTRAP, and a handler that returns runs
+// it again, so the process spun at 100% CPU for ever, answering nobody and deaf to SIGTERM (found by the
+// twenty-third session's staff-tool probe). They keep their default: the process ends, for its supervisor to restart.
+const CRASH_SIGNALS = ['SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGSEGV'];
+closeWithGrace(
+  { delay: SHUTDOWN_GRACE_MS, skip: ['SIGHUP', ...CRASH_SIGNALS] },
+  async ({ err, signal }) => {
+    shuttingDown = true;
+    if (err !== undefined) server.log.error({ err }, 'Shutting down after an error');
+    else server.log.info({ signal }, 'Shutting down');
+    // A signal before the server listens (waiting up to a minute for another process's lock, migrating, seeding):
+    // nothing has been acknowledged to anyone, and every step of the start is safe to stop at any moment (a kill
+    // there is tested), so it stops now. Waiting for the start to end outlasted the grace period, and the process
+    // was ended by force with exit code 1 (found by the eighteenth session's fault probe).
+    if (!listening && signal !== undefined) process.exit(0);
+    await server.close();
+  },
+);
 releaseEarlySignals();
 
 try {

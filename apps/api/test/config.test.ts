@@ -512,6 +512,28 @@ describe('loadConfig', () => {
     }
   }, 120_000);
 
+  // Found by the twenty-third session's staff-tool probe: close-with-grace took SIGILL and SIGTRAP (and the other
+  // signals of a crash) for a request to shut down. V8 ends on a fatal error (an answer too large to build) with
+  // such an instruction, so the handler returned to it, and the process spun at 100% CPU for ever, answering
+  // nobody and deaf to SIGTERM. A crash now ends the process by its signal, for the supervisor to restart it.
+  it('should end by the signal of a crash (SIGTRAP, SIGILL, SIGABRT), not shut down as if asked to', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      for (const signal of ['SIGTRAP', 'SIGILL', 'SIGABRT'] as const) {
+        const { child, ended } = await startServer({ DATA_DIR: dataDir, PORT: '7696' });
+        try {
+          child.kill(signal);
+          expect(await ended, signal).toBeNull();
+          expect(child.signalCode).toBe(signal);
+        } finally {
+          child.kill('SIGKILL');
+        }
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   // Found by the eighteenth session's fault probe: an IPv6 HOST with a zone this machine does not have printed a
   // JSON line with the stack.
   it('should print a HOST with an unknown IPv6 zone as one line', async () => {
