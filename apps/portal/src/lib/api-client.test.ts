@@ -2,10 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { jsonResponse } from '@/testing/fixtures';
 
+import { messageOf, TIMEOUT_MESSAGE } from './errors';
 import {
   ApiError,
   apiFetch,
   isJsonContentType,
+  REQUEST_TIMEOUT_MS,
   UNREADABLE_ANSWER_MESSAGE,
   UnreadableAnswerError,
 } from './api-client';
@@ -159,5 +161,61 @@ describe('isJsonContentType', () => {
     [null, false],
   ])('should say %s is JSON: %s', (contentType, expected) => {
     expect(isJsonContentType(contentType)).toBe(expected);
+  });
+});
+
+// Found by the twenty-third session's portal probe: a server that never answered left "Loading topics…",
+// "Searching…" and the login's busy Continue on screen for ever.
+describe('apiFetch when the server does not answer', () => {
+  /** A server that never answers: the call ends only when its signal is aborted, as fetch does. */
+  function neverAnswer(abortError: (signal: AbortSignal) => unknown = (signal) => signal.reason) {
+    fetchMock.mockImplementation(
+      (_input, init) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(abortError(init.signal!)));
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+  }
+
+  afterEach(() => vi.useRealTimers());
+
+  it('should give up after 30 s with a TimeoutError, which reads as the calculators’ message', async () => {
+    vi.useFakeTimers();
+    neverAnswer();
+    const call = apiFetch('/api/demo/content');
+    const outcome = vi.fn();
+    call.catch(outcome);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
+    expect(outcome).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(call).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(messageOf(outcome.mock.calls[0]?.[0])).toBe(TIMEOUT_MESSAGE);
+  });
+
+  it('should say so also where the browser rejects with an AbortError of its own', async () => {
+    vi.useFakeTimers();
+    neverAnswer(() => new DOMException('The user aborted a request.', 'AbortError'));
+    const call = apiFetch('/api/demo/login', { method: 'POST', json: {} });
+    call.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+    await expect(call).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('should leave a call with a signal of its own to it, and stop counting once answered', async () => {
+    vi.useFakeTimers();
+    neverAnswer();
+    const controller = new AbortController();
+    const own = apiFetch('/api/demo/warranty', { method: 'POST', signal: controller.signal });
+    const outcome = vi.fn();
+    own.catch(outcome);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS * 2);
+    expect(outcome).not.toHaveBeenCalled();
+    controller.abort();
+    await expect(own).rejects.toMatchObject({ name: 'AbortError' });
+
+    stubFetch(jsonResponse({ name: 'Demo' }));
+    await expect(apiFetch('/api/demo')).resolves.toEqual({ name: 'Demo' });
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

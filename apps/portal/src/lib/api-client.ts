@@ -21,6 +21,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * How long a call may wait for the server before it is given up (a `TimeoutError`, "Our server took too long to
+ * answer."): every call of `apiFetch` without a signal of its own, and each pause of the due-diligence upload. The
+ * calculators' posts bring their own signal, with the same 30 s (`SUBMIT_TIMEOUT_MS`).
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
 /** What a failure says when an answer came but was not one the API gives. */
 export const UNREADABLE_ANSWER_MESSAGE = "Our server's answer could not be read.";
 
@@ -57,19 +64,48 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
 
   // A call that changes something (logging in or out…) makes the page's served answers out of date.
   if ((rest.method ?? 'GET').toUpperCase() !== 'GET') endBoot();
-  const response = await fetch(path, { ...rest, headers, body, credentials: 'same-origin' });
-  if (response.ok) {
-    const answer = await answerOf(response);
-    if (shape !== undefined && !shape(answer)) throw new UnreadableAnswerError(response.status);
-    return answer as T;
-  }
 
-  const payload = await parseBody(response);
-  throw new ApiError(
-    response.status,
-    errorMessage(payload) ?? defaultApiErrorMessage(response.status, path),
-  );
+  // Found by the twenty-third session's portal probe: a server that never answered left "Loading topics…",
+  // "Searching…" and the login's busy Continue on screen for ever. A call without a signal of its own (the
+  // calculators bring theirs) is given up after REQUEST_TIMEOUT_MS, its answer's body included, with the
+  // TimeoutError the pages say "Our server took too long to answer." for, beside their Retry.
+  const timeout = rest.signal == null ? new AbortController() : null;
+  const timer =
+    timeout === null
+      ? undefined
+      : setTimeout(
+          () => timeout.abort(new DOMException(TIMEOUT_REASON, 'TimeoutError')),
+          REQUEST_TIMEOUT_MS,
+        );
+  try {
+    const response = await fetch(path, {
+      ...rest,
+      signal: rest.signal ?? timeout?.signal,
+      headers,
+      body,
+      credentials: 'same-origin',
+    });
+    if (response.ok) {
+      const answer = await answerOf(response);
+      if (shape !== undefined && !shape(answer)) throw new UnreadableAnswerError(response.status);
+      return answer as T;
+    }
+
+    const payload = await parseBody(response);
+    throw new ApiError(
+      response.status,
+      errorMessage(payload) ?? defaultApiErrorMessage(response.status, path),
+    );
+  } catch (error) {
+    // Whatever the browser rejected with as the wait ran out (an older one says AbortError), it was the wait.
+    if (timeout?.signal.aborted) throw timeout.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
+
+const TIMEOUT_REASON = 'The server did not answer in time.';
 
 /**
  * The body of an ok answer: `undefined` when there is none (a 204), else the JSON object the API sends.

@@ -6,7 +6,6 @@ import { ThemeProvider } from 'styled-components';
 
 import { NavigationProgress } from '@/components/ui/navigation-progress';
 import { useLoadedClient } from '@/hooks/use-loaded-client';
-import { useDisableContextMenu } from '@/hooks/use-disable-context-menu';
 import { useSessionAcrossTabs } from '@/hooks/use-session-across-tabs';
 import type { Branding } from '@/types/api';
 
@@ -20,12 +19,11 @@ export function themeFor(branding: Branding): Theme {
   }
 }
 
-/** Everything under /{client}: the client's theme, and no right-click menu on the hub (spec §1). */
+/** Everything under /{client}: the client's theme (the hub's layout, `app-root.tsx`, has no right-click menu). */
 export function ClientRoot() {
   const { client } = useLoadedClient();
   const { primary, accent, logo_url } = client.branding;
   const theme = useMemo(() => themeFor({ primary, accent, logo_url }), [primary, accent, logo_url]);
-  useDisableContextMenu();
   useSessionAcrossTabs(client);
 
   return (

@@ -18,6 +18,8 @@ interface AppLayoutProps {
   /** False on the due-diligence page, which hides the footer banner (spec §2). */
   showFooterBanner: boolean;
   mainRef?: RefObject<HTMLElement | null>;
+  /** Shown at the top of the main area, above the page (the session has ended: `app-root.tsx`). */
+  notice?: ReactNode;
   children: ReactNode;
 }
 
@@ -25,7 +27,7 @@ interface AppLayoutProps {
  * The logged-in hub: skip link, header, the sidebar (a drawer behind the Menu button on small screens), the main
  * area and the footer.
  */
-export function AppLayout({ client, showFooterBanner, mainRef, children }: AppLayoutProps) {
+export function AppLayout({ client, showFooterBanner, mainRef, notice, children }: AppLayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -53,6 +55,7 @@ export function AppLayout({ client, showFooterBanner, mainRef, children }: AppLa
           </SidebarInner>
         </Sidebar>
         <Main id={MAIN_CONTENT_ID} tabIndex={-1} ref={mainRef}>
+          {notice}
           <InsideMainLandmark.Provider value={true}>{children}</InsideMainLandmark.Provider>
         </Main>
       </Body>

@@ -1,8 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { REQUEST_TIMEOUT_MS } from '@/lib/api-client';
 import { jsonResponse } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
 
@@ -195,6 +196,33 @@ describe('LoginForm', () => {
       const alert = await screen.findByRole('alert');
       await waitFor(() => expect(alert).toHaveFocus());
       expect(screen.getByLabelText('First name')).toHaveValue('Ada');
+    });
+
+    // Found by the twenty-third session's portal probe: Continue stayed busy for ever when the server never
+    // answered.
+    it("should say 'An error occurred' when the server does not answer in time, and let Continue be pressed again", async () => {
+      const typist = userEvent.setup();
+      fetchMock.mockImplementationOnce(
+        (_input, init) =>
+          new Promise<Response>((_resolve, reject) => {
+            init?.signal?.addEventListener('abort', () => reject(init.signal!.reason));
+          }),
+      );
+      renderForm();
+      await fillIn(typist);
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      try {
+        const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) });
+        const button = screen.getByRole('button', { name: 'Continue' });
+        await user.click(button);
+        expect(button).toHaveAttribute('aria-busy', 'true');
+        await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS));
+        expect(await screen.findByRole('alert')).toHaveTextContent('An error occurred');
+        expect(button).not.toHaveAttribute('aria-busy', 'true');
+        expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it("should show 'An error occurred', not the browser's wording, when the server cannot be reached", async () => {

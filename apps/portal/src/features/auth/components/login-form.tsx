@@ -157,7 +157,7 @@ const ErrorText = styled.p`
 
 /**
  * What a failed login shows (spec §4): the API's message, or 'An error occurred' when there was no answer from the
- * API (the browser's own wording, such as 'Failed to fetch', is never shown).
+ * API (the browser's own wording, such as 'Failed to fetch', is never shown), a server silent for 30 seconds too.
  */
 export function loginErrorMessage(error: unknown): string {
   return error instanceof ApiError && error.message.trim() !== ''

@@ -4,7 +4,13 @@ import { ApiError, UnreadableAnswerError } from '@/lib/api-client';
 
 import { EMPTY_DRAFT } from '../stores/draft-store';
 
-import { CONNECTION_FAILED_MESSAGE, submitDueDiligence } from './submit-due-diligence';
+import { messageOf } from '@/lib/errors';
+
+import {
+  CONNECTION_FAILED_MESSAGE,
+  submitDueDiligence,
+  TIMED_OUT_MESSAGE,
+} from './submit-due-diligence';
 
 /** Just enough of XMLHttpRequest for the upload: the test plays the server through `respond` and `fail`. */
 class FakeXhr {
@@ -16,6 +22,7 @@ class FakeXhr {
   status = 0;
   responseText = '';
   responseURL = '';
+  aborted = false;
   private responseHeaders: Record<string, string> = {};
   private listeners: Record<string, (() => void)[]> = {};
   upload = {
@@ -46,6 +53,7 @@ class FakeXhr {
     this.body = body;
   }
   abort() {
+    this.aborted = true;
     this.emit('abort');
   }
 
@@ -153,5 +161,76 @@ describe('submitDueDiligence', () => {
     const done = submitDueDiligence('demo', request);
     FakeXhr.last!.fail();
     await expect(done).rejects.toThrow(CONNECTION_FAILED_MESSAGE);
+  });
+});
+
+// Found by the twenty-third session's portal probe: a server that took the whole upload and never answered left
+// "Uploading… 100%" and a busy Submit request for ever.
+describe('submitDueDiligence when the server stops answering', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** The outcome so far: pending, or how the request ended. */
+  function outcomeOf(done: Promise<void>) {
+    const outcome: { settled: boolean; error?: unknown } = { settled: false };
+    done.then(
+      () => (outcome.settled = true),
+      (error: unknown) => Object.assign(outcome, { settled: true, error }),
+    );
+    return outcome;
+  }
+
+  it('should wait as long as a slow upload goes on, then 30 s for the answer', async () => {
+    const done = submitDueDiligence('demo', request);
+    const outcome = outcomeOf(done);
+    const xhr = FakeXhr.last!;
+    // 20 MB over a slow line: five minutes, a little every 20 s.
+    for (let sent = 1; sent <= 15; sent += 1) {
+      await vi.advanceTimersByTimeAsync(20_000);
+      xhr.progress(sent, 15);
+    }
+    expect(outcome.settled).toBe(false);
+    // All of it sent; the answer never comes.
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(outcome.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(done).rejects.toThrow(TIMED_OUT_MESSAGE);
+    expect(messageOf(outcome.error)).toBe('Our server took too long to answer. Please try again.');
+    expect(xhr.aborted).toBe(true);
+  });
+
+  it('should give up when the upload makes no progress for 30 s', async () => {
+    const stalled = submitDueDiligence('demo', request);
+    const outcome = outcomeOf(stalled);
+    await vi.advanceTimersByTimeAsync(10_000);
+    FakeXhr.last!.progress(1, 10);
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(outcome.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(stalled).rejects.toThrow(TIMED_OUT_MESSAGE);
+
+    // Nothing moves at all from the start.
+    const silent = submitDueDiligence('demo', request);
+    const silence = outcomeOf(silent);
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(silence.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(silent).rejects.toThrow(TIMED_OUT_MESSAGE);
+  });
+
+  it('should not give up a request that was answered, or cancelled', async () => {
+    const answered = submitDueDiligence('demo', request);
+    FakeXhr.last!.respond(200, '<!doctype html>', 'text/html');
+    await expect(answered).resolves.toBeUndefined();
+    const first = FakeXhr.last!;
+    const controller = new AbortController();
+    const cancelled = submitDueDiligence('demo', request, { signal: controller.signal });
+    const second = FakeXhr.last!;
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
+    second.aborted = false;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(first.aborted).toBe(false);
+    expect(second.aborted).toBe(false);
   });
 });

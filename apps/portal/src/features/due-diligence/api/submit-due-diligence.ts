@@ -1,11 +1,13 @@
 import { paths } from '@/config/paths';
 import {
   ApiError,
+  REQUEST_TIMEOUT_MS,
   UnreadableAnswerError,
   defaultApiErrorMessage,
   errorMessage,
   isJsonContentType,
 } from '@/lib/api-client';
+import { TIMEOUT_MESSAGE } from '@/lib/errors';
 
 /** The request as the form holds it; money in whole pounds. */
 export interface DueDiligenceRequest {
@@ -46,6 +48,12 @@ export function toFormData(request: DueDiligenceRequest): FormData {
 export const CONNECTION_FAILED_MESSAGE =
   'Your request could not be sent: the connection to our server failed. Please try again.';
 
+/**
+ * Shown when the server stopped answering: the upload made no progress for {@link REQUEST_TIMEOUT_MS}, or no
+ * answer came that long after it ended. Sending again is safe (the same request goes under the same key).
+ */
+export const TIMED_OUT_MESSAGE = `${TIMEOUT_MESSAGE} Please try again.`;
+
 interface SubmitOptions {
   /** Upload progress from 0 to 1, when the browser knows the total. */
   onProgress?: (fraction: number) => void;
@@ -67,13 +75,32 @@ export function submitDueDiligence(
   const path = paths.api.dueDiligence(prefix);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    // Found by the twenty-third session's portal probe: a server that took the whole upload and never answered
+    // left "Uploading… 100%" and a busy Submit request for ever. A file of 20 MB on a slow line may take minutes
+    // to go, so the request as a whole has no limit: it is given up when the upload has made no progress for
+    // REQUEST_TIMEOUT_MS, or when no answer has come that long after the upload ended (the calculators' 30 s).
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const stopWatching = () => clearTimeout(watchdog);
+    const watch = () => {
+      stopWatching();
+      watchdog = setTimeout(() => {
+        // Settled first: the abort that follows rejects too late to say it was cancelled.
+        reject(new Error(TIMED_OUT_MESSAGE));
+        xhr.abort();
+      }, REQUEST_TIMEOUT_MS);
+    };
     xhr.open('POST', path);
     xhr.setRequestHeader('accept', 'application/json');
     if (idempotencyKey !== undefined) xhr.setRequestHeader('idempotency-key', idempotencyKey);
     xhr.upload.addEventListener('progress', (event) => {
+      watch();
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     });
+    // The upload has ended: the answer has the same time to come. (Bytes of the answer arriving count too.)
+    xhr.upload.addEventListener('load', watch);
+    xhr.addEventListener('progress', watch);
     xhr.addEventListener('load', () => {
+      stopWatching();
       if (xhr.status >= 200 && xhr.status < 300) {
         // Only the page the API sends the upload on to says it is stored: another server's 200 (a captive
         // portal's page) said "Thank you" for a request that never reached the API (found by the eighteenth
@@ -91,12 +118,17 @@ export function submitDueDiligence(
         new ApiError(xhr.status, errorMessage(payload) ?? defaultApiErrorMessage(xhr.status, path)),
       );
     });
-    xhr.addEventListener('error', () => reject(new Error(CONNECTION_FAILED_MESSAGE)));
-    xhr.addEventListener('abort', () =>
-      reject(new DOMException('The upload was cancelled.', 'AbortError')),
-    );
+    xhr.addEventListener('error', () => {
+      stopWatching();
+      reject(new Error(CONNECTION_FAILED_MESSAGE));
+    });
+    xhr.addEventListener('abort', () => {
+      stopWatching();
+      reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    });
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(toFormData(request));
+    watch();
   });
 }
 

@@ -93,13 +93,67 @@ describe('DueDiligenceForm when the session has ended', () => {
 
     const picker = await screen.findByLabelText('Attach a document');
     expect(screen.getByLabelText('Project name')).toHaveValue('Harbour Quay');
-    const message = 'Your file “report.pdf” was not kept with your draft: choose it again.';
+    const message =
+      'Your file “report.pdf” was not kept with your draft: choose it again, or remove it to send the form without one.';
     expect(screen.getByRole('alert')).toHaveTextContent(message);
     expect(picker).toHaveAccessibleDescription(expect.stringContaining(message));
 
     await user.upload(picker, new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' }));
     expect(screen.queryByText(/was not kept/)).not.toBeInTheDocument();
     expect(picker).not.toHaveAttribute('aria-invalid');
+  });
+
+  // Found by the twenty-third session's portal probe: with the field saying that the file was not kept, Submit
+  // request sent the request without it, and it was stored so.
+  describe('with the file the draft names not chosen again', () => {
+    const filled = {
+      ...EMPTY_DRAFT,
+      projectName: 'Harbour Quay',
+      projectAddress: '1 Quay Street',
+      cityAndPostcode: 'Bristol BS1 4XX',
+      projectDescription: 'Forty-two flats.',
+    };
+    beforeEach(() => {
+      submit.mockResolvedValue(undefined);
+      useDueDiligenceDraft.setState({
+        owner: 'demo/ada@example.com',
+        draft: filled,
+        fileName: 'report.pdf',
+      });
+    });
+
+    it('should send nothing, and take focus to the file field, which still asks for it', async () => {
+      const user = userEvent.setup();
+      renderForm();
+      const picker = await screen.findByLabelText('Attach a document');
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(submit).not.toHaveBeenCalled();
+      expect(picker).toHaveFocus();
+      expect(picker).toHaveAttribute('aria-invalid', 'true');
+      expect(picker).toHaveAccessibleDescription(expect.stringContaining('was not kept'));
+
+      // Chosen again: it goes with the request.
+      const report = new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' });
+      await user.upload(picker, report);
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(submit).toHaveBeenCalledTimes(1);
+      expect(submit.mock.calls[0]?.[1].file).toBe(report);
+    });
+
+    it('should send the form without a file once the user removes it', async () => {
+      const user = userEvent.setup();
+      renderForm();
+      const picker = await screen.findByLabelText('Attach a document');
+      await user.click(screen.getByRole('button', { name: 'Remove file' }));
+      expect(screen.queryByText(/was not kept/)).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Remove file' })).not.toBeInTheDocument();
+      expect(picker).toHaveFocus();
+      expect(useDueDiligenceDraft.getState().fileName).toBeNull();
+
+      await user.click(screen.getByRole('button', { name: 'Submit request' }));
+      expect(submit).toHaveBeenCalledTimes(1);
+      expect(submit.mock.calls[0]?.[1]).toMatchObject({ projectName: 'Harbour Quay', file: null });
+    });
   });
 
   it("should not name another user's file", async () => {

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HIDDEN_CHARACTERS_MESSAGE } from '@/lib/text';
 import { renderWithClient } from '@/testing/test-utils';
 
-import { toFormData } from '../api/submit-due-diligence';
+import { TIMED_OUT_MESSAGE, toFormData } from '../api/submit-due-diligence';
 import { EMPTY_DRAFT, useDueDiligenceDraft } from '../stores/draft-store';
 import { HIDDEN_CONTROLS_MESSAGE, UNREADABLE_CHARACTERS_MESSAGE } from '../validation';
 
@@ -270,6 +270,44 @@ describe('DueDiligenceForm', () => {
     await user.click(screen.getByRole('button', { name: 'Submit request' }));
     expect(send).toHaveBeenCalledTimes(1);
     expect((send.mock.calls[0]?.[0] as FormData).get('FileUpload')).toBeNull();
+  });
+
+  // Found by the twenty-third session's portal probe: a server that took the whole upload and never answered left
+  // "Uploading… 100%" and a busy Submit request for ever.
+  it('should say when the server stops answering, keep every field and the file, and send again under the same key', async () => {
+    const header = vi.spyOn(XMLHttpRequest.prototype, 'setRequestHeader');
+    const typist = userEvent.setup();
+    renderForm();
+    await fillRequired(typist);
+    const report = new File(['%PDF-1.4'], 'appraisal.pdf', { type: 'application/pdf' });
+    await typist.upload(screen.getByLabelText('Attach a document'), report);
+    // The server's silence, played on a clock the test moves.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) });
+      const submit = screen.getByRole('button', { name: 'Submit request' });
+      await user.click(submit);
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(submit).toHaveAttribute('aria-busy', 'true');
+
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(await screen.findByRole('alert')).toHaveTextContent(TIMED_OUT_MESSAGE);
+      expect(submit).not.toHaveAttribute('aria-busy', 'true');
+      expect(screen.getByLabelText('Project name')).toHaveValue('Harbour Quay');
+      expect(screen.getByLabelText('Project description')).toHaveValue('Forty-two flats.');
+      expect(screen.getByText('appraisal.pdf')).toBeInTheDocument();
+
+      await user.click(submit);
+      expect(send).toHaveBeenCalledTimes(2);
+      expect((send.mock.calls[1]?.[0] as FormData).get('FileUpload')).toEqual(report);
+      const keys = header.mock.calls
+        .filter(([name]) => name === 'idempotency-key')
+        .map(([, value]) => value);
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   describe('given every required field', () => {

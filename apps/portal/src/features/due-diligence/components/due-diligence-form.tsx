@@ -161,13 +161,17 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         'input[inputmode="decimal"][aria-invalid="true"]',
       ) ?? []),
     ];
-    if (wrong.length > 0 || fileRefused || refused.length > 0) {
+    // Found by the twenty-third session's portal probe: with the file field saying that the draft's file was not
+    // kept, Submit request sent the request without it, and it was stored so. It waits, as for a refused file,
+    // until the file is chosen again or the user takes it away (Remove file: sent without one).
+    const fileMissing = fileRefused || lostFileName !== null;
+    if (wrong.length > 0 || fileMissing || refused.length > 0) {
       setChecked(true);
       // Focus goes to the first field to fix, in the form's order.
       focusFirstInDocumentOrder([
         ...wrong.map((field) => fieldElement(form.current, field)),
         ...refused,
-        fileRefused ? form.current?.querySelector<HTMLElement>('[data-field="attachment"]') : null,
+        fileMissing ? attachmentElement(form.current) : null,
       ]);
       return;
     }
@@ -277,6 +281,21 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
           onRemove={() => setFileRefused(false)}
           errorMessage={lostFileName !== null ? lostFileMessage(lostFileName) : undefined}
         />
+        {lostFileName !== null ? (
+          // The field's own Remove file shows only for a file it holds; this one takes away the file the draft
+          // names, to send the form without one. Focus goes back to the field as the button goes.
+          <RemoveLostFile
+            type="button"
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              chooseFile(null);
+              attachmentElement(form.current)?.focus();
+            }}
+          >
+            Remove file
+          </RemoveLostFile>
+        ) : null}
       </Fieldset>
 
       <input type="hidden" name="Email" value={user.email} />
@@ -328,9 +347,15 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
 function lostFileMessage(name: string) {
   return (
     <>
-      Your file “<bdi>{name}</bdi>” was not kept with your draft: choose it again.
+      Your file “<bdi>{name}</bdi>” was not kept with your draft: choose it again, or remove it to
+      send the form without one.
     </>
   );
+}
+
+/** The file field's control in the form. */
+function attachmentElement(form: HTMLFormElement | null): HTMLElement | null {
+  return form?.querySelector<HTMLElement>('[data-field="attachment"]') ?? null;
 }
 
 /** A text field's control in the form. */
@@ -363,6 +388,11 @@ const Hint = styled.p`
   margin: 0;
   font-size: ${({ theme }) => theme.fontSize.sm};
   color: ${({ theme }) => theme.color.muted};
+`;
+
+/** Beside the field, as the field's own Remove file is. */
+const RemoveLostFile = styled(Button)`
+  justify-self: start;
 `;
 
 const ErrorSummary = styled.p`

@@ -1,0 +1,181 @@
+import { defaultTheme } from '@firm/ui';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { ThemeProvider } from 'styled-components';
+import { SWRConfig } from 'swr';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { OPEN_LOGIN_STARTS_EMPTY } from '@/components/ui/log-in-again-link';
+import { useDueDiligenceDraft } from '@/features/due-diligence/stores/draft-store';
+import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { RETURN_PATH_KEY } from '@/lib/return-path';
+import { jsonResponse, makeClient } from '@/testing/fixtures';
+import type { Client } from '@/types/api';
+
+import { ClientRoot } from '../client-root';
+
+import { Component as Hub, SESSION_ENDED_MESSAGE } from './app-root';
+import { Component as DueDiligencePage } from './due-diligence';
+
+const fetchMock = vi.fn<typeof fetch>();
+/** What GET /api/demo answers when the hub reads the client again. */
+let current: Client;
+
+beforeEach(() => {
+  current = makeClient();
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockImplementation(async (input) => {
+    const path = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    return path === '/api/demo' ? jsonResponse(current) : jsonResponse({});
+  });
+  useDueDiligenceDraft.getState().clear();
+});
+
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+  window.history.replaceState(null, '', '/');
+});
+
+/** The hub as the router draws it (its layout route around a page), at `path`, for the client `loaded`. */
+function renderHub(loaded: Client, path = '/demo/due-diligence') {
+  const router = createMemoryRouter(
+    [
+      {
+        id: CLIENT_ROUTE_ID,
+        path: '/:client',
+        loader: () => loaded,
+        element: <ClientRoot />,
+        HydrateFallback: () => null,
+        children: [
+          { path: 'login', element: <h1>Log in</h1> },
+          {
+            Component: Hub,
+            children: [
+              { path: 'due-diligence', Component: DueDiligencePage },
+              { path: 'dashboard', element: <h1>Dashboard</h1> },
+            ],
+          },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    // SWR reads again on focus at most every five seconds, counted from the page's first draw.
+    <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0, focusThrottleInterval: 0 }}>
+      <ThemeProvider theme={defaultTheme}>
+        <RouterProvider router={router} />
+      </ThemeProvider>
+    </SWRConfig>,
+  );
+  return router;
+}
+
+/** Whether a right-click (or Shift+F10) on `target` would be refused its menu. */
+function menuRefusedOn(target: Element): boolean {
+  const event = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });
+  target.dispatchEvent(event);
+  return event.defaultPrevented;
+}
+
+/** The window regains focus: SWR reads the client again. */
+function focusWindow() {
+  act(() => {
+    window.dispatchEvent(new Event('focus'));
+  });
+}
+
+describe('the hub when the session ends while it is open', () => {
+  // Found by the twenty-third session's portal probe: the focus that re-read the client replaced the page with
+  // the login page at once (history entry and all), and an open login then forgot the tab's drafts.
+  it('should keep the page and what was typed, and say so with Log in again', async () => {
+    const user = userEvent.setup();
+    const router = renderHub(makeClient());
+    await user.type(await screen.findByLabelText('Project name'), 'Harbour Quay');
+    await user.type(screen.getByLabelText('Project description'), 'Forty-two flats.');
+
+    current = makeClient({ logged_in: false, first_name: '', last_name: '', email: '', phone: '' });
+    focusWindow();
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(SESSION_ENDED_MESSAGE);
+    // An open client's login starts from empty forms: said while the work can still be copied.
+    expect(alert).toHaveTextContent(OPEN_LOGIN_STARTS_EMPTY);
+    expect(router.state.location.pathname).toBe('/demo/due-diligence');
+    expect(screen.getByLabelText('Project name')).toHaveValue('Harbour Quay');
+    expect(screen.getByLabelText('Project description')).toHaveValue('Forty-two flats.');
+    // The draft is still this user's in the tab (a page drawn for the logged-out client would have emptied it).
+    expect(useDueDiligenceDraft.getState().owner).toBe('demo/ada@example.com');
+    expect(useDueDiligenceDraft.getState().draft.projectName).toBe('Harbour Quay');
+    // The header still names whose work this is.
+    expect(screen.getByText('Welcome, Ada')).toBeInTheDocument();
+
+    // Reached by keyboard, and the login page brings the user back here.
+    const logInAgain = within(alert).getByRole('link', { name: 'Log in again' });
+    expect(logInAgain).toHaveAttribute('href', '/demo/login');
+    // The page the browser is on (the memory router does not move jsdom's address).
+    window.history.replaceState(null, '', '/demo/due-diligence');
+    logInAgain.addEventListener('click', (event) => event.preventDefault());
+    logInAgain.focus();
+    await user.keyboard('{Enter}');
+    expect(JSON.parse(sessionStorage.getItem(RETURN_PATH_KEY) ?? '{}')).toEqual({
+      path: '/demo/due-diligence',
+      email: 'ada@example.com',
+    });
+
+    const { violations } = await axe.run(document.body, {
+      rules: { 'color-contrast': { enabled: false } },
+    });
+    expect(violations.map(({ id }) => id)).toEqual([]);
+  });
+
+  it('should drop the notice when the session is back (a login in another tab)', async () => {
+    renderHub(makeClient(), '/demo/dashboard');
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    current = makeClient({ logged_in: false, email: '' });
+    focusWindow();
+    await screen.findByText(SESSION_ENDED_MESSAGE);
+
+    current = makeClient();
+    focusWindow();
+    await waitFor(() => expect(screen.queryByText(SESSION_ENDED_MESSAGE)).not.toBeInTheDocument());
+    expect(screen.getByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+  });
+
+  it('should still send a visitor who never had a session here to the login page', async () => {
+    const router = renderHub(
+      makeClient({ logged_in: false, first_name: '', last_name: '', email: '', phone: '' }),
+      '/demo/dashboard',
+    );
+    expect(await screen.findByRole('heading', { name: 'Log in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/demo/login');
+    expect(screen.queryByText(SESSION_ENDED_MESSAGE)).not.toBeInTheDocument();
+  });
+});
+
+// Found by the twenty-third session's portal probe: the menu was refused everywhere, the login page and every
+// field included, so spell-check suggestions and Paste were gone from it.
+describe('the right-click menu', () => {
+  it('should be refused on the hub, but not in its fields', async () => {
+    renderHub(makeClient());
+    const name = await screen.findByLabelText('Project name');
+    expect(menuRefusedOn(screen.getByRole('main'))).toBe(true);
+    expect(menuRefusedOn(screen.getByRole('heading', { level: 1 }))).toBe(true);
+    expect(menuRefusedOn(name)).toBe(false);
+    expect(menuRefusedOn(screen.getByLabelText('Project description'))).toBe(false);
+  });
+
+  it('should be left alone on the login page', async () => {
+    renderHub(
+      makeClient({ logged_in: false, first_name: '', last_name: '', email: '', phone: '' }),
+      '/demo/dashboard',
+    );
+    const heading = await screen.findByRole('heading', { name: 'Log in' });
+    expect(menuRefusedOn(heading)).toBe(false);
+    expect(menuRefusedOn(document.body)).toBe(false);
+  });
+});
