@@ -53,7 +53,7 @@ let listening = false;
 // answer too large to build, say) with an instruction that raises SIGILL or SIGTRAP, and a handler that returns runs
 // it again, so the process spun at 100% CPU for ever, answering nobody and deaf to SIGTERM (found by the
 // twenty-third session's staff-tool probe). They keep their default: the process ends, for its supervisor to restart.
-const CRASH_SIGNALS = ['SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGSEGV'];
+const CRASH_SIGNALS = ['SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGSEGV'] as const;
 closeWithGrace(
   { delay: SHUTDOWN_GRACE_MS, skip: ['SIGHUP', ...CRASH_SIGNALS] },
   async ({ err, signal }) => {

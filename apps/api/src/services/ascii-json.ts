@@ -11,5 +11,12 @@ const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0'
  * Lone surrogates come out as escapes too, so the output is always well-formed.
  */
 export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(NON_ASCII, escape);
+  const json = JSON.stringify(value);
+  // Escaping a text of tens of millions of characters ends V8 with a fatal error no code can catch (found by the
+  // twenty-third session's staff-tool probe: 135 insights of 1 MB summaries, before imports bounded them); a text
+  // that long is sent as UTF-8, its only cost the client's slower decoding.
+  return json.length > MAX_ESCAPED_LENGTH ? json : json.replace(NON_ASCII, escape);
 }
+
+/** The longest JSON text written in ASCII escapes (longer ones are sent as they are, in UTF-8). */
+export const MAX_ESCAPED_LENGTH = 8 * 1024 * 1024;

@@ -472,6 +472,14 @@ function text(data: Record<string, unknown>, field: string, where: string): stri
   return value.trim();
 }
 
+/**
+ * The longest title and summary, in characters. Every card of the hub holds one of each, and nothing bounded them:
+ * 135 summaries of a megabyte made a hub answer too large to build (found by the twenty-third session's staff-tool
+ * probe). Real ones are a line and a paragraph.
+ */
+export const MAX_TITLE_CHARACTERS = 300;
+export const MAX_SUMMARY_CHARACTERS = 2_000;
+
 /** Control characters (C0 but tab and line breaks, DEL, C1), and for a title line breaks too. */
 const CONTROL = new RegExp(`[${CONTROL_CHARACTER}]`, 'u');
 const NOT_IN_A_TITLE = new RegExp(`[${CONTROL_CHARACTER}${LINE_BREAK}\\t]`, 'u');
@@ -481,6 +489,13 @@ const NOT_IN_A_TITLE = new RegExp(`[${CONTROL_CHARACTER}${LINE_BREAK}\\t]`, 'u')
  * (they show nothing, or a box, and a BEL or ESC reaches the staff tool's terminal when it prints a title).
  */
 function shownTextOnly(value: string, field: 'title' | 'summary', where: string): string {
+  const most = field === 'title' ? MAX_TITLE_CHARACTERS : MAX_SUMMARY_CHARACTERS;
+  const length = [...value].length;
+  if (length > most) {
+    throw new ContentError(
+      `${where}: front matter "${field}" is ${length.toLocaleString('en-GB')} characters long; at most ${most.toLocaleString('en-GB')} are taken.`,
+    );
+  }
   if ((field === 'title' ? NOT_IN_A_TITLE : CONTROL).test(value)) {
     throw new ContentError(
       field === 'title'
@@ -577,6 +592,13 @@ export function mayNestDeeperThan(html: string, limit: number): boolean {
  * time an instance sends it).
  */
 export const MAX_MARKDOWN_BYTES = 256 * 1024;
+/**
+ * The most the hub's answer may hold, in characters: every card's title and summary, every topic and the video's
+ * description go out in it, on every dashboard load.
+ */
+export const MAX_HUB_CHARACTERS = 4 * 1024 * 1024;
+/** The most HTML one item's Markdown may make (tables and lists make two or three times their Markdown). */
+export const MAX_HTML_CHARACTERS = 1024 * 1024;
 
 const tooDeep = (where: string) =>
   `${where}: the HTML is nested more than ${MAX_HTML_DEPTH} elements deep.`;
@@ -595,6 +617,14 @@ function markdownToHtml(markdown: string, where: string): string {
   let html: string;
   try {
     const raw = marked.parse(markdown, { async: false, gfm: true });
+    // Reference links repeat their address at every use: 162 KB of them made 81 MB of HTML, which took two
+    // minutes and 1.5 GB to sanitise, and then went out in every hub answer (found by the twenty-third session's
+    // staff-tool probe).
+    if (raw.length > MAX_HTML_CHARACTERS) {
+      throw new ContentError(
+        `${where}: the Markdown makes ${Math.ceil(raw.length / 1024).toLocaleString('en-GB')} KB of HTML; at most ${MAX_HTML_CHARACTERS / 1024} KB is taken.`,
+      );
+    }
     // Well past the limit before sanitising: refused without the slow parse (the check below decides the rest).
     if (mayNestDeeperThan(raw, MAX_HTML_DEPTH * 5)) throw new ContentError(tooDeep(where));
     html = sanitizeHtml(raw);
@@ -816,6 +846,21 @@ export async function prepareImport(
       captions: captions === undefined ? null : await media.publish(captions, where, 'captions'),
       description: await media.rewriteHtml(markdownToHtml(parsed.content, where), where),
     };
+  }
+
+  const hubCharacters =
+    items.reduce(
+      (sum, item) =>
+        sum +
+        item.title.length +
+        item.summary.length +
+        (item.type === 'topic' ? item.html.length + (item.proTip?.length ?? 0) : 0),
+      0,
+    ) + (video === undefined ? 0 : video.title.length + video.description.length);
+  if (hubCharacters > MAX_HUB_CHARACTERS) {
+    throw new ContentError(
+      `The hub's content (every card's title and summary, the topics and the video's description) comes to ${Math.ceil(hubCharacters / 1024).toLocaleString('en-GB')} K characters; at most ${(MAX_HUB_CHARACTERS / 1024).toLocaleString('en-GB')} K are taken. Shorten or remove some of it.`,
+    );
   }
 
   let logoUrl: string | null = client.branding.logo_url;

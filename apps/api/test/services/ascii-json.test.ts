@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asciiJson } from '../../src/services/ascii-json.js';
+import { MAX_ESCAPED_LENGTH, asciiJson } from '../../src/services/ascii-json.js';
 
 const isAscii = (text: string) => [...text].every((c) => c.charCodeAt(0) < 0x80);
 
@@ -24,5 +24,15 @@ describe('asciiJson', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  // Found by the twenty-third session's staff-tool probe: escaping some 67 million characters ended V8 with a
+  // fatal error, which no code can catch.
+  it('should send a text longer than MAX_ESCAPED_LENGTH as it is, in UTF-8', () => {
+    expect(MAX_ESCAPED_LENGTH).toBe(8 * 1024 * 1024);
+    const long = { summary: 'é'.repeat(8 * 1024 * 1024) };
+    expect(asciiJson(long)).toBe(JSON.stringify(long));
+    const short = { summary: 'é'.repeat(8 * 1024 * 1024 - 20) };
+    expect(isAscii(asciiJson(short))).toBe(true);
   });
 });

@@ -8,7 +8,11 @@ import { findClientByPrefix } from '../../src/repositories/clients.js';
 import {
   ContentError,
   importContent,
+  MAX_HTML_CHARACTERS,
+  MAX_HUB_CHARACTERS,
   MAX_MARKDOWN_BYTES,
+  MAX_SUMMARY_CHARACTERS,
+  MAX_TITLE_CHARACTERS,
   mayNestDeeperThan,
 } from '../../src/services/content-import.js';
 import { buildTestApp, databases, FIXTURE_CONTENT, type TestApp } from '../helper.js';
@@ -459,6 +463,47 @@ describe('content import, hostile files', () => {
         `---\ntitle: F\nsummary: S\n---\n\n${'x'.repeat(MAX_MARKDOWN_BYTES - 1)}`,
       ),
     ).resolves.toBeDefined();
+  });
+
+  // Found by the twenty-third session's staff-tool probe: nothing bounded what the hub's answer holds, so 135
+  // summaries of a megabyte made an answer too large to build (the server then spun for ever), and 162 KB of
+  // reference links made 81 MB of HTML (two minutes and 1.5 GB to import, 81 MB in every hub answer).
+  it('should refuse a title, a summary or the HTML of an item too long, and a hub too large', async () => {
+    const title = 'T'.repeat(MAX_TITLE_CHARACTERS + 1);
+    await expect(
+      importWith('case-studies/long.md', `---\ntitle: ${title}\nsummary: S\n---\n\nBody.\n`),
+    ).rejects.toThrow(
+      'case-studies/long.md: front matter "title" is 301 characters long; at most 300 are taken.',
+    );
+    const summary = 'é'.repeat(MAX_SUMMARY_CHARACTERS + 1);
+    await expect(
+      importWith('insights/long.md', `---\ntitle: L\nsummary: ${summary}\n---\n\nBody.\n`),
+    ).rejects.toThrow(
+      'insights/long.md: front matter "summary" is 2,001 characters long; at most 2,000 are taken.',
+    );
+    await expect(
+      importWith(
+        'case-studies/fits.md',
+        `---\ntitle: ${title.slice(1)}\nsummary: ${summary.slice(1)}\n---\n\nBody.\n`,
+      ),
+    ).resolves.toBeDefined();
+    const links = `[x]: https://example.com/${'a'.repeat(2000)}\n\n${'[x] '.repeat(1000)}\n`;
+    await expect(importWith('topics/links.md', `---\ntitle: L\n---\n\n${links}`)).rejects.toThrow(
+      new RegExp(
+        `^topics/links\\.md: the Markdown makes [\\d,]+ KB of HTML; at most ${MAX_HTML_CHARACTERS / 1024} KB is taken\\.$`,
+      ),
+    );
+    // Topics of 250 KB each, each within the limits: enough of them pass the hub's.
+    const topic = `---\ntitle: Big\n---\n\n${'x'.repeat(250 * 1024)}\n`;
+    const count = Math.ceil(MAX_HUB_CHARACTERS / (250 * 1024)) + 1;
+    await expect(
+      importWith('topics/big-0.md', topic, async (folder) => {
+        for (let n = 1; n < count; n += 1)
+          await writeFile(path.join(folder, 'topics', `big-${n}.md`), topic);
+      }),
+    ).rejects.toThrow(
+      /^The hub's content .* comes to [\d,]+ K characters; at most 4,096 K are taken\./,
+    );
   });
 
   it('should refuse Markdown or HTML nested too deeply, in a body or a pro tip', async () => {
