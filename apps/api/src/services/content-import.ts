@@ -865,7 +865,14 @@ export async function prepareImport(
 
   let logoUrl: string | null = client.branding.logo_url;
   if (existsSync(path.join(root, 'client.yml'))) {
-    const { logo } = await readClientFile(root);
+    const { client: named, logo } = await readClientFile(root);
+    // Found by the twenty-third session's staff-tool probe: `content import --client demo content/northbank`
+    // replaced demo's content with northbank's, logo and all, on a client anyone may log in to.
+    if (named.prefix !== client.prefix) {
+      throw new ContentError(
+        `client.yml: this folder is the content of "${named.prefix}", not of "${client.prefix}": import it with --client ${named.prefix}, or check the folder.`,
+      );
+    }
     if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml', 'image');
   }
 

@@ -10,13 +10,24 @@ import { findClientByPrefix } from '../../src/repositories/clients.js';
 import { createOpenUser } from '../../src/repositories/users.js';
 import { FIXTURE_CONTENT, createPgSchema, databases } from '../helper.js';
 
+/** Copies the demo fixture to `folder` as the content of `acme` (its client.yml naming acme), and gives `folder`. */
+async function acmeCopy(folder: string): Promise<string> {
+  await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
+  const file = path.join(folder, 'client.yml');
+  await writeFile(file, (await readFile(file, 'utf8')).replace('prefix: demo', 'prefix: acme'));
+  return folder;
+}
+
 describe.each(databases)('pnpm admin ($name)', (target) => {
   let env: Record<string, string>;
   let dataDir: string;
 
+  /** The demo fixture as acme's content: its client.yml names acme (an import refuses another client's folder). */
+  let acmeContent: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-test-'));
     env = { DATA_DIR: dataDir };
+    acmeContent = await acmeCopy(path.join(dataDir, 'acme-content'));
     if (target.url !== null) {
       const pg = await createPgSchema(target.url);
       env = { ...env, DATABASE_URL: target.url, DATABASE_SCHEMA: pg.schema };
@@ -198,26 +209,14 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
   });
 
   it('should import a content folder idempotently', async () => {
-    const first = await admin(
-      'content',
-      'import',
-      '--client',
-      'acme',
-      path.join(FIXTURE_CONTENT, 'demo'),
-    );
+    const first = await admin('content', 'import', '--client', 'acme', acmeContent);
     expect(first).toMatchObject({
       code: 0,
       stdout:
         'Imported into acme: 2 case studies, 2 insights, 2 topics, a video.\n' +
         'Removed (no longer in the folder): 0 case studies, 0 insights, 0 topics; 0 unused media files.\n',
     });
-    const second = await admin(
-      'content',
-      'import',
-      '--client',
-      'acme',
-      path.join(FIXTURE_CONTENT, 'demo'),
-    );
+    const second = await admin('content', 'import', '--client', 'acme', acmeContent);
     expect(second).toMatchObject({ code: 0, stdout: first.stdout });
     const db = await openDatabase({
       databaseUrl: env.DATABASE_URL ?? null,
@@ -247,7 +246,7 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
   it('should remove what the folder no longer has, and refuse an empty folder without --allow-empty', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'firm-admin-content-'));
     try {
-      await cp(path.join(FIXTURE_CONTENT, 'demo'), folder, { recursive: true });
+      await acmeCopy(folder);
       expect((await admin('content', 'import', '--client', 'acme', folder)).code).toBe(0);
       await rm(path.join(folder, 'insights', 'pi-levels.md'));
       await rm(path.join(folder, 'video.md'));
@@ -284,7 +283,7 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     } finally {
       await rm(folder, { recursive: true, force: true });
       // Back as the other tests expect it.
-      await admin('content', 'import', '--client', 'acme', path.join(FIXTURE_CONTENT, 'demo'));
+      await admin('content', 'import', '--client', 'acme', acmeContent);
     }
   });
 

@@ -261,6 +261,28 @@ describe('content import, hostile files', () => {
       expect(after?.branding).toMatchObject({ primary: '#123456', logo_url: summary.logo_url });
     });
 
+    // Found by the twenty-third session's staff-tool probe: another client's folder replaced this one's content.
+    it('should refuse a folder whose client.yml names another client, changing nothing', async () => {
+      const before = await t.app.db.kysely
+        .selectFrom('content_items')
+        .select(['slug'])
+        .orderBy('slug')
+        .execute();
+      const attempt = importWith(
+        'client.yml',
+        'prefix: northbank\nname: Northbank\nlogin: magic-link\nbranding:\n  logo: media/logo.svg\n',
+      );
+      await expect(attempt).rejects.toThrow(
+        'client.yml: this folder is the content of "northbank", not of "demo": import it with --client northbank, or check the folder.',
+      );
+      const after = await t.app.db.kysely
+        .selectFrom('content_items')
+        .select(['slug'])
+        .orderBy('slug')
+        .execute();
+      expect(after).toEqual(before);
+    });
+
     it('should name client.yml in a YAML error, on one line', async () => {
       const attempt = importWith('client.yml', 'prefix: demo\nname: [unclosed\n');
       await expect(attempt).rejects.toThrow(ContentError);

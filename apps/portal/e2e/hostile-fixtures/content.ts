@@ -11,15 +11,16 @@ const yaml = (value: string) => JSON.stringify(value);
 
 /** How many related items the importer takes (MAX_RELATED in apps/api/src/repositories/content.ts). */
 export const RELATED = 50;
-/** A title of 2,000 characters with no space to break at. */
-export const LONG_TITLE = `Long${'x'.repeat(1996)}`;
-/** A topic title of 2,000 characters with no space to break at. */
-export const LONG_TOPIC = `Topic${'t'.repeat(1995)}`;
+/** A title of 300 characters (the longest an import takes: MAX_TITLE_CHARACTERS) with no space to break at. */
+export const LONG_TITLE = `Long${'x'.repeat(296)}`;
+/** A topic title of 300 characters with no space to break at. */
+export const LONG_TOPIC = `Topic${'t'.repeat(295)}`;
 
 /**
- * A content folder for a hostile client: its logo and video, an article with a 2,000-character title, a body long
- * enough to scroll and {@link RELATED} related items (each with a 300-character title and a 500-character
- * summary, no spaces), and a topic with a 2,000-character title.
+ * A content folder for a hostile client: its logo and video, an article with a 300-character title and a
+ * 2,000-character summary (the longest an import takes), a body long enough to scroll and {@link RELATED} related
+ * items (each with a title of about 300 characters and a 500-character summary, no spaces), and a topic with a
+ * 300-character title.
  */
 export async function buildHostileContent(prefix: string): Promise<string> {
   const folder = await mkdtemp(path.join(tmpdir(), 'firm-hostile-content-'));
@@ -47,7 +48,7 @@ export async function buildHostileContent(prefix: string): Promise<string> {
     [
       '---',
       `title: ${yaml(LONG_TITLE)}`,
-      `summary: ${yaml('s'.repeat(3000))}`,
+      `summary: ${yaml('s'.repeat(2000))}`,
       'image: media/poster.png',
       `related: ${JSON.stringify(related)}`,
       '---',
@@ -63,7 +64,7 @@ export async function buildHostileContent(prefix: string): Promise<string> {
       path.join(folder, 'insights', `${slug}.md`),
       [
         '---',
-        `title: ${yaml(`Related ${index} ${'y'.repeat(300)}`)}`,
+        `title: ${yaml(`Related ${index} ${'y'.repeat(285)}`)}`,
         `summary: ${yaml('z'.repeat(500))}`,
         '---',
         '',
@@ -88,7 +89,7 @@ export async function buildHostileContent(prefix: string): Promise<string> {
     path.join(folder, 'video.md'),
     [
       '---',
-      `title: ${yaml(`Video ${'v'.repeat(2000)}`)}`,
+      `title: ${yaml(`Video ${'v'.repeat(294)}`)}`,
       'src: media/welcome.webm',
       'poster: media/poster.png',
       '---',
