@@ -81,6 +81,7 @@ const CAPPED_AT = 1 + Math.ceil(Math.log2(MAX_RETRY_MS / FIRST_RETRY_MS));
 
 /** Delay before retry n (1-based): 30 s, 1 min, 2 min … capped at one hour. Rows are never dropped. */
 export function retryDelayMs(attempts: number): number {
+  if (!Number.isFinite(attempts)) return FIRST_RETRY_MS;
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
 }
 
@@ -127,9 +128,23 @@ export async function claimDue(
     .returningAll()
     .execute();
   // RETURNING gives no order: deliver the oldest first (ties, queued in the same instant, by creation).
-  return rows.sort(
-    (a, b) => compare(a.next_attempt_at, b.next_attempt_at) || compare(a.created_at, b.created_at),
-  );
+  return rows
+    .map((row) => ({ ...row, attempts: attemptCount(row.attempts) }))
+    .sort(
+      (a, b) =>
+        compare(a.next_attempt_at, b.next_attempt_at) || compare(a.created_at, b.created_at),
+    );
+}
+
+/**
+ * A row's attempts as a count: SQLite keeps whatever a hand edit wrote (`'abc'`), which made `attempts + 1` a
+ * string and the retry time an invalid date, so the batch's marks failed with it and the mails delivered beside it
+ * were never marked sent, and went out again at every lease (found by the twenty-third session's staff-tool
+ * probe). Anything but a whole number of zero or more counts as none; the next mark writes a number back.
+ */
+function attemptCount(value: unknown): number {
+  const count = typeof value === 'number' ? value : Number(value);
+  return Number.isSafeInteger(count) && count >= 0 ? count : 0;
 }
 
 /**

@@ -216,12 +216,19 @@ export class OutboxWorker {
       await db.write(async (trx) => {
         await markSent(trx, delivered, clock());
         await releaseClaims(trx, givenBack);
-        for (const { row, message } of failed) {
-          const now = clock();
-          const next = new Date(now.getTime() + retryDelayMs(row.attempts + 1));
-          await markFailed(trx, row, message, next, now);
-        }
       });
+      // The failures in a write of their own: one that cannot be marked must not undo the marks of the mails
+      // delivered beside it, which then went out again at every lease (found by the twenty-third session's
+      // staff-tool probe).
+      if (failed.length > 0) {
+        await db.write(async (trx) => {
+          for (const { row, message } of failed) {
+            const now = clock();
+            const next = new Date(now.getTime() + retryDelayMs(row.attempts + 1));
+            await markFailed(trx, row, message, next, now);
+          }
+        });
+      }
       // Logged once the marks are stored (a write's work may run twice, so nothing else happens inside it).
       for (const { row, message } of failed) {
         this.options.log.warn(

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -285,6 +286,46 @@ describe('OutboxWorker', () => {
         /^Its stored content cannot be read \(was the row edited by hand\?\)/,
       );
     }
+  });
+
+  // Found by the twenty-third session's staff-tool probe: a row whose attempts were edited to text failed to be
+  // marked (`Invalid time value`), and the batch's write with it, so the good mails beside it were never marked
+  // sent and went out again at every lease, seven times in half an hour.
+  it('should mark a row whose attempts were edited to text, and send the mails beside it once', async () => {
+    const clock = new TestClock();
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      async send(mail: MailPayload) {
+        sent.push(mail.to);
+      },
+      close: () => undefined,
+    };
+    const worker = workerWith(mailer, clock);
+    for (const to of ['a@example.com', 'b@example.com']) {
+      await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to, subject: 's', text: 't' } },
+        clock.now(),
+      );
+    }
+    const broken = await enqueue(
+      db.kysely,
+      { kind: 'mail', payload: { to: 'c@example.com', subject: 's', text: 't' } },
+      clock.now(),
+    );
+    await sql`update outbox set attempts = 'abc', payload = '{"to":"c@example.com","text":"t"}' where id = ${broken}`.execute(
+      db.kysely,
+    );
+    await worker.runOnce();
+    clock.advance(10 * 60_000);
+    await worker.runOnce();
+    expect(sent.sort()).toEqual(['a@example.com', 'b@example.com']);
+    const rows = await listOutbox(db.kysely);
+    expect(rows.filter((r) => r.sent_at !== null)).toHaveLength(2);
+    const row = rows.find((r) => r.id === broken);
+    expect(row).toMatchObject({ sent_at: null });
+    expect(typeof row?.attempts).toBe('number');
+    expect(row?.last_error).toMatch(/^Its stored content cannot be read/);
   });
 
   it('should deliver a backlog of several batches, some at once, marking rows sent only after flush', async () => {
