@@ -183,6 +183,29 @@ describe('loadConfig', () => {
     ]);
   });
 
+  // Found by the twenty-third session's staff-tool probe: taken at start, then every forward failed with "URI
+  // malformed", for ever. The refusal does not print the password.
+  it('should refuse a form service or mail server URL whose password holds a bare %', () => {
+    for (const [name, value] of [
+      ['FORM_SERVICE_URL', 'https://user:pa%ss@forms.example/f'],
+      ['SMTP_URL', 'smtp://user:pa%zzs@mail.example:587'],
+    ] as const) {
+      let error: unknown;
+      try {
+        loadConfig({ [name]: value });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, name).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        `${name}: its user name or password holds a "%" that starts no escape: write a % in them as %25.`,
+      ]);
+    }
+    expect(
+      loadConfig({ FORM_SERVICE_URL: 'https://user:pa%25ss@forms.example/f' }).formServiceUrl,
+    ).toBe('https://user:pa%25ss@forms.example/f');
+  });
+
   // Found by the seventeenth session's fault probe: these were taken, and served on every page or in every link.
   it('should refuse a PUBLIC_URL with a user or path, and provider contacts the staff tool would refuse', () => {
     const problemsOf = (env: Record<string, string>) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, credentialsProblem, loadConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/connect.js';
 import type { LoginPolicy } from '../db/schema.js';
 import {
@@ -445,11 +445,16 @@ function formServiceUrl(option: string, raw: string): string {
   if (text.length > MAX_URL_LENGTH) {
     throw new UsageError(`${option} is longer than ${MAX_URL_LENGTH} characters.`);
   }
+  let parsed: URL | undefined;
   try {
-    const parsed = new URL(text);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href;
+    parsed = new URL(text);
   } catch {
     // said below
+  }
+  if (parsed !== undefined && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) {
+    const problem = credentialsProblem(parsed);
+    if (problem !== undefined) throw new UsageError(`${option}: ${problem}.`);
+    return parsed.href;
   }
   throw new UsageError(
     `${option} must be an http:// or https:// URL, as FORM_SERVICE_URL is (got "${shownText(raw)}").`,
