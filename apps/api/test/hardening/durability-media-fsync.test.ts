@@ -8,6 +8,9 @@ import { openDatabase, type Db } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/schema.js';
 import type * as ContentImport from '../../src/services/content-import.js';
 import type * as Fsync from '../../src/services/fsync.js';
+
+/** The first bytes of every WebM file (an import checks a file's bytes against its extension). */
+const WEBM_SIGNATURE = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
 import { createClient, findClientByPrefix } from '../../src/repositories/clients.js';
 
 /** What the import did to files and the database, in order. */
@@ -92,7 +95,10 @@ describe('imported media are durable before the rows that name them', () => {
       path.join(folder, 'video.md'),
       '---\ntitle: Welcome\nsrc: media/intro.webm\n---\nA video.\n',
     );
-    await writeFile(path.join(folder, 'media', 'intro.webm'), Buffer.from('a video, say'));
+    await writeFile(
+      path.join(folder, 'media', 'intro.webm'),
+      Buffer.concat([WEBM_SIGNATURE, Buffer.from('a video, say')]),
+    );
     const client = await findClientByPrefix(db.kysely, 'demo');
     if (client === undefined) throw new Error('no client');
     const mediaDir = path.join(scratch, 'data', 'media');

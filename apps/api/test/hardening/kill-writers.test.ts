@@ -35,7 +35,7 @@ const [dataDir, folder, size] = process.argv.slice(2);
 const db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir });
 const client = await findClientByPrefix(db.kysely, 'demo');
 for (;;) {
-  writeFileSync(folder + '/media/big.webm', randomBytes(Number(size)));
+  writeFileSync(folder + '/media/big.webm', Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(Number(size))]));
   await importContent(db.kysely, client, folder, dataDir + '/media', new Date());
 }
 `;
@@ -121,7 +121,10 @@ describe('SIGKILL while files are written', () => {
       path.join(folder, 'video.md'),
       '---\ntitle: Welcome\nsrc: media/big.webm\n---\nA video.\n',
     );
-    await writeFile(path.join(folder, 'media', 'big.webm'), randomBytes(16));
+    await writeFile(
+      path.join(folder, 'media', 'big.webm'),
+      Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(16)]),
+    );
     const db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir });
     await createClient(
       db.kysely,
