@@ -461,6 +461,9 @@ function formServiceUrl(option: string, raw: string): string {
   );
 }
 
+/** The most characters of an error message the staff tool prints (one line). */
+const MAX_MESSAGE = 4_000;
+
 /** The longest form-service address the staff tool takes. */
 const MAX_URL_LENGTH = 2_000;
 
@@ -645,10 +648,15 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       error instanceof ClientError ||
       error instanceof StorageError
     ) {
-      io.stderr(`${error.message}\n`);
+      // Messages quote content (a media reference, a front matter value): its control characters (an escape that
+      // clears the screen or prints a false "Imported…") never reach the staff member's terminal (found by the
+      // twenty-third session's staff-tool probe).
+      io.stderr(`${shownText(error.message, MAX_MESSAGE)}\n`);
       return 1;
     }
-    io.stderr(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(
+      `Failed: ${shownText(error instanceof Error ? error.message : String(error), MAX_MESSAGE)}\n`,
+    );
     return 1;
   } finally {
     await db?.close();

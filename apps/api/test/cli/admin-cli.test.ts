@@ -208,6 +208,24 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     );
   });
 
+  // Found by the twenty-third session's staff-tool probe: content's escapes reached the terminal in the message.
+  it('should print an import refusal quoting content without its control characters', async () => {
+    const folder = await acmeCopy(await mkdtemp(path.join(tmpdir(), 'firm-admin-escape-')));
+    try {
+      await writeFile(
+        path.join(folder, 'case-studies', 'escape.md'),
+        '---\ntitle: E\nsummary: S\nimage: "\\e[2J\\e]0;x\\u0007\\e[32mImported.png"\n---\n\nBody.\n',
+      );
+      const result = await admin('content', 'import', '--client', 'acme', folder);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('case-studies/escape.md');
+      expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('should import a content folder idempotently', async () => {
     const first = await admin('content', 'import', '--client', 'acme', acmeContent);
     expect(first).toMatchObject({
