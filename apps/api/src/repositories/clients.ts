@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { newId } from '../crypto.js';
-import { NOT_SHOWN_IN_A_LINE } from '../text-controls.js';
+import { NOT_SHOWN_IN_A_LINE, VISIBLE_CHARACTER } from '../text-controls.js';
 import type { Dialect } from '../db/connect.js';
 import type { ClientsTable, Database, LoginPolicy } from '../db/schema.js';
 
@@ -19,7 +19,7 @@ export const MAX_CONTACT_PHONE = 100;
 
 /** Control characters (C0, DEL, C1) and the line and paragraph separators: none belongs in a one-line field. */
 /** What does not show: whitespace and the invisible format characters (zero-width space and joiners, BOM…). */
-const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
+const SHOWS_SOMETHING = new RegExp(VISIBLE_CHARACTER, 'u');
 
 /**
  * Checks a client name or contact phone: one line of visible text, at most `max` characters. Returns a
@@ -32,7 +32,9 @@ export function lineProblem(label: string, value: string, max: number): string |
   if (NOT_SHOWN_IN_A_LINE.test(value)) {
     return `The ${label} must be one line of text, without line breaks, tabs, control characters or text-direction marks.`;
   }
-  if (value.replace(INVISIBLE, '') === '') return `The ${label} must not be blank.`;
+  // Blank as the API's fields are (`VISIBLE_CHARACTER`): a name of the Braille blank, a Hangul filler or a lone
+  // combining mark was taken (found by the twenty-third session's staff-tool probe).
+  if (!SHOWS_SOMETHING.test(value)) return `The ${label} must not be blank.`;
   return undefined;
 }
 

@@ -58,6 +58,13 @@ describe.each(databases)('staff client records ($name)', (target) => {
       [{ name: 'Nul\u0000' }, /one line/],
       [{ name: 'Sep\u2028arated' }, /one line/],
       [{ name: '\u200b\u200b\ufeff ' }, /client name must not be blank/],
+      // As blank (found by the twenty-third session's staff-tool probe): the Braille blank, the Hangul fillers, a
+      // lone combining mark or grapheme joiner, a variation selector, tag characters.
+      [{ name: '\u2800' }, /client name must not be blank/],
+      [{ name: '\u115f\u3164' }, /client name must not be blank/],
+      [{ name: '\u0301\u034f\ufe0f' }, /client name must not be blank/],
+      [{ name: '\u{e0067}\u{e0062}' }, /client name must not be blank/],
+      [{ contactPhone: '\u3164' }, /contact phone must not be blank/],
       [{ contactPhone: '0207\r\nBcc: someone@evil.example' }, /contact phone must be one line/],
       [{ contactPhone: '9'.repeat(5000) }, /contact phone is 5000 characters long/],
     ];
