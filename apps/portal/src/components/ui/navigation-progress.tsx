@@ -3,12 +3,23 @@ import styled, { keyframes } from 'styled-components';
 
 /**
  * A thin bar at the top of the window while the next page (its code or its loader) is on the way. It fades in after
- * a moment, so quick navigations do not flash it.
+ * a moment, so quick navigations do not flash it. It sits in a labelled region of its own: outside every landmark,
+ * screen reader users moving by landmark never met it (axe's `region`; found by the twenty-third session's portal
+ * probe, during a slow page load).
  */
 export function NavigationProgress() {
   const navigation = useNavigation();
   if (navigation.state === 'idle') return null;
-  return <Bar role="progressbar" aria-label="Loading the page" />;
+  return <NavigationProgressBar />;
+}
+
+/** The bar itself, in its region. */
+export function NavigationProgressBar() {
+  return (
+    <section aria-label="Page loading">
+      <Bar role="progressbar" aria-label="Loading the page" />
+    </section>
+  );
 }
 
 const appear = keyframes`
