@@ -392,6 +392,13 @@ class MediaCopier {
     // path (`/media/../api/…` would make every viewer's browser call the API) is refused below.
     if (this.publishedName.test(reference)) {
       checkKind();
+      // A name of the published form for no published file showed a broken image (found by the twenty-third
+      // session's staff-tool probe).
+      if (!existsSync(path.join(this.mediaDir, this.prefix, path.basename(reference)))) {
+        throw new ContentError(
+          `${where}: "${reference}" is not a file this client has published: name the file in the content folder (e.g. media/photo.jpg).`,
+        );
+      }
       return reference;
     }
     if (/^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('/')) {
@@ -844,6 +851,11 @@ export async function prepareImport(
         throw new ContentError(
           `${where}: front matter "related" may list at most ${MAX_RELATED} slugs.`,
         );
+      }
+      // Listed twice, the item showed twice among the related (found by the twenty-third session's probe).
+      const twice = (related as string[]).find((slug, at) => related.indexOf(slug) !== at);
+      if (twice !== undefined) {
+        throw new ContentError(`${where}: front matter "related" names "${twice}" twice.`);
       }
       const image = optionalText(data, 'image', where);
       const proTip = type === 'topic' ? optionalText(data, 'pro_tip', where) : undefined;

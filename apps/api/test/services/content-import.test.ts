@@ -528,6 +528,25 @@ describe('content import, hostile files', () => {
     );
   });
 
+  // Found by the twenty-third session's staff-tool probe: a related item listed twice showed twice, and a
+  // published-looking media path to no file was taken (a broken image).
+  it('should refuse a related slug listed twice, and a published media path to no file', async () => {
+    await expect(
+      importWith(
+        'case-studies/twice.md',
+        '---\ntitle: T\nsummary: S\nrelated: [harbour-quay, harbour-quay]\n---\n\nBody.\n',
+      ),
+    ).rejects.toThrow('case-studies/twice.md: front matter "related" names "harbour-quay" twice.');
+    await expect(
+      importWith(
+        'case-studies/nothing.md',
+        '---\ntitle: N\nsummary: S\nimage: /media/demo/00000000000000000000.svg\n---\n\nBody.\n',
+      ),
+    ).rejects.toThrow(
+      'case-studies/nothing.md: "/media/demo/00000000000000000000.svg" is not a file this client has published',
+    );
+  });
+
   // Found by the twenty-third session's staff-tool probe: media were judged by their names alone.
   it('should refuse a media file whose bytes are not of the type its extension names', async () => {
     for (const [name, bytes] of [
