@@ -549,6 +549,13 @@ describe('content import, hostile files', () => {
 
   // Found by the twenty-third session's staff-tool probe: media were judged by their names alone.
   it('should refuse a media file whose bytes are not of the type its extension names', async () => {
+    /** The fixture with a case study whose image is `media/<name>`, holding `bytes`. */
+    const withPicture = (name: string, bytes: Buffer) =>
+      importWith(
+        'case-studies/picture.md',
+        `---\ntitle: P\nsummary: S\nimage: media/${name}\n---\n\nBody.\n`,
+        (folder) => writeFile(path.join(folder, 'media', name), bytes),
+      );
     for (const [name, bytes] of [
       ['page.png', Buffer.from('<!doctype html><script>alert(1)</script>')],
       ['empty.gif', Buffer.alloc(0)],
@@ -556,32 +563,16 @@ describe('content import, hostile files', () => {
       ['text.svg', Buffer.from('not an image')],
       ['html.svg', Buffer.from('<html><body><svg></svg></body></html>')],
     ] as const) {
-      await expect(
-        importWith(
-          'case-studies/picture.md',
-          `---\ntitle: P\nsummary: S\nimage: media/${name}\n---\n\nBody.\n`,
-          (folder) => writeFile(path.join(folder, 'media', name), bytes),
-        ),
-        name,
-      ).rejects.toThrow(`case-studies/picture.md: "media/${name}" does not hold`);
+      await expect(withPicture(name, bytes), name).rejects.toThrow(
+        `case-studies/picture.md: "media/${name}" does not hold`,
+      );
     }
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     const svg = Buffer.from(
       '\uFEFF<?xml version="1.0"?>\n<!-- drawn by hand -->\n<svg xmlns="http://www.w3.org/2000/svg"/>',
     );
-    for (const [name, bytes] of [
-      ['real.png', png],
-      ['real.svg', svg],
-    ] as const) {
-      await expect(
-        importWith(
-          'case-studies/picture.md',
-          `---\ntitle: P\nsummary: S\nimage: media/${name}\n---\n\nBody.\n`,
-          (folder) => writeFile(path.join(folder, 'media', name), bytes),
-        ),
-        name,
-      ).resolves.toBeDefined();
-    }
+    await expect(withPicture('real.png', png)).resolves.toBeDefined();
+    await expect(withPicture('real.svg', svg)).resolves.toBeDefined();
   });
 
   it('should refuse Markdown or HTML nested too deeply, in a body or a pro tip', async () => {

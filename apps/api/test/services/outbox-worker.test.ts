@@ -41,6 +41,14 @@ describe('OutboxWorker', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  /** A mailer that notes each mail's recipient in `sent`. */
+  const recordingMailer = (sent: string[]): Mailer => ({
+    async send(mail: MailPayload) {
+      sent.push(mail.to);
+    },
+    close: () => undefined,
+  });
+
   /** A worker over this test's database that polls only when asked (`runOnce`). */
   const workerWith = (mailer: Mailer, clock: TestClock) =>
     new OutboxWorker({
@@ -243,13 +251,7 @@ describe('OutboxWorker', () => {
   it('should record that a row edited by hand cannot be read, keep it, and deliver the rest', async () => {
     const clock = new TestClock();
     const sent: string[] = [];
-    const mailer: Mailer = {
-      async send(mail: MailPayload) {
-        sent.push(mail.to);
-      },
-      close: () => undefined,
-    };
-    const worker = workerWith(mailer, clock);
+    const worker = workerWith(recordingMailer(sent), clock);
     const good = await enqueue(
       db.kysely,
       { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
@@ -294,13 +296,7 @@ describe('OutboxWorker', () => {
   it('should mark a row whose attempts were edited to text, and send the mails beside it once', async () => {
     const clock = new TestClock();
     const sent: string[] = [];
-    const mailer: Mailer = {
-      async send(mail: MailPayload) {
-        sent.push(mail.to);
-      },
-      close: () => undefined,
-    };
-    const worker = workerWith(mailer, clock);
+    const worker = workerWith(recordingMailer(sent), clock);
     for (const to of ['a@example.com', 'b@example.com']) {
       await enqueue(
         db.kysely,
