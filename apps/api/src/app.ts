@@ -546,7 +546,12 @@ function answerClientError(
   // by its handler; the complete requests before it are answered first (found by the twentieth session's probe:
   // their answers were lost, a quote stored for one of them with it, and the 400 read as the first one's answer).
   const last = pending.at(-1);
-  const refusedBody = last !== undefined && !last.req.complete && !last.headersSent;
+  // Once noted as answered here, it stays so: its body may have ended meanwhile (the rest of a read is parsed after
+  // the refusal), and waiting for its answer, which its handler never gives, held the refusal for a minute.
+  const refusedBody =
+    last !== undefined &&
+    !last.headersSent &&
+    (!last.req.complete || answeredForThem.has(last.req));
   const before = refusedBody ? pending.slice(0, -1) : pending;
   if (before.length > 0 && before.every((response) => response.req.complete)) {
     if (refusedBody) answeredForThem.add(last.req);
