@@ -81,7 +81,6 @@ const CAPPED_AT = 1 + Math.ceil(Math.log2(MAX_RETRY_MS / FIRST_RETRY_MS));
 
 /** Delay before retry n (1-based): 30 s, 1 min, 2 min … capped at one hour. Rows are never dropped. */
 export function retryDelayMs(attempts: number): number {
-  if (!Number.isFinite(attempts)) return FIRST_RETRY_MS;
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
 }
 

@@ -24,7 +24,7 @@ export class ApiError extends Error {
 /**
  * How long a call may wait for the server before it is given up (a `TimeoutError`, "Our server took too long to
  * answer."): every call of `apiFetch` without a signal of its own, and each pause of the due-diligence upload. The
- * calculators' posts bring their own signal, with the same 30 s (`SUBMIT_TIMEOUT_MS`).
+ * calculators' posts bring their own signal, with this same wait (`SUBMIT_TIMEOUT_MS`).
  */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
