@@ -17,6 +17,7 @@ import {
 } from '../repositories/outbox.js';
 import { MAIL_SEND_ALLOWANCE_MS, type Mailer } from './mailer.js';
 import { findStoredUpload } from './uploads.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 const LEASE_MS = 5 * 60_000;
 /** Rows claimed at once: one commit claims them, one marks the delivered ones sent. */
@@ -24,6 +25,9 @@ const BATCH = 100;
 /** Deliveries of a batch in flight at once (each waits on file or network I/O most of the time). */
 const CONCURRENCY = 16;
 const FORWARD_TIMEOUT_MS = 60_000;
+/** Pauses before the marks of delivered mail are written again when the database is busy: 1 s, doubling to 10 s. */
+const MARKS_RETRY_FIRST_MS = 1_000;
+const MARKS_RETRY_MAX_MS = 10_000;
 /**
  * The error recorded for a row whose stored content is not an e-mail or forward (only a hand-edited database makes
  * one). It was recorded as the parser's or the form builder's words ("Unexpected token…", "Cannot convert
@@ -213,10 +217,14 @@ export class OutboxWorker {
         // e.g. the mail files' directory entries: durable before the rows say "sent".
         await this.options.mailer.flush?.();
       }
-      await db.write(async (trx) => {
-        await markSent(trx, delivered, clock());
-        await releaseClaims(trx, givenBack);
-      });
+      // Kept trying while the database is busy (another process holding the write lock past the 5 s wait): given
+      // up, the delivered mails went out again once their lease ran out (noted by the twenty-third session).
+      await this.#writeMarks(claimedAt, () =>
+        db.write(async (trx) => {
+          await markSent(trx, delivered, clock());
+          await releaseClaims(trx, givenBack);
+        }),
+      );
       // The failures in a write of their own: one that cannot be marked must not undo the marks of the mails
       // delivered beside it, which then went out again at every lease (found by the twenty-third session's
       // staff-tool probe).
@@ -238,6 +246,31 @@ export class OutboxWorker {
       }
       sent += delivered.length;
       if ((rows.length < BATCH && givenBack.length === 0) || this.#stopped) return sent;
+    }
+  }
+
+  /**
+   * Runs the write of a batch's marks, again after a pause each time the database is unavailable for now (busy,
+   * restarting), for as long as the batch's lease lasts and the worker is not stopping; then once more. Any other
+   * error, or the last try's, is thrown (the poll logs it).
+   */
+  async #writeMarks(claimedAt: number, write: () => Promise<void>): Promise<void> {
+    let pause = MARKS_RETRY_FIRST_MS;
+    for (;;) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        const leaseLeft = claimedAt + LEASE_MS - this.options.clock().getTime();
+        if (!isDatabaseUnavailable(error) || this.#stopping.signal.aborted || leaseLeft <= 0)
+          throw error;
+        this.options.log.warn(
+          { err: error },
+          'The outbox could not yet record which mail was sent (the database is busy); trying again',
+        );
+        await abortableSleep(Math.min(pause, leaseLeft), this.#stopping.signal);
+        pause = Math.min(pause * 2, MARKS_RETRY_MAX_MS);
+      }
     }
   }
 
@@ -348,4 +381,17 @@ async function inParallel<T>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/** Resolves after `ms`, or at once when `signal` is aborted. */
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

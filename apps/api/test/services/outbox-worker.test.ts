@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connect.js';
@@ -323,6 +324,46 @@ describe('OutboxWorker', () => {
     expect(typeof row?.attempts).toBe('number');
     expect(row?.last_error).toMatch(/^Its stored content cannot be read/);
   });
+
+  it('should mark mail sent once another process lets go of the write lock, and not send it again', async () => {
+    const clock = new TestClock();
+    const sent: string[] = [];
+    // Another process (the staff tool, a second instance) takes the write lock while the mail is being written,
+    // and keeps it past the 5 s a statement waits for it.
+    const other = new Database(path.join(dataDir, 'portal.sqlite'));
+    let released: Promise<void> | undefined;
+    const mailer: Mailer = {
+      async send(mail: MailPayload) {
+        sent.push(mail.to);
+        other.exec('begin immediate');
+        released = new Promise((resolve) =>
+          setTimeout(() => {
+            other.exec('commit');
+            resolve();
+          }, 6_000),
+        );
+      },
+      close: () => undefined,
+    };
+    try {
+      const worker = workerWith(mailer, clock);
+      await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
+        clock.now(),
+      );
+      expect(await worker.runOnce()).toBe(1);
+      await released;
+      expect((await listOutbox(db.kysely))[0]).toMatchObject({ sent_at: expect.anything() });
+      // Past the lease: a row left unmarked would be claimed and sent again here.
+      clock.advance(10 * 60_000);
+      await worker.runOnce();
+      expect(sent).toEqual(['a@example.com']);
+    } finally {
+      if (other.inTransaction) other.exec('rollback');
+      other.close();
+    }
+  }, 20_000);
 
   it('should deliver a backlog of several batches, some at once, marking rows sent only after flush', async () => {
     const clock = new TestClock();
