@@ -6,6 +6,8 @@ import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { ConfigError, credentialsProblem, loadConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/connect.js';
+import { START_LOCK_WAIT_MS } from '../db/migrations.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { LoginPolicy } from '../db/schema.js';
 import {
   ClientError,
@@ -464,6 +466,12 @@ function formServiceUrl(option: string, raw: string): string {
 /** The most characters of an error message the staff tool prints (one line). */
 const MAX_MESSAGE = 4_000;
 
+/** A database busy (another process's write lock, past the minute's wait) or out of reach, mid-command. */
+export const DATABASE_BUSY_MESSAGE =
+  'The database stayed busy or out of reach: another process (a server, or another run of this tool) held its ' +
+  'write lock for over a minute, or the database server did not answer. The command did not finish; what it had ' +
+  'written in its unfinished step was taken back. Try again when the other process is done';
+
 /** The longest form-service address the staff tool takes. */
 const MAX_URL_LENGTH = 2_000;
 
@@ -629,6 +637,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       throw new UsageError(`Unexpected argument "${rest[0] ?? ''}".`);
     }
     db = await openDatabase(config, undefined, {
+      busyWaitMs: START_LOCK_WAIT_MS,
       onLockWait: (waitMs) =>
         io.stderr(
           `Another process (a server, or another run of this tool) holds the database's write lock: ` +
@@ -652,6 +661,12 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       // clears the screen or prints a false "Imported…") never reach the staff member's terminal (found by the
       // twenty-third session's staff-tool probe).
       io.stderr(`${shownText(error.message, MAX_MESSAGE)}\n`);
+      return 1;
+    }
+    if (isDatabaseUnavailable(error)) {
+      io.stderr(
+        `${DATABASE_BUSY_MESSAGE} (${shownText(error instanceof Error ? error.message : String(error), MAX_MESSAGE)})\n`,
+      );
       return 1;
     }
     io.stderr(

@@ -123,6 +123,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export interface ConnectionWatch {
   onWait?: () => void;
+  /** How long a statement waits, in all, for another connection's write lock (default BUSY_WAIT_MS). */
+  busyWaitMs?: number;
   /** Set when the database's WAL files were replaced under this process (sqlite-files.ts): writes are refused. */
   files?: SqliteFilesWatch;
 }
@@ -139,11 +141,11 @@ class SqliteConnection implements DatabaseConnection {
   /**
    * Runs a statement. One refused because another connection holds the write lock (a `begin immediate`, or a
    * write outside a transaction) is tried again after a pause, with the connection handed to others meanwhile
-   * (reads need no write lock), until BUSY_WAIT_MS have passed. Inside a transaction nothing is tried again: the
+   * (reads need no write lock), until BUSY_WAIT_MS (or the watch's `busyWaitMs`) have passed. Inside a transaction nothing is tried again: the
    * transaction already holds the lock, and a statement refused there fails as it would have.
    */
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const deadline = Date.now() + BUSY_WAIT_MS;
+    const deadline = Date.now() + (this.watch.busyWaitMs ?? BUSY_WAIT_MS);
     let pause = 5;
     for (;;) {
       try {

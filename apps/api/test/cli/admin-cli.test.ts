@@ -641,3 +641,24 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     expect((await admin('outbox', 'list')).stdout).toContain('(its content cannot be read)');
   });
 });
+
+describe('pnpm admin with its database out of reach', () => {
+  it('should say in plain words that the database did not answer, and exit 1', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-unreachable-'));
+    try {
+      let stderr = '';
+      const code = await runAdmin(['client', 'list'], {
+        // Port 1 on this machine: nothing listens there, so the connection is refused at once.
+        env: { DATA_DIR: dataDir, DATABASE_URL: 'postgres://firm:firm@127.0.0.1:1/firm' },
+        stdout: () => undefined,
+        stderr: (text) => (stderr += text),
+      });
+      expect(code).toBe(1);
+      expect(stderr).toMatch(
+        /^The database stayed busy or out of reach: another process \(a server, or another run of this tool\) held its write lock for over a minute, or the database server did not answer\. .* Try again when the other process is done \(.*ECONNREFUSED.*\)\n$/,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -303,6 +303,38 @@ describe('migrations while another process holds the SQLite write lock', () => {
     );
   }, 15_000);
 
+  it('should wait as long as busyWaitMs for a lock taken once open (the staff tool), past the 5 s default', async () => {
+    const { dataDir, holder } = await lockedDatabase();
+    holder.exec('commit');
+    const waits: number[] = [];
+    const staff = await openDatabase(
+      { dataDir, databaseUrl: null, databaseSchema: null },
+      undefined,
+      {
+        busyWaitMs: 15_000,
+        onLockWait: (ms) => waits.push(ms),
+      },
+    );
+    opened.push(staff);
+    const server = await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null });
+    opened.push(server);
+    const touch = (db: Db) =>
+      db.write((trx) => sql`update clients set name = name where prefix = ''`.execute(trx));
+    holder.exec('begin immediate');
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        holder.exec('commit');
+        resolve();
+      }, 5_500),
+    );
+    const [staffWrite, serverWrite] = await Promise.allSettled([touch(staff), touch(server)]);
+    await released;
+    // The server's requests give up after 5 s (answered 503); the staff tool waited for the lock and wrote.
+    expect(serverWrite).toMatchObject({ status: 'rejected', reason: { code: 'SQLITE_BUSY' } });
+    expect(staffWrite.status).toBe('fulfilled');
+    expect(waits).toEqual([15_000]);
+  }, 20_000);
+
   it('should not wait when nothing holds the lock', async () => {
     const { dataDir, holder } = await lockedDatabase();
     holder.exec('commit');
