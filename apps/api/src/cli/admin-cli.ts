@@ -33,6 +33,7 @@ import { listActivity, listDueDiligence, listQuotes } from '../repositories/reco
 import {
   ContentError,
   importContent,
+  sweepUnusedMedia,
   isHexColour,
   prefixProblem,
 } from '../services/content-import.js';
@@ -47,6 +48,7 @@ export const USAGE = `Usage: pnpm admin <command>
   client list
   client update --prefix P [--name N] [--login open|magic-link] [--primary #hex] [--accent #hex]
                 [--phone TEXT] [--email ADDRESS]      (--phone "" / --email "" go back to the default)
+                [--remove-logo]                       (a logo is set by content import, from client.yml)
   content import --client P FOLDER [--allow-empty]
                                  Makes the client's content match FOLDER: items whose file is gone are
                                  removed. A FOLDER with no items at all is refused unless --allow-empty
@@ -88,6 +90,7 @@ const OPTIONS = {
   client: { type: 'string' },
   out: { type: 'string' },
   'allow-empty': { type: 'boolean' },
+  'remove-logo': { type: 'boolean' },
   to: { type: 'string' },
   from: { type: 'string' },
   kind: { type: 'string' },
@@ -99,7 +102,16 @@ const OPTIONS = {
 const COMMAND_OPTIONS: Record<string, readonly (keyof typeof OPTIONS)[]> = {
   'client add': ['prefix', 'name', 'login', 'primary', 'accent', 'phone', 'email'],
   'client list': [],
-  'client update': ['prefix', 'name', 'login', 'primary', 'accent', 'phone', 'email'],
+  'client update': [
+    'prefix',
+    'name',
+    'login',
+    'primary',
+    'accent',
+    'phone',
+    'email',
+    'remove-logo',
+  ],
   'content import': ['client', 'allow-empty'],
   'leads export': ['client', 'out'],
   'activity export': ['client', 'out'],
@@ -205,6 +217,12 @@ async function run(
     case 'client update': {
       const client = await clientByPrefix(db, required(values, 'prefix'));
       const changes: ClientChanges = { branding: branding(values) };
+      if (values['remove-logo'] === true) {
+        if (client.branding.logo_url === null) {
+          throw new CommandError(`Client ${client.prefix} has no logo to remove.`);
+        }
+        changes.branding = { ...changes.branding, logo_url: null };
+      }
       if (values.name !== undefined) changes.name = required(values, 'name');
       if (values.login !== undefined) changes.loginPolicy = loginPolicy(values.login);
       if (values.phone !== undefined) changes.contactPhone = values.phone.trim() || null;
@@ -212,8 +230,13 @@ async function run(
       if (email !== undefined) changes.contactEmail = email;
       const updated = await updateClient(db.kysely, client, changes);
       io.stdout(
-        `Updated client ${updated.prefix} (${updated.name}, login ${updated.loginPolicy}).\n`,
+        `Updated client ${updated.prefix} (${updated.name}, login ${updated.loginPolicy}${values['remove-logo'] === true ? ', logo removed' : ''}).\n`,
       );
+      // The logo's file, named by nothing now, is deleted by a later sweep (an hour on at the least: pages sent
+      // before keep loading it); this sweep marks it, and deletes what earlier sweeps found unused.
+      if (values['remove-logo'] === true) {
+        await sweepUnusedMedia(db.kysely, updated, path.join(dataDir, 'media'));
+      }
       return;
     }
     case 'content import': {
@@ -239,7 +262,7 @@ async function run(
           `${removed.topic} topics${removed.video ? ', the video' : ''}; ` +
           `${summary.media_removed.length} unused media files.\n`,
       );
-      for (const note of summary.notes) io.stderr(`Note: ${note}\n`);
+      for (const note of summary.notes) io.stderr(`Note: ${shownText(note, MAX_MESSAGE)}\n`);
       if (summary.media_problem !== null) {
         io.stderr(
           `The content was imported, but its media could not be checked afterwards (${summary.media_problem}). ` +

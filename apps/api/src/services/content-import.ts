@@ -802,11 +802,13 @@ export interface PreparedImport {
 }
 
 /**
- * Reads and checks a content folder for a client (only its prefix and current logo are needed, so a client not
- * created yet can be prepared for). Nothing is written: a problem throws a {@link ContentError}.
+ * Reads and checks a content folder for a client (its prefix, details and current logo are needed, not its id, so
+ * a client not created yet can be prepared for). Nothing is written: a problem throws a {@link ContentError}.
  */
 export async function prepareImport(
-  client: Pick<Client, 'prefix'> & { branding: Pick<Branding, 'logo_url'> },
+  client: Pick<Client, 'prefix' | 'name' | 'loginPolicy'> & {
+    branding: Partial<Branding> & Pick<Branding, 'logo_url'>;
+  },
   folder: string,
   mediaDir: string,
 ): Promise<PreparedImport> {
@@ -886,7 +888,7 @@ export async function prepareImport(
     }
   }
 
-  const notes = relatedNotes(items);
+  const notes = [...relatedNotes(items)];
 
   let video: Video | undefined;
   const videoFile = path.join(root, 'video.md');
@@ -931,9 +933,52 @@ export async function prepareImport(
       );
     }
     if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml', 'image');
+    notes.push(...clientFileNotes(client, named, logo));
   }
 
   return { items, video, logoUrl, media, notes };
+}
+
+/**
+ * What a `client.yml` says that an import does not do: an import takes only its logo, and the staff tool said
+ * nothing of a name, login policy or colour that differs from the client's, nor of a logo it no longer names
+ * (noted by the twenty-third session's staff-tool probe). Each note says how to make the change.
+ */
+function clientFileNotes(
+  client: Pick<Client, 'prefix' | 'name' | 'loginPolicy'> & {
+    branding: Partial<Branding> & Pick<Branding, 'logo_url'>;
+  },
+  named: NewClient,
+  logo: string | undefined,
+): string[] {
+  const notes: string[] = [];
+  const update = `pnpm admin client update --prefix ${client.prefix}`;
+  const differs = (what: string, given: string, current: string, option: string) =>
+    notes.push(
+      `client.yml gives the ${what} ${JSON.stringify(given)}, but ${client.prefix}'s is ${JSON.stringify(current)}: ` +
+        `an import takes only the logo from client.yml. To change it: ${update} --${option} ${JSON.stringify(given)}`,
+    );
+  if (named.name !== client.name) differs('name', named.name, client.name, 'name');
+  if (named.loginPolicy !== client.loginPolicy) {
+    differs('login policy', named.loginPolicy, client.loginPolicy, 'login');
+  }
+  for (const key of ['primary', 'accent'] as const) {
+    const given = named.branding?.[key];
+    const current = client.branding[key];
+    if (
+      given !== undefined &&
+      current !== undefined &&
+      given.toLowerCase() !== current.toLowerCase()
+    ) {
+      differs(`${key} colour`, given, current, key);
+    }
+  }
+  if (logo === undefined && client.branding.logo_url !== null) {
+    notes.push(
+      `client.yml names no logo, so ${client.prefix} keeps the one it has. To remove it: ${update} --remove-logo`,
+    );
+  }
+  return notes;
 }
 
 const FOLDER_OF: Record<ContentType, string> = Object.fromEntries(

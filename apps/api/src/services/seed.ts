@@ -48,7 +48,11 @@ export async function seedIfEmpty(
     if (planned.some((p) => p.details.prefix === details.prefix)) continue;
     planned.push({
       details,
-      prepared: await prepareImport({ ...details, branding: { logo_url: null } }, folder, mediaDir),
+      prepared: await prepareImport(
+        { ...details, branding: { ...details.branding, logo_url: null } },
+        folder,
+        mediaDir,
+      ),
     });
   }
   const published: string[] = [];

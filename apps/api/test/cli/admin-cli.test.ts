@@ -265,6 +265,70 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     });
   });
 
+  it('should say what client.yml gives that an import does not take, and remove a logo with client update', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'firm-admin-clientyml-'));
+    const update = 'pnpm admin client update --prefix acme';
+    try {
+      await acmeCopy(folder);
+      const yml = path.join(folder, 'client.yml');
+      await writeFile(
+        yml,
+        [
+          'prefix: acme',
+          'name: "Acme \u001b[2JHomes Ltd"',
+          'login: open',
+          'branding:',
+          "  primary: '#112233'",
+          "  accent: '#000000'",
+          '',
+        ].join('\n'),
+      );
+      const before = await admin('client', 'list');
+      const imported = await admin('content', 'import', '--client', 'acme', folder);
+      expect(imported.code).toBe(0);
+      const acme = /^acme\t(.*)$/m.exec(before.stdout)?.[1] ?? '';
+      // The client is as it was (the name, login and colours of client.yml are not taken)…
+      expect((await admin('client', 'list')).stdout).toBe(before.stdout);
+      expect(acme).toMatch(/^Acme Homes\tmagic-link\tprimary #112233\taccent #c8963e\t/);
+      // …and the staff member is told so, with the command that would make each change (the escape not shown).
+      expect(
+        imported.stderr.split('\n').filter((line) => line.startsWith('Note: client.yml')),
+      ).toEqual([
+        `Note: client.yml gives the name "Acme \\u001b[2JHomes Ltd", but acme's is "Acme Homes": an import takes only the logo from client.yml. To change it: ${update} --name "Acme \\u001b[2JHomes Ltd"`,
+        `Note: client.yml gives the login policy "open", but acme's is "magic-link": an import takes only the logo from client.yml. To change it: ${update} --login "open"`,
+        `Note: client.yml gives the accent colour "#000000", but acme's is "#c8963e": an import takes only the logo from client.yml. To change it: ${update} --accent "#000000"`,
+        `Note: client.yml names no logo, so acme keeps the one it has. To remove it: ${update} --remove-logo`,
+      ]);
+      expect(imported.stderr).not.toContain('\u001b');
+
+      expect(await admin('client', 'update', '--prefix', 'acme', '--remove-logo')).toEqual({
+        code: 0,
+        stdout: 'Updated client acme (Acme Homes, login magic-link, logo removed).\n',
+        stderr: '',
+      });
+      const db = await openDatabase({
+        databaseUrl: env.DATABASE_URL ?? null,
+        databaseSchema: env.DATABASE_SCHEMA ?? null,
+        dataDir,
+      });
+      try {
+        const client = await findClientByPrefix(db.kysely, 'acme');
+        expect(client?.branding).toMatchObject({ logo_url: null, primary: '#112233' });
+      } finally {
+        await db.close();
+      }
+      expect(await admin('client', 'update', '--prefix', 'acme', '--remove-logo')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Client acme has no logo to remove.\n',
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+      // Back as the other tests expect it (the logo comes back from client.yml).
+      await admin('content', 'import', '--client', 'acme', acmeContent);
+    }
+  });
+
   it('should remove what the folder no longer has, and refuse an empty folder without --allow-empty', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'firm-admin-content-'));
     try {

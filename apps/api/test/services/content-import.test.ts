@@ -367,7 +367,8 @@ describe('content import, hostile files', () => {
       'case-studies/listing.md',
       '---\ntitle: T\nsummary: S\nrelated: [mill-lane, warranty-choice, mill-lnae, contractors-all-risks]\n---\n\nBody.\n',
     );
-    expect(result.notes).toEqual([
+    // (This suite's client has colours of its own: the notes on client.yml's are left out here.)
+    expect(result.notes.filter((note) => !note.startsWith('client.yml'))).toEqual([
       'case-studies/listing.md: "related" names "mill-lnae", which is not a file in case-studies/ or insights/: the article does not list it.',
       'case-studies/listing.md: "related" names "contractors-all-risks", which is not a file in case-studies/ or insights/: the article does not list it.',
     ]);
