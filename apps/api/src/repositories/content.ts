@@ -127,6 +127,19 @@ export async function listContent(
   return listQuery(db, clientId, type, search).select(CARD_COLUMNS).execute();
 }
 
+/**
+ * The first `count` case studies or insights as cards, in their order: an article's related items when its author
+ * named none. It read every card of the type (80 ms a view with 20,000 insights, noted by the twenty-third session).
+ */
+export async function firstContent(
+  db: Kysely<Database>,
+  clientId: string,
+  type: Exclude<ContentType, 'topic'>,
+  count: number,
+): Promise<ContentCardRow[]> {
+  return listQuery(db, clientId, type).select(CARD_COLUMNS).limit(count).execute();
+}
+
 /** Information topics with their HTML and pro tip, in their order, optionally filtered by `search`. */
 export async function listTopics(
   db: Kysely<Database>,

@@ -7,7 +7,7 @@ import {
   findContentItem,
   findVideo,
   inOneSnapshot,
-  listContent,
+  firstContent,
   MAX_RELATED,
   readHub,
   type ContentCardRow,
@@ -231,7 +231,8 @@ export default function contentRoutes(app: FastifyInstance): void {
         return match === undefined ? [] : [match];
       });
     } else {
-      related = (await listContent(db, clientId, type))
+      // One more than needed: the article itself may be among them.
+      related = (await firstContent(db, clientId, type, RELATED_FALLBACK + 1))
         .filter((r) => r.slug !== row.slug)
         .slice(0, RELATED_FALLBACK);
     }

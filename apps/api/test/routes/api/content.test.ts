@@ -288,6 +288,43 @@ describe.each(databases)('content routes ($name)', (target) => {
       expect(body.related.map((i) => i.id)).toEqual(['warranty-choice']);
     });
 
+    it('should fall back to the first three others in order, reading no more of them', async () => {
+      const client = await findClientByPrefix(t.app.db.kysely, 'demo');
+      if (client === undefined) throw new Error('demo client missing');
+      const extra = ['fallback-a', 'fallback-b', 'fallback-c', 'fallback-d'];
+      for (const [i, slug] of extra.entries()) {
+        await upsertContentItem(
+          t.app.db.kysely,
+          client.id,
+          {
+            type: 'insight',
+            slug,
+            title: `Fallback ${slug}`,
+            summary: 'Names no related items.',
+            bodyText: 'Body',
+            html: '<p>Body</p>',
+            imageUrl: null,
+            proTip: null,
+            sortOrder: 50 + i,
+            related: [],
+          },
+          new Date(),
+        );
+      }
+      try {
+        const related = async (id: string) =>
+          (await get(`/api/demo/article?id=${id}&type=insight`))
+            .json<{ related: Item[] }>()
+            .related.map((i) => i.id);
+        // The demo's two insights come first; the article itself is never among its related items.
+        expect(await related('pi-levels')).toEqual(['warranty-choice', 'fallback-a', 'fallback-b']);
+        expect(await related('fallback-b')).toEqual(['pi-levels', 'warranty-choice', 'fallback-a']);
+        expect(await related('fallback-d')).toEqual(['pi-levels', 'warranty-choice', 'fallback-a']);
+      } finally {
+        await t.app.db.kysely.deleteFrom('content_items').where('slug', 'in', extra).execute();
+      }
+    });
+
     it('should read no more than MAX_RELATED related items, whatever an older import stored', async () => {
       // An import before the limit could store 40,000 slugs: one bound value each passed SQLite's limit (500).
       const client = await findClientByPrefix(t.app.db.kysely, 'demo');
