@@ -875,6 +875,9 @@ const SINGLE_HEADERS: Record<string, string | undefined> = {
   'content-type': 'Content-Type',
   // Two keys would name two submissions at once (Node joins them into one value).
   'idempotency-key': 'Idempotency-Key',
+  // Judged by the cross-site check: Node kept the first and dropped the other, where two Origins are joined and
+  // refused (found by the twenty-fourth session's API probe: a second, foreign Referer was let through).
+  referer: 'Referer',
 };
 
 /** The name of a header given more than once that may only be given once, or `undefined`. */

@@ -466,7 +466,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     expect(statuses(options)).toEqual([404]);
   });
 
-  it('should refuse a second Host, Content-Type or Idempotency-Key header with 400 JSON { error }', async () => {
+  it('should refuse a second Host, Content-Type, Idempotency-Key or Referer header with 400 JSON { error }', async () => {
     // Node kept the first of each and dropped the other: a proxy in front reading the other one would have
     // judged another address or body than the app answered.
     const body = JSON.stringify({ action: 'view', item: 'x' });
@@ -485,6 +485,12 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
         'Idempotency-Key',
         `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
           `Idempotency-Key: one\r\nidempotency-key: two\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      ],
+      [
+        // The cross-site check read the first, this site's; a proxy may have read the other site's.
+        'Referer',
+        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+          `Referer: http://a/\r\nReferer: http://evil.example/\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
       ],
     ];
     for (const [header, request] of cases) {
