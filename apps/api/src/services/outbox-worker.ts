@@ -209,8 +209,7 @@ export class OutboxWorker {
           delivered.push(row.id);
         } catch (error) {
           if (stopping.aborted) givenBack.push(row.id);
-          else
-            failed.push({ row, message: error instanceof Error ? error.message : String(error) });
+          else failed.push({ row, message: failureText(error) });
         }
       });
       if (delivered.length > 0) {
@@ -394,4 +393,20 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/**
+ * An error's message followed by its causes' ("fetch failed: connect ECONNREFUSED 127.0.0.1:9"): fetch says only
+ * "fetch failed", and why is in its cause (noted by the twenty-third session: a forward to a wrong address recorded
+ * nothing an operator could act on).
+ */
+export function failureText(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth += 1) {
+    const message = current instanceof Error ? current.message : String(current);
+    if (message !== '' && !parts.includes(message)) parts.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(': ');
 }

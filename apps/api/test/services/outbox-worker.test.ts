@@ -591,6 +591,23 @@ describe('OutboxWorker', () => {
     }
   }, 20_000);
 
+  it('should record why a forward could not connect, not only "fetch failed"', async () => {
+    const clock = new TestClock();
+    // A port nothing listens on: the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    await enqueue(
+      db.kysely,
+      { kind: 'forward', payload: { url: `http://127.0.0.1:${port}/f`, fields: { a: 'b' } } },
+      clock.now(),
+    );
+    expect(await workerWith(recordingMailer([]), clock).runOnce()).toBe(0);
+    const [row] = await listOutbox(db.kysely);
+    expect(row?.last_error).toBe(`fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
   // Found by the twenty-second session's probe: fetch refuses an address with credentials, so every forward to a
   // FORM_SERVICE_URL with a user and password failed for ever, the password logged and stored in the error.
   it('should send the user and password of a form service address as Basic credentials', async () => {
