@@ -1502,13 +1502,18 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .then((loaded) =>
           renderPortalPage(fastify, loaded, { url: request.url, cookie: request.headers.cookie }),
         )
-        .then(async ({ html, found }) => {
+        .then(async ({ html, found, location }) => {
+          if (location !== undefined) return { location };
           // An unknown client or page is a 404: a person opening it gets the page (the portal shows its 404
           // page), a script or a fetch the `{ error }` every other 404 is.
           if (!found && !isNavigation(request)) return undefined;
           return { found, ...(await encodePage(html, request.headers['accept-encoding'])) };
         })
         .then((page) => {
+          if (page !== undefined && 'location' in page && page.location !== undefined) {
+            // Who is logged in decides it: never stored.
+            return reply.header('cache-control', 'no-store').redirect(page.location, 302);
+          }
           if (page === undefined) {
             return reply
               .code(404)

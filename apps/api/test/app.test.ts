@@ -325,12 +325,15 @@ describe.each(databases)('app ($name)', (target) => {
     });
 
     it('should serve index.html for client routes (SPA fallback), never stored, with the CSP', async () => {
-      for (const url of [
-        '/demo/dashboard',
-        '/northbank/article?id=x&type=insight',
-        '/demo/login',
-      ]) {
-        const response = await t.app.inject({ method: 'GET', url });
+      // A hub page needs a session (without one it goes to the login page: portal-page.test.ts).
+      const cookie = await loginOpen(t.app);
+      for (const [url, headers] of [
+        ['/demo/dashboard', { cookie }],
+        ['/demo/article?id=x&type=insight', { cookie }],
+        ['/demo/login', {}],
+        ['/northbank/login', {}],
+      ] as const) {
+        const response = await t.app.inject({ method: 'GET', url, headers });
         expect(response.statusCode, url).toBe(200);
         expect(response.headers['content-type']).toContain('text/html');
         expect(response.body).toContain('<div id="root"></div>');

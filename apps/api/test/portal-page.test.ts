@@ -244,24 +244,74 @@ describe.each(databases)('portal pages ($name)', (target) => {
   });
 
   it('should write nothing that needs a session without one', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/demo/dashboard' });
+    const response = await t.app.inject({ method: 'GET', url: '/demo/login' });
     expect(response.statusCode).toBe(200);
     expect(Object.keys(bootOf(response.body) ?? {})).toEqual(['/api/demo']);
+  });
+
+  // Found by the twenty-fourth session's portal probe: a hub page opened with no session was served, and the
+  // portal fetched the hub's code, the page's and (for a calculator) the pricing rules before it went on to the
+  // login page, which was to load none of them.
+  it('should send a hub page opened with no session to the login page, writing nothing', async () => {
+    for (const url of [
+      '/demo/dashboard',
+      '/demo',
+      '/demo/',
+      '/demo/calculator/btr-warranty',
+      '/demo/Calculator/BTR-warranty/',
+      '/northbank/article?id=x&type=insight',
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(302);
+      expect(response.headers.location, url).toBe(`/${url.split('/')[1] ?? ''}/login`);
+      expect(response.headers['cache-control'], url).toBe('no-store');
+      expect(response.body, url).toBe('');
+    }
+    // The login page itself, an address no page has, and a logged-in user's hub page are served as before.
+    const login = await t.app.inject({ method: 'GET', url: '/demo/Login' });
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['content-type']).toContain('text/html');
+    const none = await t.app.inject({
+      method: 'GET',
+      url: '/demo/no-such-page',
+      headers: { accept: 'text/html' },
+    });
+    expect(none.statusCode).toBe(404);
+    const cookie = await loginOpen(t.app);
+    const hub = await t.app.inject({
+      method: 'GET',
+      url: '/demo/calculator/btr-warranty',
+      headers: { cookie },
+    });
+    expect(hub.statusCode).toBe(200);
+    expect(bootOf(hub.body)?.['/api/demo']).toMatchObject({ logged_in: true });
   });
 
   it("should never write one client's data into another client's page", async () => {
     const demo = await loginOpen(t.app, 'demo', { email: 'only-demo@example.com' });
     const northbank = await loginMagic(t, 'northbank', { email: 'only-northbank@example.com' });
-    for (const [url, cookie, other] of [
-      ['/northbank/dashboard', demo, 'only-demo@example.com'],
-      ['/demo/dashboard', northbank, 'only-northbank@example.com'],
+    for (const [prefix, cookie, other] of [
+      ['northbank', demo, 'only-demo@example.com'],
+      ['demo', northbank, 'only-northbank@example.com'],
     ] as const) {
-      const response = await t.app.inject({ method: 'GET', url, headers: { cookie } });
-      const answers = bootOf(response.body);
-      const prefix = url.split('/')[1];
-      expect(Object.keys(answers ?? {}), url).toEqual([`/api/${prefix}`]);
-      expect(answers?.[`/api/${prefix}`], url).toMatchObject({ logged_in: false });
-      expect(response.body, url).not.toContain(other);
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `/${prefix}/login`,
+        headers: { cookie },
+      });
+      const answers = bootOf(page.body);
+      expect(Object.keys(answers ?? {}), prefix).toEqual([`/api/${prefix}`]);
+      expect(answers?.[`/api/${prefix}`], prefix).toMatchObject({ logged_in: false });
+      expect(page.body, prefix).not.toContain(other);
+      // Another client's session opens none of this client's hub pages.
+      const hub = await t.app.inject({
+        method: 'GET',
+        url: `/${prefix}/dashboard`,
+        headers: { cookie },
+      });
+      expect(hub.statusCode, prefix).toBe(302);
+      expect(hub.headers.location, prefix).toBe(`/${prefix}/login`);
+      expect(hub.body, prefix).toBe('');
     }
   });
 

@@ -106,6 +106,8 @@ describe.each([
         headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
         payload: '{}',
       },
+      { method: 'GET', url: '/demo/dashboard', headers: { cookie } },
+      // A hub page with no session goes to the login page.
       { method: 'GET', url: '/demo/dashboard' },
       { method: 'GET', url: '/assets/app-abc123.js' },
       { method: 'GET', url: '/' },
@@ -116,7 +118,7 @@ describe.each([
       statuses.push(response.statusCode);
       expect(securityOf(response), `${request.method} ${request.url}`).toEqual(expected);
     }
-    expect(statuses).toEqual([200, 200, 401, 404, 400, 405, 404, 403, 200, 200, 302]);
+    expect(statuses).toEqual([200, 200, 401, 404, 400, 405, 404, 403, 200, 302, 200, 302]);
   });
 
   it('should still let the media route replace the CSP with its sandboxing one', async () => {

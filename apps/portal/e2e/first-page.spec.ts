@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-import { expect, loginOpen, test } from './fixtures';
+import { expect, expectNoAxeViolations, loginOpen, test } from './fixtures';
 
 /** The GET /api/… paths the page asks for from now on. */
 function apiGets(page: Page): string[] {
@@ -37,6 +37,33 @@ test('the first page draws from the answers in its HTML, later pages ask the API
   await expect.poll(() => gets).toContain('/api/demo/content');
 });
 
+// Found by the twenty-fourth session's portal probe: a hub page opened with no session (a bookmark, a session that
+// had ended) fetched the hub's code, the page's and, for a calculator, the pricing rules before it went on to the
+// login page, which is to load none of them.
+test('a hub page opened with no session loads only the login page’s code', async ({ browser }) => {
+  const scriptsOf = async (address: string) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const scripts = new Set<string>();
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.endsWith('.js')) scripts.add(pathname.replace(/-[\w-]{8}\.js$/, '.js'));
+    });
+    await page.goto(address);
+    await expect(page).toHaveURL(/\/demo\/login$/);
+    await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+    // Whatever the page would still fetch once idle.
+    await page.waitForLoadState('networkidle');
+    await context.close();
+    return [...scripts].sort();
+  };
+  const login = await scriptsOf('/demo/login');
+  expect(login.some((script) => /pricing|calculators|app-root|hub/.test(script))).toBe(false);
+  for (const address of ['/demo/calculator/btr-warranty', '/demo/dashboard', '/demo']) {
+    expect(await scriptsOf(address), address).toEqual(login);
+  }
+});
+
 test('after logging out, the served answers no longer count', async ({ page }) => {
   const user = await loginOpen(page);
   await page.goto('/demo/dashboard');
@@ -51,12 +78,20 @@ test('after logging out, the served answers no longer count', async ({ page }) =
 
 test('a slow first render still shows the loading note, never a blank page', async ({ page }) => {
   // Hold the entry script back: the HTML alone must say something.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/assets/index-*.js', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await held;
     await route.continue();
   });
   await page.goto('/demo/login', { waitUntil: 'commit' });
   await expect(page.getByRole('status')).toHaveText('Loading your client hub…');
+  // A page of its own while it shows: one main landmark and one h1, as axe asks of every page (it found neither).
+  await expect(
+    page.getByRole('main').getByRole('heading', { level: 1, name: 'Client Hub' }),
+  ).toBeAttached();
+  await expectNoAxeViolations(page);
+  release();
   await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
   await expect(page.getByText('Loading your client hub…')).toHaveCount(0);
 });

@@ -141,6 +141,27 @@ export interface PortalPageRequest {
 export interface PortalPage {
   html: string;
   found: boolean;
+  /** Where the page sends the request instead (a hub page opened with no session: the client's login page). */
+  location?: string;
+}
+
+/** Whether the path after the client's prefix is its login page (as the router compares paths: see isPagePath). */
+function isLoginPath(segments: string[]): boolean {
+  try {
+    return (
+      segments
+        .map((segment) => decodeURIComponent(segment))
+        .join('/')
+        .toLowerCase() === 'login'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the client's answer (`GET /api/{client}`) says the request's session is a user's. */
+function isLoggedIn(answer: unknown): boolean {
+  return (answer as { logged_in?: unknown }).logged_in === true;
 }
 
 /**
@@ -202,6 +223,13 @@ export async function renderPortalPage(
   });
   // Without the client's own answer (unknown client) the portal finds out for itself and shows its 404 page.
   if (answers[base] === undefined) return { html: shell.html, found };
+  // A hub page (every page but the login page, the client's own address included) opened with no session: the
+  // portal would go to the login page, but only after fetching the page's code, the hub's and, for a calculator,
+  // the pricing rules beside its check of the session (found by the twenty-fourth session's portal probe: the
+  // login page was not to load calculator code). The server, which knows, sends the browser there at once.
+  if (found && !isLoginPath(segments.slice(1)) && !isLoggedIn(answers[base])) {
+    return { html: '', found, location: `/${prefix}/login` };
+  }
   const modules = pageModules(shell, url.pathname);
   const boot = `<script type="application/json" id="${BOOT_ELEMENT_ID}">${jsonForScript({ answers, modules })}</script>`;
   const links = imagePreloads(answers, base);
