@@ -36,7 +36,7 @@ function showStartFailure(): void {
   const root = document.getElementById('root');
   if (root === null) return;
   const main = document.createElement('main');
-  main.className = 'boot-note';
+  main.className = 'boot-note boot-failed';
   const heading = document.createElement('h1');
   heading.textContent = 'The portal could not be loaded';
   heading.tabIndex = -1;
