@@ -144,6 +144,25 @@ test.describe('article', () => {
     await expect(page).toHaveURL(/\/demo\/dashboard$/);
   });
 
+  // Found by the twenty-fourth session's portal probe: the new article kept the old one's scroll position, and
+  // focus fell to the document with the link that had it.
+  test('a related article opened from an article is a new page: at its top, focus in the main area', async ({
+    hub: page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 400 });
+    await page.getByRole('region', { name: 'Case Studies' }).getByRole('link').first().click();
+    const link = page.getByRole('region', { name: 'You may also like…' }).getByRole('link').first();
+    await expect(link).toBeVisible();
+    const href = (await link.getAttribute('href')) ?? '';
+    await link.scrollIntoViewIfNeeded();
+    await link.focus();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe(href);
+    await expect(page.locator('main')).toBeFocused();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
   test('an unknown article says so', async ({ hub: page }) => {
     await page.goto('/demo/article?id=no-such-article&type=insight');
     await expect(page.getByRole('heading', { level: 1, name: 'Article not found' })).toBeVisible();

@@ -5,10 +5,10 @@ import { SWRConfig } from 'swr';
 import { AppLayout } from '@/components/layouts/app-layout';
 import { LogInAgainLink } from '@/components/ui/log-in-again-link';
 import { Notice } from '@/components/ui/notice';
-import { paths } from '@/config/paths';
+import { paths, routes } from '@/config/paths';
 import { SessionEndedUser, useClient } from '@/hooks/use-client';
 import { useDisableContextMenu } from '@/hooks/use-disable-context-menu';
-import { useScrollToTopOnPathChange } from '@/hooks/use-scroll-to-top';
+import { pageKey, useScrollToTopOnPathChange } from '@/hooks/use-scroll-to-top';
 import { recordViewWhenIdle } from '@/lib/activity';
 import { ApiError } from '@/lib/api-client';
 import type { Client } from '@/types/api';
@@ -39,11 +39,11 @@ export function Component() {
 
 function Hub() {
   const { prefix, client } = useClient();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const page = pageOf(useMatches());
   const main = useRef<HTMLElement>(null);
 
-  useScrollToTopOnPathChange(pathname, main);
+  useScrollToTopOnPathChange(pageKey(pathname, search, routes.article), main);
   // No right-click menu on the hub (spec §1), but on its fields; the login page keeps it.
   useDisableContextMenu();
 
