@@ -29,6 +29,13 @@ describe('parseMoneyInput', () => {
       ['1234.00', 1_234],
       ['0', 0],
       ['9007199254740991', Number.MAX_SAFE_INTEGER],
+      // Thousands separated by spaces, as a pasted figure may be (one kind of space throughout).
+      ['12 500 000', 12_500_000],
+      ['£5 000 000', 5_000_000],
+      ['1\u00A0234\u00A0567', 1_234_567],
+      ['1\u202F234\u202F567', 1_234_567],
+      ['600\u2009000', 600_000],
+      ['1 250k', 1_250_000],
     ])('should read %j as %i', (text, expected) => {
       expect(parseMoneyInput(text)).toBe(expected);
     });
@@ -58,7 +65,12 @@ describe('parseMoneyInput', () => {
       ['1.2.3', 'two decimal points'],
       ['1e6', 'exponent notation'],
       ['0x10', 'hexadecimal'],
-      ['12 500 000', 'spaces between digits'],
+      ['12 50 000', 'misplaced spaces'],
+      ['1 2345', 'a long group after a space'],
+      ['12  500', 'two spaces between groups'],
+      ['12 500,000', 'a space and a comma'],
+      ['12\u00A0500 000', 'two kinds of space'],
+      ['1\t000', 'a tab between digits'],
       ['12mm', 'a doubled multiplier'],
       ['5b', 'an unknown multiplier'],
       ['$500', 'another currency'],

@@ -1,9 +1,11 @@
 /**
- * `£`, then digits with or without thousands commas, an optional decimal part and an optional
- * multiplier (`k`, `m`, `bn`, any case). Spaces are allowed after `£` and before the multiplier.
+ * `£`, then digits with or without thousands separators (commas, or one kind of space throughout: a space, a
+ * no-break space, a narrow no-break space or a thin space, as a figure pasted from a spreadsheet or a document
+ * may have), an optional decimal part and an optional multiplier (`k`, `m`, `bn`, any case). Spaces are allowed
+ * after `£` and before the multiplier.
  */
 const MONEY_INPUT =
-  /^£?\s*(?<whole>\d{1,3}(?:,\d{3})+|\d*)(?:\.(?<fraction>\d+))?\s*(?<multiplier>k|m|bn)?$/i;
+  /^£?\s*(?<whole>\d{1,3}(?:,\d{3})+|\d{1,3}(?<space>[ \u00A0\u202F\u2009])\d{3}(?:\k<space>\d{3})*|\d*)(?:\.(?<fraction>\d+))?\s*(?<multiplier>k|m|bn)?$/i;
 
 /** Powers of ten of the multipliers. */
 const MULTIPLIER_DIGITS = { k: 3, m: 6, bn: 9 } as const satisfies Record<string, number>;
@@ -15,10 +17,10 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * shifted as text and converted with BigInt, never multiplied as floating point (`£1.15m` is
  * 1,150,000, not 1,149,999.9999).
  *
- * Accepts `12500000`, `12,500,000`, `£12,500,000`, `£ 1,234,567` (surrounding spaces ignored),
+ * Accepts `12500000`, `12,500,000`, `12 500 000`, `£12,500,000`, `£ 1,234,567` (surrounding spaces ignored),
  * `12.5m` / `£12.5M`, `750k` / `£750K`, `1.25bn`, and decimals that are whole pounds (`1234.00`).
  * Returns `null` for anything else: empty or junk text, negative amounts, pence (`1.5`), more precision
- * than whole pounds (`1.2345678m`), badly placed commas (`12,50,000`) or amounts beyond
+ * than whole pounds (`1.2345678m`), badly placed or mixed separators (`12,50,000`, `12 500,000`) or amounts beyond
  * `Number.MAX_SAFE_INTEGER`. Range checks are the caller's job.
  *
  * @example
@@ -41,7 +43,7 @@ export function parseMoneyInput(text: string): number | null {
 export function readMoneyAmount(text: string): bigint | null {
   const match = MONEY_INPUT.exec(text.trim());
   if (!match?.groups) return null;
-  const whole = (match.groups.whole ?? '').replaceAll(',', '');
+  const whole = (match.groups.whole ?? '').replace(/[^\d]/g, '');
   const fraction = match.groups.fraction ?? '';
   const multiplier = match.groups.multiplier?.toLowerCase() as
     keyof typeof MULTIPLIER_DIGITS | undefined;
