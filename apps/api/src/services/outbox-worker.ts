@@ -25,6 +25,12 @@ const BATCH = 100;
 /** Deliveries of a batch in flight at once (each waits on file or network I/O most of the time). */
 const CONCURRENCY = 16;
 const FORWARD_TIMEOUT_MS = 60_000;
+/**
+ * How long a forward in flight may still finish once the worker is stopped (a SIGTERM): cut at once, one the form
+ * service had taken whole but not yet answered was given back and posted again at the next start (found by the
+ * twenty-fourth session's fault probe). Well within the server's 10 s shutdown grace.
+ */
+const STOP_GRACE_MS = 5_000;
 /** Pauses before the marks of delivered mail are written again when the database is busy: 1 s, doubling to 10 s. */
 const MARKS_RETRY_FIRST_MS = 1_000;
 const MARKS_RETRY_MAX_MS = 10_000;
@@ -48,6 +54,8 @@ interface WorkerOptions {
   pollMs: number;
   /** How long a forward waits for the form service's answer (default 60 s; tests shorten it). */
   forwardTimeoutMs?: number;
+  /** How long forwards in flight may go on once the worker is stopped (default 5 s; tests shorten it). */
+  stopGraceMs?: number;
 }
 
 /** Sends queued mail and forwards from the outbox table, with retries and back-off. */
@@ -55,8 +63,10 @@ export class OutboxWorker {
   #timers = new Map<OutboxRow['kind'], NodeJS.Timeout>();
   #running = new Map<OutboxRow['kind'], Promise<number>>();
   #stopped = false;
-  /** Aborted by `stop`: cuts short the forwards in flight, which may wait on the form service for a minute. */
+  /** Aborted by `stop`: no delivery is begun after it. */
   #stopping = new AbortController();
+  /** Aborted `stopGraceMs` after `stop`: cuts short the forwards in flight, which may wait for a minute. */
+  #cutShort = new AbortController();
   #again = new Set<OutboxRow['kind']>();
   /** The message of the poll's failure while it keeps failing the same way: said once, not at every poll. */
   #failing: string | undefined;
@@ -68,6 +78,7 @@ export class OutboxWorker {
   start(): void {
     this.#stopped = false;
     this.#stopping = new AbortController();
+    this.#cutShort = new AbortController();
     // Each kind is delivered in a lane of its own: a form service that takes connections and never answers holds
     // each forward for up to a minute, and held the mail of the same batches with it, login links included (found
     // by the twentieth session's fault probe).
@@ -114,7 +125,9 @@ export class OutboxWorker {
     this.#stopped = true;
     this.#stopping.abort();
     for (const timer of this.#timers.values()) clearTimeout(timer);
+    const cut = setTimeout(() => this.#cutShort.abort(), this.options.stopGraceMs ?? STOP_GRACE_MS);
     await Promise.all([...this.#running.values()].map((run) => run.catch(() => undefined)));
+    clearTimeout(cut);
   }
 
   /**
@@ -189,10 +202,15 @@ export class OutboxWorker {
         claimedAt +
         LEASE_MS -
         (kind === 'forward' ? this.#forwardTimeoutMs : MAIL_SEND_ALLOWANCE_MS);
-      // Delivered rows are marked sent together after the batch: one commit instead of one a row. A crash
+      // Delivered mails are marked sent together after the batch: one commit instead of one a row. A crash
       // in between re-sends at most this batch once its lease runs out (over SMTP delivery is at least once;
-      // the outbox folder names each message by its row, so a re-sent one replaces its own file).
+      // the outbox folder names each message by its row, so a re-sent one replaces its own file). A forward is
+      // marked sent as soon as the form service has taken it: a batch of forwards may last minutes, and a crash
+      // within it posted every forward of the batch again (found by the twenty-fourth session's fault probe: 26
+      // of 40 due-diligence requests posted twice after one kill). Its Idempotency-Key is its row's id, so a
+      // form service can still tell the rare repeat (a crash between its answer and the mark).
       const delivered: string[] = [];
+      let markedAtOnce = 0;
       const failed: { row: OutboxRow; message: string }[] = [];
       const givenBack: string[] = [];
       const stopping = this.#stopping.signal;
@@ -205,11 +223,24 @@ export class OutboxWorker {
         // (`pnpm admin outbox redirect`).
         const row = claimed.kind === 'forward' ? await this.#current(claimed) : claimed;
         try {
-          await this.#deliver(row, stopping);
-          delivered.push(row.id);
+          await this.#deliver(row, this.#cutShort.signal);
         } catch (error) {
           if (stopping.aborted) givenBack.push(row.id);
           else failed.push({ row, message: failureText(error) });
+          return;
+        }
+        if (row.kind !== 'forward') {
+          delivered.push(row.id);
+          return;
+        }
+        try {
+          await this.#writeMarks(claimedAt, () =>
+            db.write((trx) => markSent(trx, [row.id], clock())),
+          );
+          markedAtOnce += 1;
+        } catch {
+          // Marked with the batch instead.
+          delivered.push(row.id);
         }
       });
       if (delivered.length > 0) {
@@ -243,7 +274,7 @@ export class OutboxWorker {
           'Outbox delivery failed; will retry',
         );
       }
-      sent += delivered.length;
+      sent += delivered.length + markedAtOnce;
       if ((rows.length < BATCH && givenBack.length === 0) || this.#stopped) return sent;
     }
   }
@@ -327,7 +358,11 @@ export class OutboxWorker {
       const response = await fetch(url, {
         method: 'POST',
         body: form,
-        ...(authorization === undefined ? {} : { headers: { authorization } }),
+        // The same for every attempt at this forward: a form service may take a repeat for what it is.
+        headers: {
+          'idempotency-key': row.id,
+          ...(authorization === undefined ? {} : { authorization }),
+        },
         redirect: 'manual',
         signal: AbortSignal.any([timeout.signal, stopping]),
       });

@@ -527,7 +527,15 @@ describe('OutboxWorker', () => {
     const service = createServer((_req, res) => held.push(res));
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
     try {
-      const worker = workerWith({ send: () => Promise.resolve(), close: () => undefined }, clock);
+      const worker = new OutboxWorker({
+        db,
+        mailer: { send: () => Promise.resolve(), close: () => undefined },
+        clock: clock.now,
+        log: silentLogger,
+        uploadsDir: dataDir,
+        pollMs: 60_000,
+        stopGraceMs: 300,
+      });
       const { port } = service.address() as AddressInfo;
       await enqueue(
         db.kysely,
@@ -541,11 +549,86 @@ describe('OutboxWorker', () => {
       while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       const stopped = Date.now();
       await worker.stop();
+      // Once its grace has passed.
+      expect(Date.now() - stopped).toBeGreaterThanOrEqual(250);
       expect(Date.now() - stopped).toBeLessThan(2_000);
       expect(await running).toBe(0);
       const [row] = await listOutbox(db.kysely);
       expect(row).toMatchObject({ sent_at: null, locked_until: null, attempts: 0 });
     } finally {
+      for (const res of held) res.destroy();
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
+  // Found by the twenty-fourth session's fault probe: a forward was cut short the moment the server was told to stop,
+  // though the form service had the whole request and was about to answer: given back, it was posted again at the
+  // next start.
+  it('should let a forward in flight finish within the grace after stop, mark it sent, and post it once', async () => {
+    const clock = new TestClock();
+    const posts: (string | undefined)[] = [];
+    const service = createServer((req, res) => {
+      posts.push(req.headers['idempotency-key'] as string | undefined);
+      req.resume();
+      setTimeout(() => res.writeHead(200).end('ok'), 400);
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const worker = workerWith(recordingMailer([]), clock);
+      const { port } = service.address() as AddressInfo;
+      const id = await enqueue(
+        db.kysely,
+        { kind: 'forward', payload: { url: `http://127.0.0.1:${port}/f`, fields: { a: 'b' } } },
+        clock.now(),
+      );
+      const running = worker.runOnce();
+      while (posts.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await worker.stop();
+      expect(await running).toBe(1);
+      expect((await listOutbox(db.kysely))[0]).toMatchObject({ id, sent_at: expect.anything() });
+      // The row's id, the same at every attempt: a form service may take a repeat for what it is.
+      expect(posts).toEqual([id]);
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
+  // Found by the twenty-fourth session's fault probe: forwards were marked sent together once the whole batch was
+  // done, which may take minutes; a crash within it posted every forward of the batch again.
+  it('should mark each forward sent as soon as the form service has taken it', async () => {
+    const clock = new TestClock();
+    const held: ServerResponse[] = [];
+    const service = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/slow') held.push(res);
+      else res.writeHead(200).end('ok');
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const worker = workerWith(recordingMailer([]), clock);
+    try {
+      const { port } = service.address() as AddressInfo;
+      const quick = await enqueue(
+        db.kysely,
+        { kind: 'forward', payload: { url: `http://127.0.0.1:${port}/quick`, fields: { a: 'b' } } },
+        clock.now(),
+      );
+      await enqueue(
+        db.kysely,
+        { kind: 'forward', payload: { url: `http://127.0.0.1:${port}/slow`, fields: { a: 'b' } } },
+        clock.now(),
+      );
+      const running = worker.runOnce();
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // The slow one is still in flight; the quick one, of the same batch, is already marked.
+      await expect
+        .poll(
+          async () => (await listOutbox(db.kysely)).find((r) => r.id === quick)?.sent_at ?? null,
+        )
+        .not.toBeNull();
+      for (const res of held) res.writeHead(200).end('ok');
+      expect(await running).toBe(2);
+    } finally {
+      await worker.stop();
       for (const res of held) res.destroy();
       await new Promise((resolve) => service.close(resolve));
     }
