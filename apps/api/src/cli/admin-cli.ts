@@ -660,6 +660,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       throw new UsageError(`Unexpected argument "${rest[0] ?? ''}".`);
     }
     db = await openDatabase(config, undefined, {
+      // Only `client add` may make the database (a new portal set up before its server's first start).
+      mustExist: command !== 'client add',
       busyWaitMs: START_LOCK_WAIT_MS,
       onLockWait: (waitMs) =>
         io.stderr(

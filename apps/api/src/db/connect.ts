@@ -59,8 +59,16 @@ function openError(file: string, error: unknown): unknown {
  * (a database left with its -shm file opens and reads fine). Another process holding the write lock is no
  * reason to refuse: it will let go.
  */
-function openSqlite(dataDir: string): Sqlite {
+function openSqlite(dataDir: string, mustExist: boolean): Sqlite {
   const file = path.join(dataDir, 'portal.sqlite');
+  if (mustExist && !((sizeOf(file) ?? 0) > 0)) {
+    // Found by the twenty-fourth session's fault probe: a mistyped DATA_DIR (or none, meaning ./data) made a new,
+    // empty portal there, and the staff tool answered "No clients yet." or "Nothing waiting" with exit code 0.
+    throw new StorageError(
+      `There is no portal database at ${file}: is DATA_DIR right? This command works on an existing portal and ` +
+        'does not start a new one (the server makes the database at its first start).',
+    );
+  }
   // Only a folder created here gets the mode; one the operator made keeps theirs.
   makeDataDir(dataDir);
   refuseDatabaseNotFound(file, dataDir);
@@ -157,6 +165,7 @@ export async function openDatabase(
     statementTimeout = false,
     onFilesReplaced = () => undefined,
     busyWaitMs,
+    mustExist = false,
     ...lockWait
   }: {
     statementTimeout?: boolean;
@@ -168,6 +177,8 @@ export async function openDatabase(
      * (`onLockWait`) once when such a wait begins.
      */
     busyWaitMs?: number;
+    /** SQLite: refuse a DATA_DIR with no database, rather than start a new portal there (the staff tool's reads). */
+    mustExist?: boolean;
   } & MigrateOptions = {},
 ): Promise<Db> {
   let kysely: Kysely<Database>;
@@ -175,7 +186,7 @@ export async function openDatabase(
   let sqliteWatch: ConnectionWatch | null = null;
   let sqliteFiles: SqliteFilesWatch | undefined;
   if (config.databaseUrl === null) {
-    const sqlite = openSqlite(config.dataDir);
+    const sqlite = openSqlite(config.dataDir, mustExist);
     const sqliteDialect = new FairSqliteDialect(withStatementCache(sqlite));
     kysely = new Kysely<Database>({ dialect: sqliteDialect });
     dialect = 'sqlite';

@@ -706,6 +706,47 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
   });
 });
 
+// Found by the twenty-fourth session's fault probe: a mistyped DATA_DIR made a new, empty portal there, and the staff
+// tool said "No clients yet." with exit code 0.
+describe('pnpm admin with a DATA_DIR that holds no portal', () => {
+  it('should refuse to read it, making nothing there, and let client add start a portal', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-nodb-'));
+    try {
+      const admin = async (...argv: string[]) => {
+        let stdout = '';
+        let stderr = '';
+        const code = await runAdmin(argv, {
+          env: { DATA_DIR: dataDir },
+          stdout: (text) => (stdout += text),
+          stderr: (text) => (stderr += text),
+        });
+        return { code, stdout, stderr };
+      };
+      const file = path.join(dataDir, 'portal.sqlite');
+      for (const command of [
+        ['client', 'list'],
+        ['outbox', 'list'],
+        ['leads', 'export', '--client', 'demo'],
+        ['client', 'update', '--prefix', 'demo', '--name', 'X'],
+      ]) {
+        expect(await admin(...command), command.join(' ')).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `There is no portal database at ${file}: is DATA_DIR right? This command works on an existing portal and does not start a new one (the server makes the database at its first start).\n`,
+        });
+      }
+      expect(await readdir(dataDir)).toEqual([]);
+      expect(
+        (await admin('client', 'add', '--prefix', 'acme', '--name', 'Acme', '--login', 'open'))
+          .code,
+      ).toBe(0);
+      expect((await admin('client', 'list')).stdout).toMatch(/^acme\tAcme\topen/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('pnpm admin with its database out of reach', () => {
   it('should say in plain words that the database did not answer, and exit 1', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-unreachable-'));

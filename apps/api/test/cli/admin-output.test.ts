@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connect.js';
 
 // Found by the seventeenth session's fault probe: the staff tool's output to a closed pipe or a full disk ended in an
 // unhandled 'error' event's stack (and an export cut short could exit 0).
@@ -39,6 +40,8 @@ describe('the staff tool’s standard output', () => {
   let dataDir: string;
   beforeEach(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-out-'));
+    // A portal's database (the staff tool's reads refuse a DATA_DIR without one).
+    await (await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null })).close();
   });
   afterEach(async () => {
     await rm(dataDir, { recursive: true, force: true });
