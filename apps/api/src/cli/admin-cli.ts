@@ -547,10 +547,9 @@ async function writeCsv(io: AdminIo, out: string | undefined, csv: string, rows:
   }
   if (out.trim() === '') throw new UsageError('--out needs a file name.');
   const target = path.resolve(io.env.INIT_CWD ?? process.cwd(), out);
-  const tmp = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`,
-  );
+  // Short, whatever the target's name: `.<name>.<pid>.<ms>.tmp` passed the file system's 255 bytes for a name the
+  // target itself could have (found by the twenty-fourth session's fault probe: ENAMETOOLONG).
+  const tmp = path.join(path.dirname(target), `.export-${process.pid}-${Date.now()}.tmp`);
   try {
     const file = await open(tmp, 'wx', 0o600);
     try {

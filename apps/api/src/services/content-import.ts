@@ -18,7 +18,7 @@ import matter from 'gray-matter';
 import { JSDOM } from 'jsdom';
 import type { Kysely, Transaction } from 'kysely';
 import { marked } from 'marked';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
 import type { ContentType, Database, LoginPolicy } from '../db/schema.js';
 import type { Branding, Client, NewClient } from '../repositories/clients.js';
 import {
@@ -166,10 +166,22 @@ const refuseCode = (): object => {
  */
 const MAX_YAML_ALIASES = 100;
 
+/**
+ * YAML read strictly: what the `yaml` package only warns of (an unknown tag such as `!foo`, whose value was taken as
+ * plain text while Node printed a raw multi-line warning quoting the file on stderr: found by the twenty-fourth
+ * session's fault probe) is refused like an error, in one line. Aliases past {@link MAX_YAML_ALIASES} are refused.
+ */
+function parseYaml(source: string): unknown {
+  const document = parseDocument(source, { logLevel: 'silent' });
+  const problem = document.errors[0] ?? document.warnings[0];
+  if (problem !== undefined) throw new Error(problem.message);
+  return document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+}
+
 /** gray-matter's YAML engine, replaced by `yaml`, which refuses front matter past {@link MAX_YAML_ALIASES}. */
 function readYaml(source: string): object {
   try {
-    return (parseYaml(source, { maxAliasCount: MAX_YAML_ALIASES }) as object | null) ?? {};
+    return (parseYaml(source) as object | null) ?? {};
   } catch (error) {
     if (error instanceof Error && /alias count/i.test(error.message)) {
       throw new Error(
@@ -254,7 +266,9 @@ class ContentFolder {
       throw new ContentError(`The content folder ${given} does not exist.`);
     }
     if (!(await stat(root)).isDirectory()) {
-      throw new ContentError(`The content folder ${given} does not exist.`);
+      throw new ContentError(
+        `${given} is a file, not a content folder: give the folder that holds client.yml.`,
+      );
     }
     return new ContentFolder(root);
   }
@@ -705,6 +719,12 @@ function plainText(html: string): string {
  */
 async function listMarkdown(folder: string, where: string): Promise<string[]> {
   if (!existsSync(folder)) return [];
+  // Found by the twenty-fourth session's fault probe: a file here ended the import with "Failed: ENOTDIR".
+  if (!(await stat(folder)).isDirectory()) {
+    throw new ContentError(
+      `${where} is a file: it must be a folder of Markdown files (or not be there at all).`,
+    );
+  }
   const names = await readdir(folder);
   const miscased = names.find((f) => f.toLowerCase().endsWith('.md') && !f.endsWith('.md'));
   if (miscased !== undefined) {

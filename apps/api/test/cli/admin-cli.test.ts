@@ -459,6 +459,14 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     expect(await readFile(path.join(outDir, 'activity.csv'), 'utf8')).toBe('keep me');
     expect((await readdir(outDir)).sort()).toEqual(['activity.csv', 'leads.csv']);
 
+    // A name as long as the file system takes (255 bytes): the temporary name made from it went past that.
+    const long = `${'l'.repeat(251)}.csv`;
+    expect(await admin('leads', 'export', '--client', 'acme', '--out', long)).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    await rm(path.join(outDir, long));
+
     const noFolder = await admin('activity', 'export', '--client', 'acme', '--out', 'no/such.csv');
     expect(noFolder).toMatchObject({
       code: 1,

@@ -374,6 +374,38 @@ describe('content import, hostile files', () => {
     ]);
   });
 
+  // Found by the twenty-fourth session's fault probe: each was a raw or a wrong message, or (the tag) an import that
+  // went through while Node printed a multi-line warning quoting the file.
+  it('should refuse a file where a folder goes, a file given as the folder, and an unknown YAML tag, in one line', async () => {
+    await expect(
+      importWith('topics/x.md', '---\ntitle: T\nsummary: S\n---\nBody\n', async (folder) => {
+        await rm(path.join(folder, 'topics'), { recursive: true });
+        await writeFile(path.join(folder, 'topics'), 'not a folder');
+      }),
+    ).rejects.toThrow(
+      'topics is a file: it must be a folder of Markdown files (or not be there at all).',
+    );
+    const client = await findClientByPrefix(t.app.db.kysely, 'demo');
+    if (client === undefined) throw new Error('demo client missing');
+    const file = path.join(FIXTURE_CONTENT, 'demo', 'client.yml');
+    await expect(
+      importContent(t.app.db.kysely, client, file, path.join(t.dataDir, 'media'), new Date()),
+    ).rejects.toThrow(
+      `${file} is a file, not a content folder: give the folder that holds client.yml.`,
+    );
+    const warned: unknown[] = [];
+    const onWarning = (warning: unknown) => warned.push(warning);
+    process.on('warning', onWarning);
+    try {
+      await expect(
+        importWith('insights/tagged.md', '---\ntitle: T\nsummary: !foo bar\n---\nBody\n'),
+      ).rejects.toThrow(/^insights\/tagged\.md: Unresolved tag: !foo at line 3, column 10:$/);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warned).toEqual([]);
+  });
+
   it('should refuse a title that shows nothing, or is not one line of text, and a summary with control characters', async () => {
     for (const [title, summary, message] of [
       ['\u200B\u200B', 'S', 'front matter "title" is required (text).'],
