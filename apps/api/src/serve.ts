@@ -7,6 +7,8 @@ import { releaseEarlySignals } from './early-signals.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { loggerOptions, nonBlockingWhenPipe, stdoutDestination } from './log-options.js';
 import { keepFilesPrivate } from './private-files.js';
+import { ContentError } from './services/content-import.js';
+import { shownText } from './services/shown-text.js';
 import { StorageError } from './storage-error.js';
 
 keepFilesPrivate();
@@ -89,7 +91,14 @@ try {
     ? LISTEN_PROBLEMS[code ?? '']
     : undefined;
   if (error instanceof StorageError) console.error(`The server could not start: ${error.message}`);
-  else if (listenProblem !== undefined) {
+  else if (error instanceof ContentError) {
+    // The first start's demo content (CONTENT_DIR) would not import: one plain line naming the folder and the file,
+    // as for storage (found by the twenty-fourth session's fault probe: a JSON log line with a stack).
+    console.error(
+      `The server could not start: ${shownText(error.message, 4_000)} Mend the folder, or set CONTENT_DIR to ` +
+        'another (the first start imports every client folder there).',
+    );
+  } else if (listenProblem !== undefined) {
     // A setting the operator must change (found by the seventeenth session's fault probe: a JSON line with a
     // stack): one plain line naming the address.
     console.error(

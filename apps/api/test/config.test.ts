@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import {
   chmod,
   copyFile,
+  cp,
   mkdir,
   mkdtemp,
   readFile,
@@ -21,6 +22,7 @@ import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js'
 import { makeDataDir } from '../src/data-dir.js';
 import { openDatabase } from '../src/db/connect.js';
 import { StorageError } from '../src/storage-error.js';
+import { FIXTURE_CONTENT } from './helper.js';
 
 /** A tmpfs can be mounted here (root on Linux, as on the CI machine); elsewhere the read-only test is skipped. */
 function canMountTmpfs(): boolean {
@@ -882,6 +884,35 @@ describe('loadConfig', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  // Found by the twenty-fourth session's fault probe: a JSON log line with a stack, naming the file but not its folder.
+  it('should print seed content that will not import as one line naming its folder and file', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const contentDir = path.join(dataDir, 'content');
+      await cp(path.join(FIXTURE_CONTENT, 'demo'), path.join(contentDir, 'demo'), {
+        recursive: true,
+      });
+      await writeFile(
+        path.join(contentDir, 'demo', 'insights', 'broken.md'),
+        '---\ntitle: T\nsummary: [unclosed\n---\nBody\n',
+      );
+      const result = runServer({
+        DATA_DIR: path.join(dataDir, 'data'),
+        CONTENT_DIR: contentDir,
+        PORT: '7679',
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toMatch(
+        new RegExp(
+          `^The server could not start: The seed content folder ${path.join(contentDir, 'demo').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: insights/broken\\.md: .+ Mend the folder, or set CONTENT_DIR to another \\(the first start imports every client folder there\\)\\.$`,
+        ),
+      );
+      expect(result.stdout).not.toContain('"stack"');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('should print an unreachable PostgreSQL at start as one line, without a stack or the password', async () => {
     // Found by the tenth session's PostgreSQL probe: a JSON log line with a stack, unlike the storage failures.

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { countClients, createClient, type NewClient } from '../repositories/clients.js';
 import {
+  ContentError,
   prepareImport,
   publishImportMedia,
   readClientFile,
@@ -43,17 +44,25 @@ export async function seedIfEmpty(
   const planned: { details: NewClient; prepared: PreparedImport }[] = [];
   for (const name of folders) {
     const folder = path.join(contentDir, name);
-    const { client: details } = await readClientFile(folder);
-    // Two folders naming one prefix: the first (in name order) is the client.
-    if (planned.some((p) => p.details.prefix === details.prefix)) continue;
-    planned.push({
-      details,
-      prepared: await prepareImport(
-        { ...details, branding: { ...details.branding, logo_url: null } },
-        folder,
-        mediaDir,
-      ),
-    });
+    try {
+      const { client: details } = await readClientFile(folder);
+      // Two folders naming one prefix: the first (in name order) is the client.
+      if (planned.some((p) => p.details.prefix === details.prefix)) continue;
+      planned.push({
+        details,
+        prepared: await prepareImport(
+          { ...details, branding: { ...details.branding, logo_url: null } },
+          folder,
+          mediaDir,
+        ),
+      });
+    } catch (error) {
+      // Which folder: the problem names only the file within it (found by the twenty-fourth session's fault probe).
+      if (error instanceof ContentError) {
+        throw new ContentError(`The seed content folder ${folder}: ${error.message}`);
+      }
+      throw error;
+    }
   }
   const published: string[] = [];
   let summaries: ImportSummary[];
