@@ -593,6 +593,42 @@ describe('OutboxWorker', () => {
     }
   });
 
+  // Found by the twenty-fourth session's fault probe: a stop waited for an SMTP server slow to confirm a mail, past
+  // the server's 10 s of grace, and the process was ended by force with exit code 1.
+  it('should stop within its grace though a mail is still being sent, leaving its row claimed', async () => {
+    const clock = new TestClock();
+    let sending = false;
+    const worker = new OutboxWorker({
+      db,
+      mailer: {
+        send: () => {
+          sending = true;
+          return new Promise<void>(() => undefined);
+        },
+        close: () => undefined,
+      },
+      clock: clock.now,
+      log: silentLogger,
+      uploadsDir: dataDir,
+      pollMs: 60_000,
+      stopGraceMs: 100,
+    });
+    await enqueue(
+      db.kysely,
+      { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
+      clock.now(),
+    );
+    void worker.runOnce();
+    while (!sending) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopped = Date.now();
+    await worker.stop();
+    expect(Date.now() - stopped).toBeLessThan(4_000);
+    expect((await listOutbox(db.kysely))[0]).toMatchObject({
+      sent_at: null,
+      locked_until: expect.anything(),
+    });
+  });
+
   // Found by the twenty-fourth session's fault probe: forwards were marked sent together once the whole batch was
   // done, which may take minutes; a crash within it posted every forward of the batch again.
   it('should mark each forward sent as soon as the form service has taken it', async () => {
