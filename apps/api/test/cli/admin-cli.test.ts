@@ -37,6 +37,20 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  /** The acme client as the database holds it now. */
+  async function acmeAsStored() {
+    const db = await openDatabase({
+      databaseUrl: env.DATABASE_URL ?? null,
+      databaseSchema: env.DATABASE_SCHEMA ?? null,
+      dataDir,
+    });
+    try {
+      return await findClientByPrefix(db.kysely, 'acme');
+    } finally {
+      await db.close();
+    }
+  }
+
   async function admin(...argv: string[]) {
     let stdout = '';
     let stderr = '';
@@ -306,17 +320,10 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         stdout: 'Updated client acme (Acme Homes, login magic-link, logo removed).\n',
         stderr: '',
       });
-      const db = await openDatabase({
-        databaseUrl: env.DATABASE_URL ?? null,
-        databaseSchema: env.DATABASE_SCHEMA ?? null,
-        dataDir,
+      expect((await acmeAsStored())?.branding).toMatchObject({
+        logo_url: null,
+        primary: '#112233',
       });
-      try {
-        const client = await findClientByPrefix(db.kysely, 'acme');
-        expect(client?.branding).toMatchObject({ logo_url: null, primary: '#112233' });
-      } finally {
-        await db.close();
-      }
       expect(await admin('client', 'update', '--prefix', 'acme', '--remove-logo')).toEqual({
         code: 1,
         stdout: '',

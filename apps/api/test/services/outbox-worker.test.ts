@@ -51,7 +51,11 @@ describe('OutboxWorker', () => {
   });
 
   /** A worker over this test's database that polls only when asked (`runOnce`). */
-  const workerWith = (mailer: Mailer, clock: TestClock) =>
+  const workerWith = (
+    mailer: Mailer,
+    clock: TestClock,
+    options: { forwardTimeoutMs?: number; stopGraceMs?: number } = {},
+  ) =>
     new OutboxWorker({
       db,
       mailer,
@@ -59,6 +63,7 @@ describe('OutboxWorker', () => {
       log: silentLogger,
       uploadsDir: dataDir,
       pollMs: 60_000,
+      ...options,
     });
 
   it('should pick up a row queued while a run is in progress', async () => {
@@ -527,13 +532,7 @@ describe('OutboxWorker', () => {
     const service = createServer((_req, res) => held.push(res));
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
     try {
-      const worker = new OutboxWorker({
-        db,
-        mailer: { send: () => Promise.resolve(), close: () => undefined },
-        clock: clock.now,
-        log: silentLogger,
-        uploadsDir: dataDir,
-        pollMs: 60_000,
+      const worker = workerWith({ send: () => Promise.resolve(), close: () => undefined }, clock, {
         stopGraceMs: 300,
       });
       const { port } = service.address() as AddressInfo;
@@ -598,21 +597,17 @@ describe('OutboxWorker', () => {
   it('should stop within its grace though a mail is still being sent, leaving its row claimed', async () => {
     const clock = new TestClock();
     let sending = false;
-    const worker = new OutboxWorker({
-      db,
-      mailer: {
+    const worker = workerWith(
+      {
         send: () => {
           sending = true;
           return new Promise<void>(() => undefined);
         },
         close: () => undefined,
       },
-      clock: clock.now,
-      log: silentLogger,
-      uploadsDir: dataDir,
-      pollMs: 60_000,
-      stopGraceMs: 100,
-    });
+      clock,
+      { stopGraceMs: 100 },
+    );
     await enqueue(
       db.kysely,
       { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
@@ -682,13 +677,7 @@ describe('OutboxWorker', () => {
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
     const collecting = setInterval(gc, 50);
     try {
-      const worker = new OutboxWorker({
-        db,
-        mailer: { send: () => Promise.resolve(), close: () => undefined },
-        clock: clock.now,
-        log: silentLogger,
-        uploadsDir: dataDir,
-        pollMs: 60_000,
+      const worker = workerWith({ send: () => Promise.resolve(), close: () => undefined }, clock, {
         forwardTimeoutMs: 400,
       });
       const { port } = service.address() as AddressInfo;
