@@ -739,7 +739,12 @@ export interface ClientFile {
   client: NewClient;
   /** The logo as referenced in client.yml (published on import). */
   logo: string | undefined;
+  /** Keys client.yml has that are no setting (`bogus`, `branding.primay`): ignored, and noted by an import. */
+  unknown: string[];
 }
+
+const CLIENT_KEYS = ['prefix', 'name', 'login', 'branding'];
+const BRANDING_KEYS = ['primary', 'accent', 'logo'];
 
 /** Reads and checks `client.yml` of a content folder. */
 export async function readClientFile(folder: string): Promise<ClientFile> {
@@ -775,6 +780,14 @@ export async function readClientFile(folder: string): Promise<ClientFile> {
       branding,
     },
     logo: optionalText(brandingData, 'logo', `${where} branding`),
+    unknown: [
+      ...Object.keys(data).filter((key) => !CLIENT_KEYS.includes(key)),
+      ...(typeof data.branding === 'object' && data.branding !== null
+        ? Object.keys(brandingData)
+            .filter((key) => !BRANDING_KEYS.includes(key))
+            .map((key) => `branding.${key}`)
+        : []),
+    ],
   };
 }
 
@@ -944,7 +957,7 @@ export async function prepareImport(
 
   let logoUrl: string | null = client.branding.logo_url;
   if (existsSync(path.join(root, 'client.yml'))) {
-    const { client: named, logo } = await readClientFile(root);
+    const { client: named, logo, unknown } = await readClientFile(root);
     // Found by the twenty-third session's staff-tool probe: `content import --client demo content/northbank`
     // replaced demo's content with northbank's, logo and all, on a client anyone may log in to.
     if (named.prefix !== client.prefix) {
@@ -954,6 +967,12 @@ export async function prepareImport(
     }
     if (logo !== undefined) logoUrl = await media.publish(logo, 'client.yml', 'image');
     notes.push(...clientFileNotes(client, named, logo));
+    // Found by the twenty-fourth session's second fault probe: a mistyped or misplaced key went without a word.
+    for (const key of unknown) {
+      notes.push(
+        `client.yml: ${JSON.stringify(key)} is no setting, and is ignored (the settings are prefix, name, login, and branding with primary, accent and logo).`,
+      );
+    }
   }
 
   return { items, video, logoUrl, media, notes };

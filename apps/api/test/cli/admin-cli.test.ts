@@ -294,6 +294,8 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
           'branding:',
           "  primary: '#112233'",
           "  accent: '#000000'",
+          '  primay: x',
+          'bogus_field: 1',
           '',
         ].join('\n'),
       );
@@ -312,6 +314,8 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         `Note: client.yml gives the login policy "open", but acme's is "magic-link": an import takes only the logo from client.yml. To change it: ${update} --login "open"`,
         `Note: client.yml gives the accent colour "#000000", but acme's is "#c8963e": an import takes only the logo from client.yml. To change it: ${update} --accent "#000000"`,
         `Note: client.yml names no logo, so acme keeps the one it has. To remove it: ${update} --remove-logo`,
+        'Note: client.yml: "bogus_field" is no setting, and is ignored (the settings are prefix, name, login, and branding with primary, accent and logo).',
+        'Note: client.yml: "branding.primay" is no setting, and is ignored (the settings are prefix, name, login, and branding with primary, accent and logo).',
       ]);
       expect(imported.stderr).not.toContain('\u001b');
 

@@ -615,9 +615,12 @@ describe('OutboxWorker', () => {
     );
     void worker.runOnce();
     while (!sending) await new Promise((resolve) => setTimeout(resolve, 10));
+    // A submission's background task waiting on the run in progress (the shutdown drains those after the stop).
+    const waiting = worker.runOnce();
     const stopped = Date.now();
     await worker.stop();
     expect(Date.now() - stopped).toBeLessThan(4_000);
+    expect(await waiting).toBe(0);
     expect((await listOutbox(db.kysely))[0]).toMatchObject({
       sent_at: null,
       locked_until: expect.anything(),
