@@ -147,16 +147,7 @@ export interface PortalPage {
 
 /** Whether the path after the client's prefix is its login page (as the router compares paths: see isPagePath). */
 function isLoginPath(segments: string[]): boolean {
-  try {
-    return (
-      segments
-        .map((segment) => decodeURIComponent(segment))
-        .join('/')
-        .toLowerCase() === 'login'
-    );
-  } catch {
-    return false;
-  }
+  return pathAfterClient(segments) === 'login';
 }
 
 /** Whether the client's answer (`GET /api/{client}`) says the request's session is a user's. */
@@ -172,13 +163,24 @@ function isLoggedIn(answer: unknown): boolean {
 function isPagePath(shell: PortalShell, segments: string[]): boolean {
   const known = shell.preloads.paths;
   if (known === undefined || segments.length === 0) return true;
-  let rest: string;
+  const rest = pathAfterClient(segments);
+  return rest !== undefined && known.includes(rest);
+}
+
+/**
+ * The path after the client's prefix as the router reads it: each segment decoded, lower case, joined by `/`; or
+ * `undefined` when a segment does not decode, or decodes to a `/` (`calculator%2Fbuilding-warranty` is one segment
+ * to the router, which has no page for it; read as two, it was served as the calculator, which the portal then
+ * showed as its 404 page: found by the twenty-fourth session's second portal probe).
+ */
+function pathAfterClient(segments: string[]): string | undefined {
   try {
-    rest = segments.map((segment) => decodeURIComponent(segment)).join('/');
+    const decoded = segments.map((segment) => decodeURIComponent(segment));
+    if (decoded.some((segment) => segment.includes('/'))) return undefined;
+    return decoded.join('/').toLowerCase();
   } catch {
-    return false;
+    return undefined;
   }
-  return known.includes(rest.toLowerCase());
 }
 
 /**
