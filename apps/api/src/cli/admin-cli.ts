@@ -217,7 +217,8 @@ async function run(
     case 'client update': {
       const client = await clientByPrefix(db, required(values, 'prefix'));
       const changes: ClientChanges = { branding: branding(values) };
-      if (values['remove-logo'] === true) {
+      const removeLogo = values['remove-logo'] === true;
+      if (removeLogo) {
         if (client.branding.logo_url === null) {
           throw new CommandError(`Client ${client.prefix} has no logo to remove.`);
         }
@@ -230,11 +231,11 @@ async function run(
       if (email !== undefined) changes.contactEmail = email;
       const updated = await updateClient(db.kysely, client, changes);
       io.stdout(
-        `Updated client ${updated.prefix} (${updated.name}, login ${updated.loginPolicy}${values['remove-logo'] === true ? ', logo removed' : ''}).\n`,
+        `Updated client ${updated.prefix} (${updated.name}, login ${updated.loginPolicy}${removeLogo ? ', logo removed' : ''}).\n`,
       );
       // The logo's file, named by nothing now, is deleted by a later sweep (an hour on at the least: pages sent
       // before keep loading it); this sweep marks it, and deletes what earlier sweeps found unused.
-      if (values['remove-logo'] === true) {
+      if (removeLogo) {
         await sweepUnusedMedia(db.kysely, updated, path.join(dataDir, 'media'));
       }
       return;

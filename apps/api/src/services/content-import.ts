@@ -42,6 +42,7 @@ import {
   LINE_BREAK,
   VISIBLE_CHARACTER,
 } from '../text-controls.js';
+import { signedDocumentType, startsWith } from './file-type.js';
 
 /** A problem in a content folder, reported with the file it is in. */
 export class ContentError extends Error {
@@ -65,29 +66,19 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 export const MEDIA_EXTENSIONS = Object.keys(MEDIA_TYPES);
 
-const startsWithBytes = (bytes: Buffer, expected: string | number[], offset = 0): boolean => {
-  const wanted =
-    typeof expected === 'string' ? Buffer.from(expected, 'latin1') : Buffer.from(expected);
-  return bytes.subarray(offset, offset + wanted.length).equals(wanted);
-};
-
 /** Whether a media file's bytes are of the type its extension names (its signature; for SVG, an `<svg>` element). */
 export function holdsMediaOfType(bytes: Buffer, type: string): boolean {
   switch (type) {
     case 'image/png':
-      return startsWithBytes(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     case 'image/jpeg':
-      return startsWithBytes(bytes, [0xff, 0xd8, 0xff]);
     case 'image/gif':
-      return startsWithBytes(bytes, 'GIF87a') || startsWithBytes(bytes, 'GIF89a');
     case 'image/webp':
-      return startsWithBytes(bytes, 'RIFF') && startsWithBytes(bytes, 'WEBP', 8);
-    case 'video/mp4':
-      return startsWithBytes(bytes, 'ftyp', 4);
-    case 'video/webm':
-      return startsWithBytes(bytes, [0x1a, 0x45, 0xdf, 0xa3]);
     case 'application/pdf':
-      return startsWithBytes(bytes, '%PDF-');
+      return signedDocumentType(bytes)?.mime === type;
+    case 'video/mp4':
+      return startsWith(bytes, 'ftyp', 4);
+    case 'video/webm':
+      return startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3]);
     case 'text/vtt':
       return /^(\uFEFF)?WEBVTT(?:[ \t\r\n]|$)/.test(bytes.subarray(0, 64).toString('utf8'));
     case 'image/svg+xml': {
@@ -834,14 +825,17 @@ export interface PreparedImport {
   readonly notes: readonly string[];
 }
 
+/** The client an import is prepared for: its id is not needed, so a client not created yet can be one. */
+type ImportTarget = Pick<Client, 'prefix' | 'name' | 'loginPolicy'> & {
+  branding: Partial<Branding> & Pick<Branding, 'logo_url'>;
+};
+
 /**
  * Reads and checks a content folder for a client (its prefix, details and current logo are needed, not its id, so
  * a client not created yet can be prepared for). Nothing is written: a problem throws a {@link ContentError}.
  */
 export async function prepareImport(
-  client: Pick<Client, 'prefix' | 'name' | 'loginPolicy'> & {
-    branding: Partial<Branding> & Pick<Branding, 'logo_url'>;
-  },
+  client: ImportTarget,
   folder: string,
   mediaDir: string,
 ): Promise<PreparedImport> {
@@ -984,9 +978,7 @@ export async function prepareImport(
  * (noted by the twenty-third session's staff-tool probe). Each note says how to make the change.
  */
 function clientFileNotes(
-  client: Pick<Client, 'prefix' | 'name' | 'loginPolicy'> & {
-    branding: Partial<Branding> & Pick<Branding, 'logo_url'>;
-  },
+  client: ImportTarget,
   named: NewClient,
   logo: string | undefined,
 ): string[] {

@@ -40,8 +40,30 @@ const OLE: [stream: string, type: AllowedType][] = [
   ['Book', XLS], // Excel 5 and 95
 ];
 
-const startsWith = (head: Buffer, bytes: number[], offset = 0): boolean =>
-  head.length >= offset + bytes.length && bytes.every((b, i) => head[offset + i] === b);
+/** Whether `head` holds `bytes` (or a text's Latin-1 bytes) at `offset`. */
+export const startsWith = (head: Buffer, bytes: number[] | string, offset = 0): boolean => {
+  const wanted = typeof bytes === 'string' ? [...Buffer.from(bytes, 'latin1')] : bytes;
+  return head.length >= offset + wanted.length && wanted.every((b, i) => head[offset + i] === b);
+};
+
+/**
+ * PDF and the images known by their first bytes (their signatures): what both the due-diligence upload and the
+ * content import judge them by.
+ */
+export function signedDocumentType(head: Buffer): AllowedType | undefined {
+  if (startsWith(head, '%PDF-')) return { mime: 'application/pdf', ext: 'pdf' };
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+    return { mime: 'image/png', ext: 'png' };
+  }
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return { mime: 'image/jpeg', ext: 'jpg' };
+  if (startsWith(head, 'GIF87a') || startsWith(head, 'GIF89a')) {
+    return { mime: 'image/gif', ext: 'gif' };
+  }
+  if (startsWith(head, 'RIFF') && startsWith(head, 'WEBP', 8)) {
+    return { mime: 'image/webp', ext: 'webp' };
+  }
+  return undefined;
+}
 
 const ZIP_LOCAL = [0x50, 0x4b, 0x03, 0x04];
 const CFB_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -104,21 +126,8 @@ export class FileSniffer {
    */
   async finish(fileName: string, readAt: ReadAt): Promise<AllowedType | undefined> {
     const head = this.#head;
-    if (head.subarray(0, 5).toString('latin1') === '%PDF-') {
-      return { mime: 'application/pdf', ext: 'pdf' };
-    }
-    if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
-      return { mime: 'image/png', ext: 'png' };
-    }
-    if (startsWith(head, [0xff, 0xd8, 0xff])) return { mime: 'image/jpeg', ext: 'jpg' };
-    const six = head.subarray(0, 6).toString('latin1');
-    if (six === 'GIF87a' || six === 'GIF89a') return { mime: 'image/gif', ext: 'gif' };
-    if (
-      head.subarray(0, 4).toString('latin1') === 'RIFF' &&
-      head.subarray(8, 12).toString('latin1') === 'WEBP'
-    ) {
-      return { mime: 'image/webp', ext: 'webp' };
-    }
+    const signed = signedDocumentType(head);
+    if (signed !== undefined) return signed;
     if (startsWith(head, ZIP_LOCAL)) {
       const zip = await readZipDirectory(this.#size, readAt, OOXML_ENTRIES);
       if (zip === undefined || !(await zip.has('[Content_Types].xml'))) return undefined;

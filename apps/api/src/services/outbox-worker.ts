@@ -1,4 +1,5 @@
 import { openAsBlob } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
@@ -331,7 +332,10 @@ export class OutboxWorker {
           { err: error },
           'The outbox could not yet record which mail was sent (the database is busy); trying again',
         );
-        await abortableSleep(Math.min(pause, leaseLeft), this.#stopping.signal);
+        // Cut short by a stop (then tried once more).
+        await sleep(Math.min(pause, leaseLeft), undefined, { signal: this.#stopping.signal }).catch(
+          () => undefined,
+        );
         pause = Math.min(pause * 2, MARKS_RETRY_MAX_MS);
       }
     }
@@ -448,19 +452,6 @@ async function inParallel<T>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
-
-/** Resolves after `ms`, or at once when `signal` is aborted. */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
