@@ -125,17 +125,19 @@ export const routeObjects: RouteObject[] = [
 ];
 
 /**
- * The portal's router. The answers the first page was served with hold for that page only: the first navigation
- * ends them.
+ * The portal's router. The answers a page was served with (the first page's, or those its loader fetched) hold for
+ * that page only: each navigation ends them as it starts, before the next page's loaders run. A navigation that
+ * runs no loader and loads no code goes from page to page without a busy state; its new location ends them.
  */
 export function createAppRouter(): AppRouterInstance {
   const created = createBrowserRouter(routeObjects);
-  const first = created.state.location.key;
-  const stop = created.subscribe((state) => {
-    if (state.location.key !== first || state.navigation.state !== 'idle') {
-      endBoot();
-      stop();
-    }
+  let busy = false;
+  let location = created.state.location.key;
+  created.subscribe((state) => {
+    const nowBusy = state.navigation.state !== 'idle';
+    if (nowBusy ? !busy : !busy && state.location.key !== location) endBoot();
+    busy = nowBusy;
+    location = state.location.key;
   });
   return created;
 }

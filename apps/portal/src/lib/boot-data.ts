@@ -7,6 +7,8 @@
  *   without a spinner or a layout shift while it waits. They describe the moment the page was served, so they
  *   hold only for that first page: the first navigation or the first call that changes something (logging in
  *   or out) ends them, and from then on everything is asked for.
+ *   An in-app navigation to a page whose loader fetches its answers before the page is shown (the dashboard's:
+ *   `fetchPageAnswers` in `boot.ts`) hands them over the same way, for that page until the next navigation.
  * - `modules`: the page's own code chunks (beyond the app's), which the entry asks for beside the app's code
  *   rather than after the router has found the page.
  */
@@ -53,7 +55,16 @@ export function bootModules(): readonly string[] {
   return modules;
 }
 
-/** Ends the first page's answers: called on the first navigation and on the first call that changes state. */
+/**
+ * The answers a page's loader fetched before the page is shown, held for that page as the first page's are (the
+ * next navigation ends them), beside any the page was served with.
+ */
+export function servePageAnswers(served: ReadonlyMap<string, unknown>): void {
+  load();
+  answers = new Map([...(answers ?? []), ...served]);
+}
+
+/** Ends the page's answers: called as each navigation starts, and on the first call that changes state. */
 export function endBoot(): void {
   load();
   answers = null;

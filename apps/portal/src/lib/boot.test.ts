@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { apiFetch } from './api-client';
 import { bootAnswer, bootModules, endBoot, resetBootForTests, useBootFallback } from './boot';
+import { fetchPageAnswers } from './page-answers';
+import type { PageCall } from './page-answers';
 
 function serve(answers: Record<string, unknown> | string) {
   document.getElementById('portal-boot')?.remove();
@@ -103,5 +105,108 @@ describe('the first page’s answers', () => {
       '/assets/app-root-AbC_12.js',
       '/assets/building-warranty-x-y.js',
     ]);
+  });
+});
+
+describe('the answers a page’s loader fetches before it is shown', () => {
+  beforeEach(() => resetBootForTests());
+  afterEach(() => {
+    document.getElementById('portal-boot')?.remove();
+    vi.useRealTimers();
+  });
+
+  const answer = (value: unknown) => () => Promise.resolve(value);
+
+  it('should hand over each answer that came, for the page until the next navigation', async () => {
+    const served = await fetchPageAnswers(
+      [
+        ['/api/demo/video', answer(null)],
+        ['/api/demo/content', answer({ insights: [] })],
+        ['/api/demo/other', () => Promise.reject(new Error('offline'))],
+      ],
+      new AbortController().signal,
+    );
+    expect([...served]).toEqual([
+      ['/api/demo/video', null],
+      ['/api/demo/content', { insights: [] }],
+    ]);
+    // The page draws from them with no request on mount; the failed one it asks for itself.
+    expect(renderHook(() => useBootFallback('/api/demo/video')).result.current).toEqual({
+      fallbackData: null,
+      revalidateOnMount: false,
+    });
+    expect(bootAnswer('/api/demo/other')).toBeUndefined();
+    endBoot();
+    expect(bootAnswer('/api/demo/content')).toBeUndefined();
+  });
+
+  it('should not ask again for what the page was served with', async () => {
+    document.getElementById('portal-boot')?.remove();
+    const element = document.createElement('script');
+    element.type = 'application/json';
+    element.id = 'portal-boot';
+    element.textContent = JSON.stringify({ answers: { '/api/demo/video': { title: 'Served' } } });
+    document.body.append(element);
+    const video = vi.fn(answer({ title: 'Fetched' }));
+    const content = vi.fn(answer({ insights: [] }));
+    const served = await fetchPageAnswers(
+      [
+        ['/api/demo/video', video],
+        ['/api/demo/content', content],
+      ],
+      new AbortController().signal,
+    );
+    expect(video).not.toHaveBeenCalled();
+    expect(content).toHaveBeenCalledTimes(1);
+    expect([...served.keys()]).toEqual(['/api/demo/content']);
+    expect(bootAnswer('/api/demo/video')).toEqual({ title: 'Served' });
+    expect(bootAnswer('/api/demo/content')).toEqual({ insights: [] });
+  });
+
+  it('should give up an answer that is late, leaving it to the page', async () => {
+    vi.useFakeTimers();
+    let given: AbortSignal | undefined;
+    const late: PageCall = [
+      '/api/demo/video',
+      (signal) =>
+        new Promise((_, reject) => {
+          given = signal;
+          signal.addEventListener('abort', () => reject(signal.reason as Error));
+        }),
+    ];
+    const pending = fetchPageAnswers(
+      [late, ['/api/demo/content', answer({ insights: [] })]],
+      new AbortController().signal,
+      4_000,
+    );
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(given?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const served = await pending;
+    expect(given?.aborted).toBe(true);
+    expect((given?.reason as DOMException).name).toBe('TimeoutError');
+    expect([...served.keys()]).toEqual(['/api/demo/content']);
+    expect(bootAnswer('/api/demo/video')).toBeUndefined();
+  });
+
+  it('should hand over nothing for a navigation given up', async () => {
+    const navigation = new AbortController();
+    let given: AbortSignal | undefined;
+    const pending = fetchPageAnswers(
+      [
+        [
+          '/api/demo/content',
+          (signal) => {
+            given = signal;
+            return new Promise((resolve) => setTimeout(() => resolve({ insights: [] }), 10));
+          },
+        ],
+      ],
+      navigation.signal,
+    );
+    navigation.abort();
+    expect(given?.aborted).toBe(true);
+    expect((await pending).size).toBe(0);
+    expect(bootAnswer('/api/demo/content')).toBeUndefined();
   });
 });

@@ -1,15 +1,18 @@
 import { Card } from '@firm/ui';
+import type { LoaderFunctionArgs } from 'react-router-dom';
 import styled from 'styled-components';
+import { mutate } from 'swr';
 
 import { PageHeading } from '@/components/ui/page-heading';
 import { LoadState } from '@/components/ui/load-state';
 import { RouterLink } from '@/components/ui/router-link';
 import { paths } from '@/config/paths';
-import { useContent } from '@/features/content/api/get-content';
-import { useVideo } from '@/features/content/api/get-video';
+import { getContent, useContent } from '@/features/content/api/get-content';
+import { getVideo, useVideo } from '@/features/content/api/get-video';
 import { CardGrid, ContentRow, SectionTitle } from '@/features/content/components/content-row';
 import { DashboardVideo } from '@/features/content/components/dashboard-video';
 import { useClient } from '@/hooks/use-client';
+import { fetchPageAnswers } from '@/lib/page-answers';
 
 /** The four 'Where to start' cards (spec §2), in the spec's order. */
 const WHERE_TO_START = [
@@ -34,6 +37,27 @@ const WHERE_TO_START = [
     href: paths.app.sampleReport,
   },
 ] as const;
+
+/**
+ * The video and the articles, fetched before the dashboard is shown (the previous page stays, under the navigation
+ * bar, meanwhile): the video sits above the cards, and arriving after them it pushed the whole page down. What
+ * came is SWR's data from now on too, so that an older copy (the information hub's articles) does not show instead.
+ */
+export async function loader({ params, request }: LoaderFunctionArgs): Promise<null> {
+  const prefix = params.client ?? '';
+  const served = await fetchPageAnswers(
+    [
+      [paths.api.video(prefix), (signal) => getVideo(prefix, signal)],
+      [paths.api.content(prefix), (signal) => getContent(prefix, signal)],
+    ],
+    request.signal,
+  );
+  await Promise.all([...served].map(([key, answer]) => mutate(key, answer, { revalidate: false })));
+  return null;
+}
+
+/** Once shown, the dashboard keeps its answers up to date through SWR (focus, Retry), not by its loader. */
+export const shouldRevalidate = () => false;
 
 export function Component() {
   const { prefix, client } = useClient();

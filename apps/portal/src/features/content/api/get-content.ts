@@ -7,8 +7,8 @@ import { useBootFallback } from '@/lib/boot';
 import type { Content } from '@/types/api';
 
 /** GET /api/{client}/content: case studies, insights and the information hub's topics. */
-export function getContent(prefix: string): Promise<Content> {
-  return apiFetch<Content>(paths.api.content(prefix), { shape: isContent });
+export function getContent(prefix: string, signal?: AbortSignal): Promise<Content> {
+  return apiFetch<Content>(paths.api.content(prefix), { shape: isContent, signal });
 }
 
 export function useContent(prefix: string) {

@@ -7,9 +7,9 @@ import { useBootFallback } from '@/lib/boot';
 import type { Video } from '@/types/api';
 
 /** GET /api/{client}/video: the dashboard video, or null when the client has none (404). */
-export async function getVideo(prefix: string): Promise<Video | null> {
+export async function getVideo(prefix: string, signal?: AbortSignal): Promise<Video | null> {
   try {
-    return await apiFetch<Video>(paths.api.video(prefix), { shape: isVideo });
+    return await apiFetch<Video>(paths.api.video(prefix), { shape: isVideo, signal });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
