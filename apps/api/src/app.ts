@@ -7,6 +7,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -1186,6 +1187,18 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.server.on('connection', (socket: Duplex) => {
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
+  });
+  // A connection silent for IDLE_TIMEOUT_MS is cut off, but only once what is waiting for it has been read. Found
+  // by the twenty-fourth session's fault probe: after the process had been frozen longer than that (SIGSTOP, a
+  // paused VM), the event loop's first phase on waking runs the expired timers, before its poll phase reads what
+  // arrived meanwhile, so a client whose upload had finished during the freeze was reset. With a listener of its
+  // own Node leaves the socket be; the decision waits for the check phase (after the poll), and a socket that has
+  // read or written since is spared: its timer runs again from that activity.
+  fastify.server.on('timeout', (socket: Socket) => {
+    const { bytesRead, bytesWritten } = socket;
+    setImmediate(() => {
+      if (socket.bytesRead === bytesRead && socket.bytesWritten === bytesWritten) socket.destroy();
+    });
   });
   let cutoff: NodeJS.Timeout | undefined;
   fastify.addHook('preClose', (done) => {
