@@ -1020,10 +1020,15 @@ const FOLDER_OF: Record<ContentType, string> = Object.fromEntries(
  * `related` names other articles (case studies or insights), as the article page looks them up. The item itself is
  * refused. A slug of no article in the folder (a typo, a topic, an article since removed) is imported, so that
  * removing an article does not mean editing every list that names it first, and it comes back as a note the staff
- * tool prints: the article page lists only the articles there are.
+ * tool prints: the article page lists only the articles there are. So does a slug that is both a case study and an
+ * insight: the article page lists the one of the article's own type, which the author may not have meant.
  */
 function relatedNotes(items: readonly ContentItemInput[]): string[] {
-  const articles = new Set(items.filter((item) => item.type !== 'topic').map((item) => item.slug));
+  const slugsOf = (type: ContentType) =>
+    new Set(items.filter((item) => item.type === type).map((item) => item.slug));
+  const caseStudies = slugsOf('case_study');
+  const insights = slugsOf('insight');
+  const articles = new Set([...caseStudies, ...insights]);
   const notes: string[] = [];
   for (const item of items) {
     const where = `${FOLDER_OF[item.type]}/${item.slug}.md`;
@@ -1036,6 +1041,12 @@ function relatedNotes(items: readonly ContentItemInput[]): string[] {
       if (!articles.has(slug)) {
         notes.push(
           `${where}: "related" names "${slug}", which is not a file in case-studies/ or insights/: the article does not list it.`,
+        );
+      } else if (caseStudies.has(slug) && insights.has(slug)) {
+        // A slug is an item's id within its type only; the article page takes the one of its own type.
+        const own = item.type === 'case_study' ? 'case study' : 'insight';
+        notes.push(
+          `${where}: "related" names "${slug}", which is both a case study and an insight: the article lists the ${own}.`,
         );
       }
     }

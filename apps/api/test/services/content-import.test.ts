@@ -374,6 +374,28 @@ describe('content import, hostile files', () => {
     ]);
   });
 
+  it('should note a related slug that is both a case study and an insight, naming the one the article lists', async () => {
+    const result = await importWith(
+      'insights/mill-lane.md',
+      '---\ntitle: T\nsummary: S\n---\n\nAn insight named as a case study is.\n',
+      async (folder) => {
+        await writeFile(
+          path.join(folder, 'insights', 'naming.md'),
+          '---\ntitle: T\nsummary: S\nrelated: [mill-lane, warranty-choice]\n---\n\nBody.\n',
+        );
+        await writeFile(
+          path.join(folder, 'case-studies', 'naming.md'),
+          '---\ntitle: T\nsummary: S\nrelated: [mill-lane]\n---\n\nBody.\n',
+        );
+      },
+    );
+    expect(result.notes.filter((note) => !note.startsWith('client.yml'))).toEqual([
+      'case-studies/harbour-quay.md: "related" names "mill-lane", which is both a case study and an insight: the article lists the case study.',
+      'case-studies/naming.md: "related" names "mill-lane", which is both a case study and an insight: the article lists the case study.',
+      'insights/naming.md: "related" names "mill-lane", which is both a case study and an insight: the article lists the insight.',
+    ]);
+  });
+
   // Found by the twenty-fourth session's fault probe: each was a raw or a wrong message, or (the tag) an import that
   // went through while Node printed a multi-line warning quoting the file.
   it('should refuse a file where a folder goes, a file given as the folder, and an unknown YAML tag, in one line', async () => {
