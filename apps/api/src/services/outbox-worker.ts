@@ -254,8 +254,17 @@ export class OutboxWorker {
           return;
         }
         // A forward goes to the address it holds now: staff may have redirected it since it was claimed
-        // (`pnpm admin outbox redirect`).
-        const row = claimed.kind === 'forward' ? await this.#current(claimed) : claimed;
+        // (`pnpm admin outbox redirect`). That read failing (a database blip) counts as a failed attempt, with
+        // its error and the usual wait: it threw past the batch, whose rows then stayed claimed for the whole
+        // lease with no error recorded, those delivered beside it unmarked (found by the twenty-fifth session's
+        // PostgreSQL probe).
+        let row = claimed;
+        try {
+          if (claimed.kind === 'forward') row = await this.#current(claimed);
+        } catch (error) {
+          failed.push({ row: claimed, message: failureText(error) });
+          return;
+        }
         try {
           await this.#deliver(row, this.#cutShort.signal);
         } catch (error) {

@@ -54,7 +54,7 @@ describe('OutboxWorker', () => {
   const workerWith = (
     mailer: Mailer,
     clock: TestClock,
-    options: { forwardTimeoutMs?: number; stopGraceMs?: number } = {},
+    options: { forwardTimeoutMs?: number; stopGraceMs?: number; db?: Db } = {},
   ) =>
     new OutboxWorker({
       db,
@@ -664,6 +664,72 @@ describe('OutboxWorker', () => {
     } finally {
       await worker.stop();
       for (const res of held) res.destroy();
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
+  // Found by the twenty-fifth session's PostgreSQL probe: the read of a forward's current address, failing in a
+  // database blip (a connection ended), threw past the batch. Its rows stayed claimed for the whole five-minute
+  // lease with no error recorded, and the forwards delivered beside it were not marked.
+  it('should count a forward whose address could not be read as a failed attempt, and deliver the rest', async () => {
+    const clock = new TestClock();
+    const received: string[] = [];
+    const service = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push(/name="n"\r\n\r\n(\d+)/.exec(body)?.[1] ?? '?');
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    // The database as the worker sees it: its first plain read (not in a write) fails, as a connection ended would.
+    let blips = 1;
+    const kysely = new Proxy(db.kysely, {
+      get(target, property) {
+        if (property === 'selectFrom' && blips > 0) {
+          blips -= 1;
+          return () => {
+            throw new Error('Connection terminated unexpectedly');
+          };
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const blipping = new Proxy(db, {
+      get(target, property) {
+        if (property === 'kysely') return kysely;
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    try {
+      const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/f`;
+      for (let n = 1; n <= 3; n += 1) {
+        await enqueue(
+          db.kysely,
+          { kind: 'forward', payload: { url, fields: { n: String(n) } } },
+          clock.now(),
+        );
+      }
+      const worker = workerWith(recordingMailer([]), clock, { db: blipping });
+      expect(await worker.runOnce()).toBe(2);
+      expect(received).toEqual(['2', '3']);
+      const rows = await listOutbox(db.kysely);
+      expect(rows.filter((row) => row.sent_at !== null)).toHaveLength(2);
+      const [waiting] = rows.filter((row) => row.sent_at === null);
+      expect(waiting).toMatchObject({
+        attempts: 1,
+        locked_until: null,
+        last_error: 'Connection terminated unexpectedly',
+        next_attempt_at: new Date(clock.now().getTime() + retryDelayMs(1)).toISOString(),
+      });
+      // Tried again after the usual wait, and delivered once.
+      clock.advance(retryDelayMs(1));
+      expect(await worker.runOnce()).toBe(1);
+      expect(received).toEqual(['2', '3', '1']);
+    } finally {
       await new Promise((resolve) => service.close(resolve));
     }
   });
