@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test';
 
-import { VIEWPORTS, expect, expectNoAxeViolations, loginOpen, test } from './fixtures';
+import {
+  VIEWPORTS,
+  expect,
+  expectNoAxeViolations,
+  loginOpen,
+  slowDown,
+  test,
+  trackLayoutShifts,
+} from './fixtures';
 
 /** The GET /api/… paths the page asks for from now on. */
 function apiGets(page: Page): string[] {
@@ -131,31 +139,10 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     page,
   }) => {
     await page.setViewportSize(viewport);
-    await page.addInitScript(() => {
-      const shifts = { total: 0 };
-      Object.assign(window, { shifts });
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & {
-          value: number;
-          hadRecentInput: boolean;
-        })[]) {
-          if (!entry.hadRecentInput) shifts.total += entry.value;
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
-    const startCounting = () =>
-      page.evaluate(() => {
-        (window as unknown as { shifts: { total: number } }).shifts.total = 0;
-      });
-    const shifted = () =>
-      page.evaluate(() => (window as unknown as { shifts: { total: number } }).shifts.total);
+    const shifts = await trackLayoutShifts(page);
     await loginOpen(page);
-    for (const call of ['**/api/demo/video', '**/api/demo/content']) {
-      await page.route(call, async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-        await route.continue();
-      });
-    }
+    await slowDown(page, '**/api/demo/video');
+    await slowDown(page, '**/api/demo/content');
     const dashboardDrawn = async () => {
       await expect(page).toHaveURL(/\/demo\/dashboard$/);
       await expect(page.locator('video')).toBeVisible();
@@ -178,18 +165,18 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await goTo('Information Hub');
     await expect(page.getByRole('button', { name: 'Contractors all risks' })).toBeVisible();
     const gets = apiGets(page);
-    await startCounting();
+    await shifts.reset();
     await goTo('Dashboard');
     await dashboardDrawn();
-    expect(await shifted()).toBeLessThan(0.01);
+    expect(await shifts.total()).toBeLessThan(0.01);
     // Each asked for once: the page drew from what its loader fetched, and did not ask again.
     expect(gets.filter((path) => path === '/api/demo/video')).toHaveLength(1);
     expect(gets.filter((path) => path === '/api/demo/content')).toHaveLength(1);
 
     // By the login page's address while logged in: it goes on to the dashboard.
     await page.goto('/demo/login');
-    await startCounting();
+    await shifts.reset();
     await dashboardDrawn();
-    expect(await shifted()).toBeLessThan(0.01);
+    expect(await shifts.total()).toBeLessThan(0.01);
   });
 }

@@ -171,6 +171,41 @@ interface Fixtures {
   hub: Page;
 }
 
+/**
+ * Counts the page's layout shifts (the Layout Instability API's, those not within half a second of input, as
+ * Lighthouse's CLS counts them). Call before the first `goto`; `reset` starts counting again from zero.
+ */
+export async function trackLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    const shifts = { total: 0 };
+    Object.assign(window, { shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+      })[]) {
+        if (!entry.hadRecentInput) shifts.total += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  return {
+    reset: () =>
+      page.evaluate(() => {
+        (window as unknown as { shifts: { total: number } }).shifts.total = 0;
+      }),
+    total: () =>
+      page.evaluate(() => (window as unknown as { shifts: { total: number } }).shifts.total),
+  };
+}
+
+/** Holds back each answer of the API calls matching `pattern` by `ms`, as a slow connection would. */
+export async function slowDown(page: Page, pattern: string | RegExp, ms = 1_500) {
+  await page.route(pattern, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}
+
 export const test = base.extend<Fixtures>({
   hub: async ({ page }, use) => {
     await loginOpen(page, 'demo');

@@ -1,3 +1,5 @@
+import { mutate } from 'swr';
+
 import { bootAnswer, servePageAnswers } from './boot-data';
 
 /** How long a page's loader waits for its answers before the page is shown without them, with its spinners. */
@@ -13,9 +15,11 @@ export type PageCall = readonly [key: string, fetch: (signal: AbortSignal) => Pr
  * sidebar) drew its cards, then the video arrived above them and pushed the page down (a layout shift of 0.23-0.34).
  *
  * Answers the page was served with are not asked for again. Each answer that comes within `waitMs` is handed to
- * the page (`useBootFallback` in `boot.ts` reads it); one that fails, or is later, is left to the page, which asks for it itself
- * and shows its spinner, or its failure with Retry. A navigation given up (`signal`) hands over nothing. Gives
- * the answers it handed over, by key.
+ * the page (`useBootFallback` in `boot.ts` reads it) and becomes SWR's data for its key, so that an older copy
+ * (the information hub's articles, an earlier search) does not show instead, and a page already showing (a new
+ * search from the results page) draws it at once. One that fails, or is later, is left to the page, which asks for
+ * it itself and shows its spinner, or its failure with Retry. A navigation given up (`signal`) hands over nothing.
+ * Gives the answers it handed over, by key. (SWR: this module belongs to the hub, never to the login page.)
  */
 export async function fetchPageAnswers(
   calls: readonly PageCall[],
@@ -39,6 +43,9 @@ export async function fetchPageAnswers(
       if (outcome.status === 'fulfilled') served.set(missing[index]![0], outcome.value);
     });
     if (served.size > 0) servePageAnswers(served);
+    await Promise.all(
+      [...served].map(([key, answer]) => mutate(key, answer, { revalidate: false })),
+    );
     return served;
   } finally {
     clearTimeout(timer);

@@ -1,7 +1,6 @@
 import { Card } from '@firm/ui';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 import styled from 'styled-components';
-import { mutate } from 'swr';
 
 import { PageHeading } from '@/components/ui/page-heading';
 import { LoadState } from '@/components/ui/load-state';
@@ -40,19 +39,17 @@ const WHERE_TO_START = [
 
 /**
  * The video and the articles, fetched before the dashboard is shown (the previous page stays, under the navigation
- * bar, meanwhile): the video sits above the cards, and arriving after them it pushed the whole page down. What
- * came is SWR's data from now on too, so that an older copy (the information hub's articles) does not show instead.
+ * bar, meanwhile): the video sits above the cards, and arriving after them it pushed the whole page down.
  */
 export async function loader({ params, request }: LoaderFunctionArgs): Promise<null> {
   const prefix = params.client ?? '';
-  const served = await fetchPageAnswers(
+  await fetchPageAnswers(
     [
       [paths.api.video(prefix), (signal) => getVideo(prefix, signal)],
       [paths.api.content(prefix), (signal) => getContent(prefix, signal)],
     ],
     request.signal,
   );
-  await Promise.all([...served].map(([key, answer]) => mutate(key, answer, { revalidate: false })));
   return null;
 }
 

@@ -3,16 +3,27 @@ import useSWR from 'swr';
 import { paths } from '@/config/paths';
 import { isContent } from '@/lib/answer-shapes';
 import { apiFetch } from '@/lib/api-client';
+import { useBootFallback } from '@/lib/boot';
 import type { SearchResult } from '@/types/api';
 
 /** GET /api/{client}/content?search=…: the same shape as the content, filtered by the server. */
-export function searchContent(prefix: string, text: string): Promise<SearchResult> {
-  return apiFetch<SearchResult>(paths.api.content(prefix, text), { shape: isContent });
+export function searchContent(
+  prefix: string,
+  text: string,
+  signal?: AbortSignal,
+): Promise<SearchResult> {
+  return apiFetch<SearchResult>(paths.api.content(prefix, text), { shape: isContent, signal });
 }
 
-/** No request while the text is empty. */
+/**
+ * No request while the text is empty. The results page's loader fetches each search before the page shows it
+ * (`search-results.tsx`): what it found is drawn at once, not asked for again (a search found in SWR's cache is
+ * not asked for again on the spot either; a focus of the window, or Retry, asks).
+ */
 export function useSearchContent(prefix: string, text: string) {
-  return useSWR(text === '' ? null : paths.api.content(prefix, text), () =>
-    searchContent(prefix, text),
-  );
+  const key = text === '' ? null : paths.api.content(prefix, text);
+  return useSWR(key, () => searchContent(prefix, text), {
+    revalidateIfStale: false,
+    ...useBootFallback<SearchResult>(key),
+  });
 }
