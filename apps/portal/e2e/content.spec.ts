@@ -178,6 +178,20 @@ test.describe('article', () => {
     await expect(page).toHaveURL(/\/demo\/dashboard$/);
   });
 
+  // Found by the twenty-fifth session's portal probe: the image had no size until it loaded, and the title and the
+  // article dropped 166 px when it came.
+  test('the article does not move as its image arrives', async ({ page }) => {
+    const shifts = await trackLayoutShifts(page);
+    await loginOpen(page);
+    await slowDown(page, /\/media\/demo\/[^/]+\.svg$/, 1_000);
+    await page.goto('/demo/article?id=harbour-quay-apartments&type=case_study');
+    const image = page.locator('main article img').first();
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).complete)).toBe(true);
+    await page.waitForTimeout(500);
+    expect(await shifts.total()).toBeLessThan(0.01);
+  });
+
   // Found by the twenty-fourth session's portal probe: the new article kept the old one's scroll position, and
   // focus fell to the document with the link that had it.
   test('a related article opened from an article is a new page: at its top, focus in the main area', async ({

@@ -132,6 +132,18 @@ test.describe('Insurance Framework', () => {
     );
     await expectNoAxeViolations(page);
     await saveScreenshot(page, 'insurance-framework-phone');
+
+    // Found by the twenty-fifth session's portal probe: a Show more reached by Tab, with the region scrolled to the
+    // end of the notes, came into view under the insurance column, which stays in view as the region scrolls.
+    await page.setViewportSize({ width: 320, height: 700 });
+    const showMore = region.getByRole('button', { name: 'Show more' }).first();
+    await region.evaluate((element) => (element.scrollLeft = element.scrollWidth));
+    await region.focus();
+    await page.keyboard.press('Tab');
+    await expect(showMore).toBeFocused();
+    const button = (await showMore.boundingBox())!;
+    const column = (await region.locator('tbody th').first().boundingBox())!;
+    expect(button.x).toBeGreaterThanOrEqual(column.x + column.width);
   });
 });
 

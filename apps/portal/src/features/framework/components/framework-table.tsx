@@ -21,7 +21,7 @@ export function FrameworkTable({ rows }: FrameworkTableProps) {
   return (
     <>
       <ScrollHint>Scroll sideways to see who buys each insurance and the notes.</ScrollHint>
-      <Scroller role="region" aria-labelledby={CAPTION_ID} tabIndex={0}>
+      <TableScroller role="region" aria-labelledby={CAPTION_ID} tabIndex={0}>
         <Table>
           <caption id={CAPTION_ID}>Insurances for your project</caption>
           <thead>
@@ -66,7 +66,7 @@ export function FrameworkTable({ rows }: FrameworkTableProps) {
             })}
           </tbody>
         </Table>
-      </Scroller>
+      </TableScroller>
     </>
   );
 }
@@ -83,6 +83,22 @@ function FrameworkValue({ value }: { value: FrameworkRow['value'] }) {
   if (typeof value === 'number') return <Money>{formatPounds(value)}</Money>;
   return <>{value}</>;
 }
+
+/** The width of the insurance column, which stays in view while the others scroll (`tbody th` below). */
+const FIRST_COLUMN = { narrow: '8.5rem', wide: '14rem' } as const;
+
+/**
+ * A button scrolled into view (Tab to a row's Show more) is brought out from under the insurance column, not just
+ * into the region. Found by the twenty-fifth session's portal probe: at 320 px a focused Show more sat half under
+ * it, reading "ow more".
+ */
+const TableScroller = styled(Scroller)`
+  scroll-padding-inline-start: ${FIRST_COLUMN.narrow};
+
+  ${({ theme }) => theme.media.md} {
+    scroll-padding-inline-start: ${FIRST_COLUMN.wide};
+  }
+`;
 
 const Table = styled.table`
   width: 100%;
@@ -112,11 +128,11 @@ const Table = styled.table`
   }
 
   tbody th {
-    width: 8.5rem;
+    width: ${FIRST_COLUMN.narrow};
     font-weight: ${({ theme }) => theme.fontWeight.medium};
 
     ${({ theme }) => theme.media.md} {
-      width: 14rem;
+      width: ${FIRST_COLUMN.wide};
     }
   }
 
