@@ -20,7 +20,8 @@
  *   --large: 40 kills, 64 clients, attachments up to 4 MB
  * Many clients at once make the server commit several POSTs together (group commit), so kills land in the
  * middle of shared commits too.
- * Exit code 0 when every check holds, 1 otherwise (the failures are listed).
+ * Exit code 0 when every check holds, 1 otherwise (the failures are listed), 2 when it cannot run (no build, or
+ * DATABASE_URL set: it checks SQLite only).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -103,6 +104,13 @@ interface Sent {
 }
 
 async function main(): Promise<number> {
+  // The server it starts is given this process's environment, and its checks read portal.sqlite. Found by the
+  // twenty-fifth session's PostgreSQL probe: with DATABASE_URL set the server ran on PostgreSQL, and the run ended in
+  // "SqliteError: no such table: outbox", leaving its DATA_DIR behind.
+  if (process.env.DATABASE_URL !== undefined) {
+    console.error('The crash test checks SQLite in DATA_DIR: unset DATABASE_URL.');
+    return 2;
+  }
   if (!existsSync(SERVER)) {
     console.error(
       `crash-test: ${SERVER} not found. Build the API first: pnpm --filter @firm/api build`,

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import app, { SHUTDOWN_GRACE_MS, serverOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { releaseEarlySignals } from './early-signals.js';
-import { isDatabaseUnavailable } from './db/unavailable.js';
+import { postgresProblem } from './db/unavailable.js';
 import { loggerOptions, nonBlockingWhenPipe, stdoutDestination } from './log-options.js';
 import { keepFilesPrivate } from './private-files.js';
 import { ContentError } from './services/content-import.js';
@@ -51,6 +51,8 @@ process.on('SIGHUP', () =>
   server.log.info('SIGHUP received and ignored (stop with SIGTERM or SIGINT)'),
 );
 let listening = false;
+/** Whether the start got as far as listening: an error before it is not the address's (ENOTFOUND…). */
+let listenBegun = false;
 // close-with-grace would also take the signals of a crash for a request to shut down: V8 ends on a fatal error (an
 // answer too large to build, say) with an instruction that raises SIGILL or SIGTRAP, and a handler that returns runs
 // it again, so the process spun at 100% CPU for ever, answering nobody and deaf to SIGTERM (found by the
@@ -79,6 +81,7 @@ try {
   // by an uncaught error: the handler closes the server and close-with-grace exits with code 1. This line used to
   // exit with code 0 here, which a supervisor restarting only on failure would leave down.
   if (!shuttingDown) {
+    listenBegun = true;
     await server.listen({ port: config.port, host: config.host });
     listening = true;
     server.log.info(`Portal at ${config.publicUrl.href}`);
@@ -87,9 +90,18 @@ try {
   // Storage or a database the operator must fix: one plain line, as for a bad setting (never the URL's password).
   // Anything else: the log, with its stack.
   const { code, syscall } = error as { code?: string; syscall?: string };
-  const listenProblem = ['listen', 'bind', 'getaddrinfo'].includes(syscall ?? '')
-    ? LISTEN_PROBLEMS[code ?? '']
-    : undefined;
+  const listenProblem =
+    listenBegun && ['listen', 'bind', 'getaddrinfo'].includes(syscall ?? '')
+      ? LISTEN_PROBLEMS[code ?? '']
+      : undefined;
+  // PostgreSQL out of reach, or refusing the login, the database or SSL. Found by the twenty-fifth session's
+  // PostgreSQL probe: only an unreachable server had its plain line; a wrong password or database name printed a
+  // JSON log line with a stack ("Database migration  failed: …"), and a database host name that does not resolve
+  // (with DATABASE_SCHEMA) was blamed on HOST and PORT.
+  const databaseProblem =
+    config.databaseUrl === null || listenBegun
+      ? undefined
+      : postgresProblem(config.databaseUrl, error);
   if (error instanceof StorageError) console.error(`The server could not start: ${error.message}`);
   else if (error instanceof ContentError) {
     // The first start's demo content (CONTENT_DIR) would not import: one plain line naming the folder and the file,
@@ -105,21 +117,8 @@ try {
       `The server could not start: ${listenProblem(`${config.host}:${config.port}`)} Set HOST and PORT to an ` +
         'address of this machine that is free.',
     );
-  } else if (config.databaseUrl !== null && isDatabaseUnavailable(error)) {
-    console.error(
-      `The server could not start: the PostgreSQL server at ${databaseHost(config.databaseUrl)} cannot be ` +
-        'reached or is not answering. DATABASE_URL must name a running PostgreSQL server this machine can reach.',
-    );
+  } else if (databaseProblem !== undefined) {
+    console.error(`The server could not start: ${databaseProblem}`);
   } else server.log.error({ err: error }, 'The server could not start');
   process.exit(1);
-}
-
-/** Host and port of a database URL, without the user or password it may hold. */
-function databaseHost(url: string): string {
-  try {
-    const { hostname, port } = new URL(url);
-    return `${hostname}:${port === '' ? '5432' : port}`;
-  } catch {
-    return 'DATABASE_URL';
-  }
 }

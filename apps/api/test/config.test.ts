@@ -13,7 +13,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
 import { makeDataDir } from '../src/data-dir.js';
 import { openDatabase } from '../src/db/connect.js';
+import { migrations } from '../src/db/migrations.js';
 import { StorageError } from '../src/storage-error.js';
 import { FIXTURE_CONTENT } from './helper.js';
 
@@ -56,6 +57,25 @@ function runServer(env: Record<string, string>) {
     encoding: 'utf8',
     timeout: 60_000,
   });
+}
+
+/** As `runServer`, without blocking this process (which may be serving the server something meanwhile). */
+function runServerAsync(
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, SERVER_ARGS, {
+    cwd: API_DIR,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) =>
+    child.on('close', (status) => resolve({ status, stdout, stderr })),
+  );
 }
 
 /**
@@ -926,11 +946,131 @@ describe('loadConfig', () => {
       });
       expect(result.status).toBe(1);
       expect(result.stderr.trim()).toBe(
-        'The server could not start: the PostgreSQL server at 127.0.0.1:1 cannot be reached or is not answering. ' +
-          'DATABASE_URL must name a running PostgreSQL server this machine can reach.',
+        'The server could not start: PostgreSQL at 127.0.0.1:1 cannot be reached: nothing accepts connections ' +
+          'there (ECONNREFUSED). DATABASE_URL must name a running PostgreSQL server this machine can reach.',
       );
       expect(result.stdout).not.toContain('"stack"');
       expect(result.stdout + result.stderr).not.toContain('hunter2');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  // Found by the twenty-fifth session's PostgreSQL probe: with DATABASE_SCHEMA, a database host name that does not
+  // resolve was blamed on HOST and PORT ("the host name in 127.0.0.1:7694 cannot be resolved").
+  it('should blame an unresolvable PostgreSQL host name on DATABASE_URL, not on HOST and PORT', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      const result = runServer({
+        DATA_DIR: dataDir,
+        DATABASE_URL: 'postgres://portal:hunter2-secret@nonexistent.invalid:5433/portal',
+        DATABASE_SCHEMA: 'portal',
+        PORT: '7694',
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toMatch(
+        /^The server could not start: PostgreSQL at nonexistent\.invalid:5433 cannot be reached: its host name cannot be resolved \((ENOTFOUND|EAI_AGAIN)\)\. DATABASE_URL must name a running PostgreSQL server this machine can reach\.$/,
+      );
+      expect(result.stdout).not.toContain('"stack"');
+      expect(result.stdout + result.stderr).not.toContain('hunter2');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  // Found by the twenty-fifth session's PostgreSQL probe: a JSON log line with a stack, "Database migration  failed:
+  // The server does not support SSL connections: The server does not support SSL connections".
+  it('should print a PostgreSQL that refuses SSL as one line, without a stack or the password', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    // A server that answers PostgreSQL's SSLRequest with "N" (no SSL), as one without SSL configured does.
+    const sockets = new Set<Socket>();
+    const noSsl = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.once('data', () => socket.write('N'));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => noSsl.listen(0, '127.0.0.1', resolve));
+    const { port } = noSsl.address() as AddressInfo;
+    try {
+      const result = await runServerAsync({
+        DATA_DIR: dataDir,
+        DATABASE_URL: `postgres://portal:hunter2-secret@127.0.0.1:${port}/portal?sslmode=verify-full`,
+        PORT: '7695',
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `The server could not start: PostgreSQL at 127.0.0.1:${port} does not accept SSL connections, and ` +
+          'DATABASE_URL asks for one (sslmode). Turn SSL on in PostgreSQL, or change sslmode.',
+      );
+      expect(result.stdout).not.toContain('"stack"');
+      expect(result.stdout + result.stderr).not.toContain('hunter2');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => noSsl.close(resolve));
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  // Found by the twenty-fifth session's PostgreSQL probe: a JSON log line with a stack, "Database migration  failed:
+  // password authentication failed for user "firm": password authentication failed for user "firm"".
+  it.skipIf(process.env.TEST_DATABASE_URL === undefined)(
+    'should print a PostgreSQL that refuses the login or has no such database as one line (postgres)',
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+      const host = `${url.hostname}:${url.port || '5432'}`;
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+      try {
+        const wrongPassword = new URL(url);
+        wrongPassword.password = 'hunter2-wrong';
+        const noDatabase = new URL(url);
+        noDatabase.pathname = '/firm_no_such_database';
+        for (const [at, schema, said] of [
+          [
+            wrongPassword,
+            null,
+            `PostgreSQL at ${host} refused the login for user "${decodeURIComponent(url.username)}" (password ` +
+              'authentication failed). DATABASE_URL must give a user and password it accepts.',
+          ],
+          [
+            noDatabase,
+            'portal',
+            `PostgreSQL at ${host} has no database "firm_no_such_database". DATABASE_URL must name a database ` +
+              'that exists there (the server makes its schema and tables, not the database: createdb).',
+          ],
+        ] as const) {
+          const result = runServer({
+            DATA_DIR: dataDir,
+            DATABASE_URL: at.toString(),
+            ...(schema === null ? {} : { DATABASE_SCHEMA: schema }),
+            PORT: '7696',
+          });
+          expect(result.status).toBe(1);
+          expect(result.stderr.trim()).toBe(`The server could not start: ${said}`);
+          expect(result.stdout).not.toContain('"stack"');
+          expect(result.stdout + result.stderr).not.toContain('hunter2');
+        }
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  // Found by the twenty-fifth session's PostgreSQL probe: "Database migration  failed: X: X", two spaces where the
+  // migration's name goes, and the cause's message twice (the log adds it to the error's own).
+  it('should log a migration that fails once with its name and its cause, said once', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+    try {
+      // A database whose first migration cannot run: its first table is there already.
+      const stray = new Database(path.join(dataDir, 'portal.sqlite'));
+      stray.exec('create table clients (id text)');
+      stray.close();
+      const result = runServer({ DATA_DIR: dataDir, PORT: '7697' });
+      expect(result.status).toBe(1);
+      const line = result.stdout.split('\n').find((text) => text.includes('could not start'));
+      const { err } = JSON.parse(line ?? '{}') as { err?: { message?: string } };
+      expect(err?.message).toBe(
+        `Database migration ${Object.keys(migrations)[0] ?? ''} failed: table "clients" already exists`,
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

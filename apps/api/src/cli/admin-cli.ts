@@ -7,7 +7,7 @@ import { systemClock } from '../clock.js';
 import { ConfigError, credentialsProblem, loadConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/connect.js';
 import { START_LOCK_WAIT_MS } from '../db/migrations.js';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable, postgresProblem } from '../db/unavailable.js';
 import type { LoginPolicy } from '../db/schema.js';
 import {
   ClientError,
@@ -490,11 +490,18 @@ function formServiceUrl(option: string, raw: string): string {
 /** The most characters of an error message the staff tool prints (one line). */
 const MAX_MESSAGE = 4_000;
 
-/** A database busy (another process's write lock, past the minute's wait) or out of reach, mid-command. */
+/** What a command stopped by an unavailable database did: said after why. */
+const UNFINISHED =
+  'The command did not finish; what it had written in its unfinished step was taken back.';
+
+/**
+ * SQLite busy (another process's write lock, past the minute's wait), mid-command. PostgreSQL out of reach is said
+ * by `postgresProblem`, naming its host and port: found by the twenty-fifth session's PostgreSQL probe, this line
+ * blamed another process's write lock held for a minute on a PostgreSQL that refused the connection in 2 s.
+ */
 export const DATABASE_BUSY_MESSAGE =
-  'The database stayed busy or out of reach: another process (a server, or another run of this tool) held its ' +
-  'write lock for over a minute, or the database server did not answer. The command did not finish; what it had ' +
-  'written in its unfinished step was taken back. Try again when the other process is done';
+  'The database stayed busy: another process (a server, or another run of this tool) held its write lock for ' +
+  `over a minute. ${UNFINISHED} Try again when the other process is done`;
 
 /** The longest form-service address the staff tool takes. */
 const MAX_URL_LENGTH = 2_000;
@@ -604,6 +611,20 @@ function summariseQuote(kind: string, json: string): string {
 }
 
 /**
+ * An error's message, followed by those of the errors it wraps (`cause`) that it does not already say: "Database
+ * migration 0012_x failed: duplicate column …".
+ */
+function messageOf(error: unknown): string {
+  let text = error instanceof Error ? error.message : String(error);
+  let current: unknown = error instanceof Error ? error.cause : undefined;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current.message !== '' && !text.includes(current.message)) text += `: ${current.message}`;
+    current = current.cause;
+  }
+  return text;
+}
+
+/**
  * The staff tool. Returns the exit code: 0 done, 1 the command failed, 2 the command line is wrong.
  */
 export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
@@ -688,15 +709,21 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       io.stderr(`${shownText(error.message, MAX_MESSAGE)}\n`);
       return 1;
     }
-    if (isDatabaseUnavailable(error)) {
-      io.stderr(
-        `${DATABASE_BUSY_MESSAGE} (${shownText(error instanceof Error ? error.message : String(error), MAX_MESSAGE)})\n`,
-      );
+    // PostgreSQL out of reach, or refusing the login, the database or SSL: one plain line naming its host and port,
+    // as the server's start says it (found by the twenty-fifth session's PostgreSQL probe: "Failed: Database
+    // migration  failed: password authentication failed for user …").
+    const problem =
+      config.databaseUrl === null ? undefined : postgresProblem(config.databaseUrl, error);
+    if (problem !== undefined) {
+      const unfinished = isDatabaseUnavailable(error) && db !== undefined ? ` ${UNFINISHED}` : '';
+      io.stderr(`${shownText(problem, MAX_MESSAGE)}${unfinished}\n`);
       return 1;
     }
-    io.stderr(
-      `Failed: ${shownText(error instanceof Error ? error.message : String(error), MAX_MESSAGE)}\n`,
-    );
+    if (isDatabaseUnavailable(error)) {
+      io.stderr(`${DATABASE_BUSY_MESSAGE} (${shownText(messageOf(error), MAX_MESSAGE)})\n`);
+      return 1;
+    }
+    io.stderr(`Failed: ${shownText(messageOf(error), MAX_MESSAGE)}\n`);
     return 1;
   } finally {
     await db?.close();

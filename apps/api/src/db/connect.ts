@@ -13,6 +13,7 @@ import { BUSY_TIMEOUT_MS, FairSqliteDialect, type ConnectionWatch } from './sqli
 import { SqliteFilesWatch } from './sqlite-files.js';
 import { withStatementCache } from './statement-cache.js';
 import { StorageError, WRITABLE_DATA_DIR, codeOf, storageProblem } from '../storage-error.js';
+import { databaseHost } from './unavailable.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -127,6 +128,43 @@ function refuseDatabaseNotFound(file: string, dataDir: string): void {
   );
 }
 
+/**
+ * Refuses a PostgreSQL database, or schema, that holds no portal (no migrations table there), as `openSqlite`
+ * refuses a DATA_DIR with no database. Found by the twenty-fifth session's PostgreSQL probe: the staff tool pointed
+ * at the wrong database or DATABASE_SCHEMA made the schema and a new, empty portal there, and said "No clients yet."
+ * with exit code 0.
+ */
+async function refuseNoPortal(
+  kysely: Kysely<Database>,
+  url: string,
+  schema: string | null,
+): Promise<void> {
+  // Without DATABASE_SCHEMA, the migrations' table is looked for through the search_path, as the migrator does.
+  const table = schema === null ? 'kysely_migration' : `"${schema}".kysely_migration`;
+  const { rows } = await sql<{
+    database: string;
+    schema: string | null;
+    schema_exists: boolean;
+    portal: boolean;
+  }>`
+    select database, schema, exists (select from pg_namespace where nspname = schema) as schema_exists,
+      to_regclass(${table}) is not null as portal
+    from (select current_database() as database,
+      coalesce(${schema}::text, current_schema()) as schema) as here
+  `.execute(kysely);
+  const found = rows[0];
+  if (found === undefined || found.portal) return;
+  const where =
+    `the PostgreSQL database ${databaseHost(url)}/${found.database}` +
+    (found.schema === null
+      ? ''
+      : `, schema "${found.schema}"${found.schema_exists ? '' : ' (no such schema)'}`);
+  throw new StorageError(
+    `There is no portal in ${where}: are DATABASE_URL and DATABASE_SCHEMA right? This command works on an ` +
+      'existing portal and does not start a new one (the server makes its tables at its first start).',
+  );
+}
+
 /** A file's size; undefined when there is none, null when it cannot be looked at. */
 function sizeOf(file: string): number | null | undefined {
   try {
@@ -177,7 +215,10 @@ export async function openDatabase(
      * (`onLockWait`) once when such a wait begins.
      */
     busyWaitMs?: number;
-    /** SQLite: refuse a DATA_DIR with no database, rather than start a new portal there (the staff tool's reads). */
+    /**
+     * Refuse a DATA_DIR with no database (SQLite), or a database or schema with no portal (PostgreSQL), rather than
+     * start a new portal there (the staff tool's commands but `client add`).
+     */
     mustExist?: boolean;
   } & MigrateOptions = {},
 ): Promise<Db> {
@@ -227,6 +268,9 @@ export async function openDatabase(
     dialect = 'postgres';
   }
   try {
+    if (dialect === 'postgres' && mustExist) {
+      await refuseNoPortal(kysely, config.databaseUrl ?? '', config.databaseSchema);
+    }
     if (dialect === 'postgres' && config.databaseSchema !== null) {
       await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(kysely);
     }

@@ -57,19 +57,26 @@ const MESSAGES = new Set([
 
 /** True when `error` (or what it wraps, as `cause`) says the database is unavailable for now. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return someCause(error, ({ code, message, syscall }) => {
-    if (typeof code === 'string' && (CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-    if (typeof code === 'string' && SOCKET_CODES.has(code) && typeof syscall === 'string')
-      return true;
-    return typeof message === 'string' && MESSAGES.has(message);
-  });
+  return someCause(error, saysUnavailable);
+}
+
+/** Whether one error (not what it wraps) says the database is unavailable for now. */
+function saysUnavailable({ code, message, syscall }: ErrorFields): boolean {
+  if (typeof code === 'string' && (CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (typeof code === 'string' && SOCKET_CODES.has(code) && typeof syscall === 'string')
+    return true;
+  return typeof message === 'string' && MESSAGES.has(message);
+}
+
+/** The fields of an error these tests read. */
+interface ErrorFields {
+  code?: unknown;
+  message?: unknown;
+  syscall?: unknown;
 }
 
 /** Whether `error`, or one of the errors it wraps (as `cause`, five deep at most), passes `test`. */
-function someCause(
-  error: unknown,
-  test: (fields: { code?: unknown; message?: unknown; syscall?: unknown }) => boolean,
-): boolean {
+function someCause(error: unknown, test: (fields: ErrorFields) => boolean): boolean {
   for (let current = error, depth = 0; depth < 5; depth++) {
     if (typeof current !== 'object' || current === null) return false;
     if (test(current)) return true;
@@ -94,3 +101,90 @@ export function isDatabaseDamaged(error: unknown): boolean {
 /** What the user is told while the database is damaged. */
 export const DATABASE_DAMAGED =
   'The portal cannot read its data just now. Please try again later, or contact the team.';
+
+/** Host and port of a PostgreSQL URL, without the user or password it may hold. */
+export function databaseHost(url: string): string {
+  try {
+    const { hostname, port, searchParams } = new URL(url);
+    // No host in the URL: a socket folder given as `?host=`, or node-postgres's default.
+    const host = hostname === '' ? (searchParams.get('host') ?? 'localhost') : hostname;
+    return `${host}:${port === '' ? '5432' : port}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/** Node's codes for a TLS certificate it does not trust (an SSL connection PostgreSQL accepted). */
+const CERTIFICATE_CODE =
+  /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|^ERR_TLS_|^ERR_SSL_/;
+
+/** What is wrong with the setting, in plain words after "PostgreSQL at host:port", and what to do. */
+function problemOf(at: string, fields: ErrorFields): string | undefined {
+  const { code, message } = fields;
+  const text = typeof message === 'string' ? message : '';
+  const quoted = (pattern: RegExp) => pattern.exec(text)?.[1];
+  if (code === '28P01') {
+    const user = quoted(/user "(.*)"/);
+    return (
+      `${at} refused the login${user === undefined ? '' : ` for user "${user}"`} (password authentication ` +
+      'failed). DATABASE_URL must give a user and password it accepts.'
+    );
+  }
+  if (code === '28000') {
+    // "no pg_hba.conf entry for host …, user …, database …, SSL off", or "role "x" does not exist".
+    return (
+      `${at} refused the login (${text}). DATABASE_URL must give a user it lets in from this machine ` +
+      '(pg_hba.conf).'
+    );
+  }
+  if (code === '3D000') {
+    const name = quoted(/database "(.*)"/);
+    return (
+      `${at} has no database${name === undefined ? '' : ` "${name}"`}. DATABASE_URL must name a database ` +
+      'that exists there (the server makes its schema and tables, not the database: createdb).'
+    );
+  }
+  // node-postgres's own words, without a code.
+  if (/password must be a string/i.test(text)) {
+    return `${at} asks for a password, and DATABASE_URL gives none.`;
+  }
+  if (text === 'The server does not support SSL connections') {
+    return (
+      `${at} does not accept SSL connections, and DATABASE_URL asks for one (sslmode). Turn SSL on in ` +
+      'PostgreSQL, or change sslmode.'
+    );
+  }
+  if (typeof code === 'string' && CERTIFICATE_CODE.test(code)) {
+    return (
+      `${at} sent a TLS certificate this machine does not trust (${code}). Give PostgreSQL a certificate ` +
+      'this machine trusts, or name its authority in DATABASE_URL (sslrootcert).'
+    );
+  }
+  if (!saysUnavailable(fields)) return undefined;
+  const reach = 'DATABASE_URL must name a running PostgreSQL server this machine can reach.';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `${at} cannot be reached: its host name cannot be resolved (${code}). ${reach}`;
+  }
+  if (code === 'ECONNREFUSED') {
+    return `${at} cannot be reached: nothing accepts connections there (${code}). ${reach}`;
+  }
+  const reason = typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : text;
+  return `${at} cannot be reached or is not answering (${reason}). ${reach}`;
+}
+
+/**
+ * Why PostgreSQL at `url` cannot be used, as plain sentences naming its host and port (never the URL's password):
+ * it cannot be reached or is not answering, it refused the login, it has no such database, it refused SSL or sent
+ * a certificate not trusted here. Undefined for any other error (a statement that failed is the code's, not the
+ * setting's). The server's start and the staff tool say it alike.
+ */
+export function postgresProblem(url: string, error: unknown): string | undefined {
+  const at = `PostgreSQL at ${databaseHost(url)}`;
+  for (let current = error, depth = 0; depth < 5; depth++) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    const problem = problemOf(at, current);
+    if (problem !== undefined) return problem;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -47,6 +47,37 @@ describe('migrations', () => {
   });
 });
 
+// Found by the twenty-fifth session's PostgreSQL probe: "Database migration  failed: X", two spaces where the
+// migration's name goes, and the cause's message in the error's own, which the log then said twice.
+describe('a failing migration', () => {
+  const failure = async (setUp: string): Promise<Error> => {
+    const db = new Kysely<unknown>({
+      dialect: new SqliteDialect({ database: new Database(':memory:') }),
+    });
+    try {
+      await sql.raw(setUp).execute(db);
+      return await migrateToLatest(db, null).then(
+        () => new Error('migrated'),
+        (error: unknown) => error as Error,
+      );
+    } finally {
+      await db.destroy();
+    }
+  };
+
+  it('should be named, with what went wrong as its cause', async () => {
+    const error = await failure('create table clients (id text)');
+    expect(error.message).toBe(`Database migration ${Object.keys(migrations)[0] ?? ''} failed`);
+    expect((error.cause as Error).message).toBe('table "clients" already exists');
+  });
+
+  it('should say so in plain words when it fails before any migration runs', async () => {
+    const error = await failure('create table kysely_migration (id text)');
+    expect(error.message).toBe('Database migration failed');
+    expect((error.cause as Error).message).toMatch(/^no such column: /);
+  });
+});
+
 /** A database of this kind, migrated up to (and with) `last` only, as it stood before later migrations. */
 async function migratedTo(
   target: DatabaseTarget,

@@ -5,7 +5,12 @@ import SqliteDatabase from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import {
+  DATABASE_UNAVAILABLE,
+  databaseHost,
+  isDatabaseUnavailable,
+  postgresProblem,
+} from '../../src/db/unavailable.js';
 import { PERSON, buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
 
 /**
@@ -32,6 +37,86 @@ function expectUnavailable(answer: LightMyRequestResponse | 'hung'): void {
   expect(answer.headers['retry-after']).toBe('5');
   expect(answer.headers['cache-control']).toBe('no-store');
 }
+
+// Found by the twenty-fifth session's PostgreSQL probe: only an unreachable server was said in plain words, at the
+// server's start; a refused login or a missing database printed a stack there, and "Failed: Database migration
+// failed: …" in the staff tool, which blamed another process's write lock on any PostgreSQL out of reach.
+describe('what is said of a PostgreSQL that cannot be used', () => {
+  const url = 'postgres://portal:hunter2@db.internal:5433/portal';
+  const coded = (message: string, fields: Record<string, string>) =>
+    Object.assign(new Error(message), fields);
+  it.each([
+    [
+      'a wrong password',
+      coded('password authentication failed for user "portal"', { code: '28P01' }),
+      'PostgreSQL at db.internal:5433 refused the login for user "portal" (password authentication failed). ' +
+        'DATABASE_URL must give a user and password it accepts.',
+    ],
+    [
+      'a login pg_hba.conf does not allow',
+      coded('no pg_hba.conf entry for host "10.0.0.5", user "portal", database "portal", SSL off', {
+        code: '28000',
+      }),
+      'PostgreSQL at db.internal:5433 refused the login (no pg_hba.conf entry for host "10.0.0.5", user ' +
+        '"portal", database "portal", SSL off). DATABASE_URL must give a user it lets in from this machine ' +
+        '(pg_hba.conf).',
+    ],
+    [
+      'no password given',
+      new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string'),
+      'PostgreSQL at db.internal:5433 asks for a password, and DATABASE_URL gives none.',
+    ],
+    [
+      'no such database, as the migrations wrap it',
+      new Error('Database migration failed', {
+        cause: coded('database "portal" does not exist', { code: '3D000' }),
+      }),
+      'PostgreSQL at db.internal:5433 has no database "portal". DATABASE_URL must name a database that exists ' +
+        'there (the server makes its schema and tables, not the database: createdb).',
+    ],
+    [
+      'SSL refused',
+      new Error('The server does not support SSL connections'),
+      'PostgreSQL at db.internal:5433 does not accept SSL connections, and DATABASE_URL asks for one (sslmode). ' +
+        'Turn SSL on in PostgreSQL, or change sslmode.',
+    ],
+    [
+      'a certificate not trusted',
+      coded('self-signed certificate', { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+      'PostgreSQL at db.internal:5433 sent a TLS certificate this machine does not trust ' +
+        '(DEPTH_ZERO_SELF_SIGNED_CERT). Give PostgreSQL a certificate this machine trusts, or name its authority ' +
+        'in DATABASE_URL (sslrootcert).',
+    ],
+    [
+      'a refused connection',
+      coded('connect ECONNREFUSED 10.0.0.9:5433', { code: 'ECONNREFUSED', syscall: 'connect' }),
+      'PostgreSQL at db.internal:5433 cannot be reached: nothing accepts connections there (ECONNREFUSED). ' +
+        'DATABASE_URL must name a running PostgreSQL server this machine can reach.',
+    ],
+    [
+      'a server starting up',
+      coded('the database system is starting up', { code: '57P03' }),
+      'PostgreSQL at db.internal:5433 cannot be reached or is not answering (the database system is starting ' +
+        'up). DATABASE_URL must name a running PostgreSQL server this machine can reach.',
+    ],
+  ])('should say %s in plain words, naming the server', (_name, error, said) => {
+    expect(postgresProblem(url, error)).toBe(said);
+  });
+  it.each([
+    ['a fault in the code', new TypeError('x is undefined')],
+    ['a migration that failed', coded('relation "clients" already exists', { code: '42P07' })],
+    ['not an error', 'ECONNREFUSED'],
+  ])('should leave %s to the log', (_name, error) => {
+    expect(postgresProblem(url, error)).toBeUndefined();
+  });
+  it('should name the host and port only, whatever the URL holds', () => {
+    expect(databaseHost('postgres://portal:hunter2@db.internal/portal')).toBe('db.internal:5432');
+    expect(databaseHost('postgres:///portal?host=/var/run/postgresql')).toBe(
+      '/var/run/postgresql:5432',
+    );
+    expect(databaseHost('postgresql://[::1]:6432/portal')).toBe('[::1]:6432');
+  });
+});
 
 /** Holds a write lock on the app's database from another connection, as a staff tool or a DBA would. */
 async function holdWriteLock(t: TestApp, table: string): Promise<() => Promise<void>> {
