@@ -56,6 +56,16 @@ export const NAME_MAX_LENGTH = 100;
  */
 export const FULL_NAME_MAX_LENGTH = 2 * NAME_MAX_LENGTH + 1;
 
+/**
+ * A phone number: digits, with spaces, `+`, brackets, dashes and dots (the login's `phone`, the calculators'
+ * `telephone` and `contact_number`). Found by the twenty-fifth session's portal probe: the calculators took any
+ * line of text ("call me", "+", "))))"), stored and e-mailed to the team as the number to call back on.
+ */
+export const phoneField = {
+  ...requiredText(40),
+  pattern: '^[0-9+()\\-. ]*[0-9][0-9+()\\-. ]*$',
+} as const;
+
 export const emailField = { type: 'string', format: 'email', maxLength: 254 } as const;
 
 export const contentItemSchema = {

@@ -14,7 +14,14 @@ import { addressKey } from '../../services/address-key.js';
 import { continuePage, invalidLinkPage } from '../../services/pages.js';
 import { HttpError, clientOf } from '../../types.js';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../../plugins/app/session.js';
-import { NAME_MAX_LENGTH, clientParams, emailField, errors, requiredText } from '../schemas.js';
+import {
+  NAME_MAX_LENGTH,
+  clientParams,
+  emailField,
+  errors,
+  phoneField,
+  requiredText,
+} from '../schemas.js';
 
 export const TOO_MANY_ATTEMPTS =
   'Too many login attempts. Please wait a few minutes and try again.';
@@ -25,7 +32,7 @@ const loginBody = {
     first_name: requiredText(NAME_MAX_LENGTH),
     last_name: requiredText(NAME_MAX_LENGTH),
     email: emailField,
-    phone: { ...requiredText(40), pattern: '^[0-9+()\\-. ]*[0-9][0-9+()\\-. ]*$' },
+    phone: phoneField,
   },
   required: ['first_name', 'last_name', 'email', 'phone'],
   additionalProperties: false,

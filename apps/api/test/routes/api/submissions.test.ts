@@ -243,6 +243,35 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
     expect(blank.json<{ error: string }>().error).toContain('"name"');
   });
 
+  // Found by the twenty-fifth session's portal probe: any line of text was taken as the number to call back on.
+  it('should refuse a telephone that is not a phone number, as the login does, and store nothing', async () => {
+    const before = await t.app.db.kysely
+      .selectFrom('quotes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    for (const telephone of ['call me', '+', '))))', '020 7946 0000 ext 12']) {
+      for (const [path, body, field] of [
+        ['warranty', WARRANTY, 'telephone'],
+        ['btr', BTR, 'contact_number'],
+        ['car', CAR, 'telephone'],
+      ] as const) {
+        const response = await post(path, { ...body, [field]: telephone });
+        expect(response.statusCode, `${path} ${telephone}`).toBe(400);
+        expect(response.json()).toEqual({
+          error: `Invalid field "${field}": it must not be blank and must be well formed.`,
+        });
+      }
+    }
+    const after = await t.app.db.kysely
+      .selectFrom('quotes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    for (const telephone of ['+44 (0)20 7946 0123', '020-7946-0123', '0207.946.0123']) {
+      expect((await post('car', { ...CAR, telephone })).statusCode, telephone).toBe(201);
+    }
+  });
+
   it('should e-mail every stored quote to the team through the outbox', async () => {
     await t.app.background.drain();
     await t.app.outbox.runOnce();

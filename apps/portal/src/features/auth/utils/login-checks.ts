@@ -1,4 +1,5 @@
 import { EMAIL_ADDRESS_MESSAGE, isEmailAddress } from '@/lib/email-address';
+import { isPhoneNumber, PHONE_NUMBER_MESSAGE } from '@/lib/phone-number';
 import {
   characterCount,
   hasHiddenCharacters,
@@ -24,9 +25,6 @@ export const LOGIN_MAX_LENGTH: Record<LoginField, number> = {
   email: 254,
   phone: 40,
 };
-
-/** A phone number as the API takes it: digits, with spaces, `+`, brackets, dashes and dots. */
-const PHONE_NUMBER = /^[0-9+()\-. ]*[0-9][0-9+()\-. ]*$/;
 
 const WHAT: Record<LoginField, string> = {
   first_name: 'your first name',
@@ -55,9 +53,7 @@ export function loginFieldMessage(details: LoginRequest, field: LoginField): str
   if (field === 'email' && !isEmailAddress(value)) {
     return EMAIL_ADDRESS_MESSAGE;
   }
-  if (field === 'phone' && !PHONE_NUMBER.test(value.trim())) {
-    return 'Enter your phone number in digits (spaces, +, brackets, dashes and dots may be used)';
-  }
+  if (field === 'phone' && !isPhoneNumber(value)) return PHONE_NUMBER_MESSAGE;
   return undefined;
 }
 

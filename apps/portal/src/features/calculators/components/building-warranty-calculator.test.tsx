@@ -117,6 +117,23 @@ describe('BuildingWarrantyCalculator', () => {
       expect(fetchMock).not.toHaveBeenCalled();
     });
 
+    // Found by the twenty-fifth session's portal probe: "call me" was sent to the team as the number to call.
+    it('should ask for a telephone number in digits, as the login does, and post nothing', async () => {
+      const user = userEvent.setup();
+      renderCalculator();
+      const telephone = await screen.findByLabelText('Telephone');
+      fireEvent.change(telephone, { target: { value: 'call me' } });
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      expect(telephone).toHaveAttribute('aria-invalid', 'true');
+      expect(telephone).toHaveFocus();
+      expect(telephone).toHaveAccessibleDescription(
+        'Enter your phone number in digits (spaces, +, brackets, dashes and dots may be used)',
+      );
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
+
     it('should neither compute nor post with a typed amount the field refused, and focus the first field to fix', async () => {
       const user = userEvent.setup();
       renderCalculator();

@@ -4,6 +4,7 @@ import { styled } from 'styled-components';
 
 import type { ContactDetails } from '../stores/create-draft-store';
 import { EMAIL_ADDRESS_MESSAGE } from '@/lib/email-address';
+import { PHONE_NUMBER_MESSAGE } from '@/lib/phone-number';
 import { HIDDEN_CHARACTERS_MESSAGE, isBlank } from '@/lib/text';
 
 import { CONTACT_MAX_LENGTH, contactProblem, type ContactField } from '../utils/contact';
@@ -51,6 +52,8 @@ function contactMessage(
       return `Use at most ${CONTACT_MAX_LENGTH[field]} characters`;
     case 'not-an-address':
       return emailMessage(contact.email);
+    case 'not-a-phone-number':
+      return PHONE_NUMBER_MESSAGE;
   }
 }
 

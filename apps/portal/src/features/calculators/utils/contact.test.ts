@@ -73,6 +73,10 @@ describe('contactProblem', () => {
       [{ ...ok, telephone: '020\u2028 7946' }, 'telephone', 'hidden-characters'],
       [{ ...ok, email: `${'a'.repeat(250)}@b.co` }, 'email', 'too-long'],
       [{ ...ok, email: 'ada.example.com' }, 'email', 'not-an-address'],
+      [{ ...ok, telephone: 'call me' }, 'telephone', 'not-a-phone-number'],
+      [{ ...ok, telephone: '+' }, 'telephone', 'not-a-phone-number'],
+      [{ ...ok, telephone: '))))' }, 'telephone', 'not-a-phone-number'],
+      [{ ...ok, telephone: '020 7946 0000 ext 12' }, 'telephone', 'not-a-phone-number'],
     ] as const) {
       expect(contactProblem(contact, field), JSON.stringify(contact[field]).slice(0, 40)).toBe(
         problem,
