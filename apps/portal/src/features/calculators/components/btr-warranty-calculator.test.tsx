@@ -132,6 +132,12 @@ describe('BtrWarrantyCalculator', () => {
         '£18,816',
         '£175,616',
       ]);
+      // The line's own terms (found by the twenty-fifth session's portal probe: "6 months programme of works").
+      expect(
+        screen.getByText(
+          /\(24 months at 0\.72% of £2,000,000 a year, 6-month programme of works\)/,
+        ),
+      ).toBeInTheDocument();
       expect(await screen.findByText('Your reference: BTR-2026-000001')).toBeInTheDocument();
       const [, init] = fetchMock.mock.calls.find(([url]) => url === '/api/demo/btr')!;
       expect(JSON.parse(String(init?.body))).toEqual({

@@ -9,7 +9,12 @@ import {
 } from '../api/submit-btr-warranty';
 import { useCalculator } from '../hooks/use-calculator';
 import { quoteBtrWarrantyInputs as quote, useBtrWarrantyStore } from '../stores/btr-warranty-store';
-import { formatCount, formatFractionAsPercent, formatPercent } from '../utils/format';
+import {
+  formatCount,
+  formatDecimal,
+  formatFractionAsPercent,
+  formatPercent,
+} from '../utils/format';
 import { optionOf, rangeOf } from '../utils/options';
 import { TERMS } from '../utils/terms';
 
@@ -210,7 +215,7 @@ function lossOfRentDetail(inputs: BtrWarrantyInputs, termRate: number | null): s
   if (!inputs.includeLossOfRent || termRate === null) return '';
   const programme =
     inputs.programmeMonths > 0
-      ? `, ${formatCount(inputs.programmeMonths, 'month')} programme of works`
+      ? `, ${formatDecimal(inputs.programmeMonths, 0)}-month programme of works`
       : '';
   return ` (${formatCount(inputs.termMonths, 'month')} at ${formatFractionAsPercent(termRate)} of ${formatPounds(inputs.anticipatedRentalIncome)} a year${programme})`;
 }
