@@ -170,6 +170,27 @@ test.describe('BTR Warranty + Loss of Rent Calculator', () => {
     await saveScreenshot(page, 'calculator-btr-warranty-desktop');
   });
 
+  // Found by the twenty-fifth session's portal probe: the browser steps from the amount as it has snapped it to the
+  // slider, so → from a typed £12,345,678 (drawn at £12.5m) went to £13,000,000.
+  test('an arrow key on the slider after a typed amount between steps goes to the next step', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/calculator/btr-warranty');
+    const amount = page.getByRole('textbox', { name: /^Sum insured.*exact amount/ });
+    await typeAmount(page, /^Sum insured.*exact amount/, '12,345,678');
+    const slider = page.getByRole('slider', { name: /^Sum insured/ });
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(amount).toHaveValue('£12,500,000');
+    await typeAmount(page, /^Sum insured.*exact amount/, '12,345,678');
+    await slider.focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(amount).toHaveValue('£12,000,000');
+    // On a step, the browser's own stepping.
+    await page.keyboard.press('ArrowRight');
+    await expect(amount).toHaveValue('£12,500,000');
+  });
+
   test('an empty contact number is highlighted and nothing is computed', async ({ hub: page }) => {
     await page.goto('/demo/calculator/btr-warranty');
     await page.getByLabel('Contact number').fill('');

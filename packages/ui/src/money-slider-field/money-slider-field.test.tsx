@@ -296,6 +296,39 @@ describe('MoneySliderField', () => {
     });
   });
 
+  describe('given a typed amount between two steps', () => {
+    it('should go to the step above it on → and ↑, and the one below it on ← and ↓', async () => {
+      for (const [key, expected] of [
+        ['ArrowRight', 12_500_000],
+        ['ArrowUp', 12_500_000],
+        ['ArrowLeft', 12_000_000],
+        ['ArrowDown', 12_000_000],
+      ] as const) {
+        const onValueChange = vi.fn();
+        const { unmount } = renderWithTheme(
+          <SumInsured initial={12_345_678} step={500_000} onValueChange={onValueChange} />,
+        );
+        fireEvent.keyDown(screen.getByRole('slider', { name: 'Sum insured' }), { key });
+        expect(onValueChange, key).toHaveBeenCalledWith(expected);
+        expect(screen.getByRole('textbox', { name: 'Sum insured (exact amount)' })).toHaveValue(
+          formatPounds(expected),
+        );
+        unmount();
+      }
+    });
+
+    it('should leave an amount on a step, and other keys, to the browser', () => {
+      const onValueChange = vi.fn();
+      renderWithTheme(
+        <SumInsured initial={12_500_000} step={500_000} onValueChange={onValueChange} />,
+      );
+      const slider = screen.getByRole('slider', { name: 'Sum insured' });
+      fireEvent.keyDown(slider, { key: 'ArrowRight' });
+      fireEvent.keyDown(slider, { key: 'PageUp' });
+      expect(onValueChange).not.toHaveBeenCalled();
+    });
+  });
+
   describe('given the parent changes the amount', () => {
     it('should show the new amount', () => {
       const { rerender } = renderWithTheme(

@@ -222,6 +222,14 @@ export function MoneySliderField({
           setProblem(null);
           onValueChange(snapToStep(Number(event.target.value), { min, max, step }));
         }}
+        onKeyDown={(event) => {
+          const next = stepFromBetween(event.key, value, { min, max, step });
+          if (next === undefined) return;
+          event.preventDefault();
+          setDraft(null);
+          setProblem(null);
+          onValueChange(next);
+        }}
       />
       <SliderBounds>
         <span>{format(min)}</span>
@@ -229,4 +237,24 @@ export function MoneySliderField({
       </SliderBounds>
     </FieldRoot>
   );
+}
+
+/**
+ * The next step an arrow key goes to from a typed amount between two steps: the one above it (→, ↑) or below it
+ * (←, ↓), or `undefined` when the amount is on a step (the browser's own stepping is right then) or the key is no
+ * arrow. Found by the twenty-fifth session's portal probe: the browser steps from the amount as it has snapped it
+ * to the nearest step, so → from a typed £12,345,678 (drawn at £12.5m) went to £13,000,000, past £12,500,000.
+ */
+export function stepFromBetween(
+  key: string,
+  value: number,
+  { min, max, step }: { min: number; max: number; step: number },
+): number | undefined {
+  const up = key === 'ArrowRight' || key === 'ArrowUp';
+  const down = key === 'ArrowLeft' || key === 'ArrowDown';
+  if ((!up && !down) || !(step > 0)) return undefined;
+  const steps = (value - min) / step;
+  if (Number.isInteger(steps)) return undefined;
+  const next = min + (up ? Math.ceil(steps) : Math.floor(steps)) * step;
+  return Math.min(max, Math.max(min, next));
 }
