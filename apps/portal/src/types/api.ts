@@ -8,6 +8,8 @@ export interface Branding {
   primary: string;
   accent: string;
   logo_url: string | null;
+  /** The logo's own width and height (absent from an older server's answer). */
+  logo_size?: { width: number; height: number } | null;
 }
 
 /** GET /api/{client}. Without a session `logged_in` is false and the four user fields are ''. */

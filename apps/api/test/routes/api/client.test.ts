@@ -30,6 +30,8 @@ describe.each(databases)('GET /api/{client} ($name)', (target) => {
         footer: { regulatory: DEFAULT_REGULATORY_TEXT },
       });
       expect(body.branding.logo_url).toMatch(/^\/media\/demo\/[a-f0-9]{20}\.svg$/);
+      // The logo's own size (the fixture's SVG is 10 by 10), so the portal keeps its place before it loads.
+      expect(body.branding.logo_size).toEqual({ width: 10, height: 10 });
     });
   });
 

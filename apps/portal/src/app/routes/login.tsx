@@ -4,6 +4,7 @@ import { paths } from '@/config/paths';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useLoadedClient } from '@/hooks/use-loaded-client';
 import { forgetTabData } from '@/lib/tab-data';
+import { logoSize } from '@/lib/logo';
 
 /**
  * /{client}/login: the client's name and the login form. Loads no calculator, pricing or PDF code, and no SWR: it
@@ -16,7 +17,9 @@ export function Component() {
     <Page>
       <title>{`Log in – ${client.name}`}</title>
       <Panel>
-        {client.branding.logo_url ? <Logo src={client.branding.logo_url} alt="" /> : null}
+        {client.branding.logo_url ? (
+          <Logo src={client.branding.logo_url} alt="" {...logoSize(client.branding)} />
+        ) : null}
         <h1>{client.name}</h1>
         <Lead>Log in to your client hub with your details.</Lead>
         <LoginForm

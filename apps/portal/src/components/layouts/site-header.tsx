@@ -7,6 +7,7 @@ import { forgetTabData } from '@/lib/tab-data';
 import type { Client } from '@/types/api';
 
 import { SearchBox } from './search-box';
+import { logoSize } from '@/lib/logo';
 
 interface SiteHeaderProps {
   client: Client;
@@ -32,7 +33,9 @@ export function SiteHeader({ client, menuOpen, menuId, menuButton, onOpenMenu }:
         Menu
       </MenuButton>
       <Brand>
-        {client.branding.logo_url ? <Logo src={client.branding.logo_url} alt="" /> : null}
+        {client.branding.logo_url ? (
+          <Logo src={client.branding.logo_url} alt="" {...logoSize(client.branding)} />
+        ) : null}
         <Welcome>Welcome, {client.first_name}</Welcome>
       </Brand>
       <SearchBox prefix={client.prefix} />
