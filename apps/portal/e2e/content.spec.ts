@@ -158,6 +158,52 @@ test.describe('search', () => {
   }
 });
 
+// Found by the twenty-fifth session's probe of its own change: a search that failed showed the results of the same
+// search made earlier, as if current, with no error; a late one was given up at the page's wait and asked anew.
+test.describe('search answers that fail or come late', () => {
+  test('a failed search says so with Retry, not the same search’s earlier results', async ({
+    hub: page,
+  }) => {
+    const box = page.getByRole('searchbox', { name: 'Search the hub' });
+    const found = page.getByRole('status').filter({ hasText: /results? for “/ });
+    for (const text of ['warranty', 'liability']) {
+      await box.fill(text);
+      await box.press('Enter');
+      await expect(found).toHaveText(new RegExp(`results? for “${text}”$`));
+    }
+    await page.route('**/api/demo/content?search=warranty', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Boom"}' }),
+    );
+    await box.fill('warranty');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/search=warranty$/);
+    await expect(page.getByRole('alert').getByRole('button', { name: 'Retry' })).toBeVisible();
+    await expect(page.getByRole('alert')).toContainText('Boom');
+  });
+
+  test('a late answer is taken up by the page when it comes, asked for once', async ({
+    hub: page,
+  }) => {
+    const asked: string[] = [];
+    await page.route('**/api/demo/content?search=**', async (route) => {
+      asked.push(route.request().url());
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      await route.continue();
+    });
+    const box = page.getByRole('searchbox', { name: 'Search the hub' });
+    await box.fill('insurance');
+    await box.press('Enter');
+    // Shown at the loader's wait (4 s), searching until the answer comes.
+    await expect(page).toHaveURL(/search=insurance$/, { timeout: 6_000 });
+    await expect(
+      page.getByRole('status').filter({ hasText: /results? for “insurance”$/ }),
+    ).toBeVisible({
+      timeout: 10_000,
+    });
+    expect(asked).toHaveLength(1);
+  });
+});
+
 test.describe('article', () => {
   test('shows image, title and body, related items on wide screens, and Go Back returns', async ({
     hub: page,

@@ -1,4 +1,6 @@
-import { mutate } from 'swr';
+import { mutate, preload } from 'swr';
+
+import { REQUEST_TIMEOUT_MS } from './api-client';
 
 import { bootAnswer, servePageAnswers } from './boot-data';
 
@@ -17,9 +19,13 @@ export type PageCall = readonly [key: string, fetch: (signal: AbortSignal) => Pr
  * Answers the page was served with are not asked for again. Each answer that comes within `waitMs` is handed to
  * the page (`useBootFallback` in `boot.ts` reads it) and becomes SWR's data for its key, so that an older copy
  * (the information hub's articles, an earlier search) does not show instead, and a page already showing (a new
- * search from the results page) draws it at once. One that fails, or is later, is left to the page, which asks for
- * it itself and shows its spinner, or its failure with Retry. A navigation given up (`signal`) hands over nothing.
- * Gives the answers it handed over, by key. (SWR: this module belongs to the hub, never to the login page.)
+ * search from the results page) draws it at once. One that fails, or is still on its way at `waitMs`, is handed
+ * to SWR as that call (`preload`), which the page takes up rather than asking again: it shows its failure with
+ * Retry at once, or its spinner until the answer comes (found by the twenty-fifth session's probe: a late answer
+ * was given up at the wait and asked for anew, coming twice as late). A call still on its way is given up after
+ * `REQUEST_TIMEOUT_MS`, as any call of the portal is. A navigation given up (`signal`) while the loader waits gives
+ * up its calls and hands over nothing. Gives the answers it handed over, by key. (SWR: this module belongs to the
+ * hub, never to the login page.)
  */
 export async function fetchPageAnswers(
   calls: readonly PageCall[],
@@ -29,26 +35,47 @@ export async function fetchPageAnswers(
   const served = new Map<string, unknown>();
   const missing = calls.filter(([key]) => bootAnswer(key) === undefined);
   if (missing.length === 0 || signal.aborted) return served;
-  const giveUp = new AbortController();
-  const onAbort = () => giveUp.abort(signal.reason);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(
-    () => giveUp.abort(new DOMException('The page is shown without it.', 'TimeoutError')),
-    waitMs,
+  const limit = setTimeout(
+    () => stop.abort(new DOMException('The server did not answer in time.', 'TimeoutError')),
+    REQUEST_TIMEOUT_MS,
   );
-  try {
-    const outcomes = await Promise.allSettled(missing.map(([, fetch]) => fetch(giveUp.signal)));
-    if (signal.aborted) return served;
-    outcomes.forEach((outcome, index) => {
-      if (outcome.status === 'fulfilled') served.set(missing[index]![0], outcome.value);
-    });
-    if (served.size > 0) servePageAnswers(served);
-    await Promise.all(
-      [...served].map(([key, answer]) => mutate(key, answer, { revalidate: false })),
+  const pending = missing.map(([key, fetch]) => {
+    const answer = fetch(stop.signal);
+    const call = {
+      key,
+      answer,
+      outcome: undefined as PromiseSettledResult<unknown> | undefined,
+    };
+    const settled = answer.then(
+      (value) => {
+        call.outcome = { status: 'fulfilled', value };
+      },
+      (reason: unknown) => {
+        call.outcome = { status: 'rejected', reason };
+      },
     );
-    return served;
+    return Object.assign(call, { settled });
+  });
+  void Promise.all(pending.map((call) => call.settled)).then(() => clearTimeout(limit));
+  let wait: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      Promise.all(pending.map((call) => call.settled)),
+      new Promise((resolve) => (wait = setTimeout(resolve, waitMs))),
+    ]);
   } finally {
-    clearTimeout(timer);
+    clearTimeout(wait);
     signal.removeEventListener('abort', onAbort);
   }
+  if (signal.aborted) return served;
+  for (const call of pending) {
+    if (call.outcome?.status === 'fulfilled') served.set(call.key, call.outcome.value);
+    else preload(call.key, () => call.answer);
+  }
+  if (served.size > 0) servePageAnswers(served);
+  await Promise.all([...served].map(([key, answer]) => mutate(key, answer, { revalidate: false })));
+  return served;
 }

@@ -17,13 +17,11 @@ export function searchContent(
 
 /**
  * No request while the text is empty. The results page's loader fetches each search before the page shows it
- * (`search-results.tsx`): what it found is drawn at once, not asked for again (a search found in SWR's cache is
- * not asked for again on the spot either; a focus of the window, or Retry, asks).
+ * (`search-results.tsx`): what it found is drawn at once, not asked for again; a search it could not get (failed,
+ * or still on its way when the page is shown) is the page's to show, with its error or when it comes, never an
+ * older copy of the same search from SWR's cache alone (found by the twenty-fifth session's probe of this change).
  */
 export function useSearchContent(prefix: string, text: string) {
   const key = text === '' ? null : paths.api.content(prefix, text);
-  return useSWR(key, () => searchContent(prefix, text), {
-    revalidateIfStale: false,
-    ...useBootFallback<SearchResult>(key),
-  });
+  return useSWR(key, () => searchContent(prefix, text), useBootFallback<SearchResult>(key));
 }
