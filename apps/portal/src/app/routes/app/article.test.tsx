@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { jsonResponse } from '@/testing/fixtures';
@@ -78,6 +78,21 @@ describe('Article', () => {
     ).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     await waitFor(() => expect(document.title).toBe('Harbour Quay – Demo Developments'));
+  });
+});
+
+// Found by the twenty-fifth session's probe: an image that could not be loaded left its 16:9 box empty above the
+// title, with the browser's broken-image sign.
+describe('Article image', () => {
+  it('should show the image, and take it away when it cannot be loaded', async () => {
+    answerArticleWith(() => jsonResponse({ ...ARTICLE, image_url: '/media/demo/missing.png' }));
+    const { container } = renderWithClient(<Article />, { path, pattern: 'article' });
+    await screen.findByRole('heading', { level: 1, name: 'Harbour Quay' });
+    const image = container.querySelector('article img');
+    expect(image).toHaveAttribute('src', '/media/demo/missing.png');
+    fireEvent.error(image!);
+    await waitFor(() => expect(container.querySelector('article img')).toBeNull());
+    expect(screen.getByRole('heading', { level: 1, name: 'Harbour Quay' })).toBeInTheDocument();
   });
 });
 

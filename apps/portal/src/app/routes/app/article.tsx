@@ -1,5 +1,5 @@
 import { Button } from '@firm/ui';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 
@@ -74,7 +74,7 @@ export function Component() {
         )}
         {data && !notFound ? (
           <>
-            {data.image_url ? <Hero src={data.image_url} alt="" /> : null}
+            {data.image_url ? <HeroImage key={data.image_url} src={data.image_url} /> : null}
             <PageHeading documentTitle={data.title}>{data.title}</PageHeading>
             <SafeHtml html={data.description} headingsFrom={2} />
           </>
@@ -116,6 +116,15 @@ const Article = styled.article`
 const BackButton = styled(Button)`
   margin-bottom: ${({ theme }) => theme.space.md};
 `;
+
+/**
+ * The article's image, gone when it cannot be loaded: its box would stand empty above the title, with the
+ * browser's broken-image sign (found by the twenty-fifth session's probe, once the box had a size of its own).
+ */
+function HeroImage({ src }: { src: string }) {
+  const [failed, setFailed] = useState(false);
+  return failed ? null : <Hero src={src} alt="" onError={() => setFailed(true)} />;
+}
 
 /**
  * Its box is 16:9 (at most 24rem high) before the image arrives, as the cards' images are, and the image is cut to
