@@ -63,7 +63,10 @@ export const FULL_NAME_MAX_LENGTH = 2 * NAME_MAX_LENGTH + 1;
  */
 export const phoneField = {
   ...requiredText(40),
-  pattern: '^[0-9+()\\-. ]*[0-9][0-9+()\\-. ]*$',
+  // With the spaces and dashes a pasted number may hold: no-break, thin and narrow no-break spaces, the no-break
+  // hyphen and the en dash (the portal's `lib/phone-number.ts` takes the same).
+  pattern:
+    '^[0-9+()\\-. \u00A0\u2009\u202F\u2011\u2013]*[0-9][0-9+()\\-. \u00A0\u2009\u202F\u2011\u2013]*$',
 } as const;
 
 export const emailField = { type: 'string', format: 'email', maxLength: 254 } as const;

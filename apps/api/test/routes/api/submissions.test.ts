@@ -267,7 +267,15 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
-    for (const telephone of ['+44 (0)20 7946 0123', '020-7946-0123', '0207.946.0123']) {
+    for (const telephone of [
+      '+44 (0)20 7946 0123',
+      '020-7946-0123',
+      '0207.946.0123',
+      // Pasted: no-break and narrow no-break spaces, an en dash.
+      '020\u00A07946\u00A00123',
+      '+33\u202F1\u202F23\u202F45',
+      '020 \u2013 7946',
+    ]) {
       expect((await post('car', { ...CAR, telephone })).statusCode, telephone).toBe(201);
     }
   });

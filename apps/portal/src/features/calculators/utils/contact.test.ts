@@ -91,6 +91,11 @@ describe('contactProblem', () => {
       { ...ok, name: '👩‍💻'.repeat(10) },
       { ...ok, name: 'מבטח שלום', telephone: '0'.repeat(40) },
       { ...ok, name: 'Ada\tLovelace' },
+      // Pasted numbers: no-break, narrow no-break and thin spaces, a no-break hyphen, an en dash.
+      { ...ok, telephone: '020\u00A07946\u00A00000' },
+      { ...ok, telephone: '+33\u202F1\u202F23\u202F45\u202F67\u202F89' },
+      { ...ok, telephone: '020\u20097946\u20110000' },
+      { ...ok, telephone: '020 \u2013 7946 0000' },
     ]) {
       expect(invalidContactFields(contact), contact.name.slice(0, 20)).toEqual([]);
     }
