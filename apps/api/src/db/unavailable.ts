@@ -77,12 +77,21 @@ interface ErrorFields {
 
 /** Whether `error`, or one of the errors it wraps (as `cause`, five deep at most), passes `test`. */
 function someCause(error: unknown, test: (fields: ErrorFields) => boolean): boolean {
+  return firstOfCauses(error, (fields) => (test(fields) ? true : undefined)) ?? false;
+}
+
+/** What `pick` makes of `error`, or else of the first error it wraps (as `cause`, five deep at most) it picks. */
+function firstOfCauses<T>(
+  error: unknown,
+  pick: (fields: ErrorFields) => T | undefined,
+): T | undefined {
   for (let current = error, depth = 0; depth < 5; depth++) {
-    if (typeof current !== 'object' || current === null) return false;
-    if (test(current)) return true;
+    if (typeof current !== 'object' || current === null) return undefined;
+    const picked = pick(current);
+    if (picked !== undefined) return picked;
     current = (current as { cause?: unknown }).cause;
   }
-  return false;
+  return undefined;
 }
 
 /**
@@ -180,11 +189,5 @@ function problemOf(at: string, fields: ErrorFields): string | undefined {
  */
 export function postgresProblem(url: string, error: unknown): string | undefined {
   const at = `PostgreSQL at ${databaseHost(url)}`;
-  for (let current = error, depth = 0; depth < 5; depth++) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    const problem = problemOf(at, current);
-    if (problem !== undefined) return problem;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return firstOfCauses(error, (fields) => problemOf(at, fields));
 }
