@@ -361,9 +361,11 @@ test.describe('content pages', () => {
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Information Hub' })
       .click();
+    // The hub checks the session and says, once, that it has ended (twenty-sixth session).
     const alert = page.getByRole('alert');
-    await expect(alert).toContainText('You are not logged in. Please log in again.');
-    await expect(alert.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    await expect(alert).toContainText('Your session has ended.');
+    await expect(alert).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
     const logInAgain = alert.getByRole('link', { name: 'Log in again' });
     await expect(logInAgain).toBeVisible();
     await expectNoAxeViolations(page);
@@ -374,6 +376,31 @@ test.describe('content pages', () => {
     await expect(page).toHaveURL(/\/northbank\/info$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
   });
+});
+
+// Found by the twenty-sixth session: a session ended between two pages left the dashboard with two identical
+// "You are not logged in" notices (the video's and the articles'), and the hub went on as if logged in.
+test('a session ended between pages is said once, by the hub, on a page with two calls', async ({
+  page,
+}) => {
+  await loginOpen(page, 'demo', newUser('ended-dashboard'));
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Information Hub' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
+  await endSession(page);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Dashboard' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Your session has ended.');
+  await expect(alert).toHaveCount(1);
+  await expect(page.getByText('You are not logged in. Please log in again.')).toHaveCount(0);
+  await expect(page.getByRole('status')).toHaveCount(0);
+  await expectNoAxeViolations(page);
 });
 
 // Found by the seventeenth session's portal probe: a tab still showing the user before a login in another tab

@@ -7,7 +7,9 @@ import { ThemeProvider } from 'styled-components';
 import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { LoadState } from '@/components/ui/load-state';
 import { OPEN_LOGIN_STARTS_EMPTY } from '@/components/ui/log-in-again-link';
+import { ApiError } from '@/lib/api-client';
 import { useDueDiligenceDraft } from '@/features/due-diligence/stores/draft-store';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import { RETURN_PATH_KEY } from '@/lib/return-path';
@@ -57,6 +59,7 @@ function renderHub(loaded: Client, path = '/demo/due-diligence') {
             children: [
               { path: 'due-diligence', Component: DueDiligencePage },
               { path: 'dashboard', element: <h1>Dashboard</h1> },
+              { path: 'two-calls', Component: TwoRefusedCalls },
             ],
           },
         ],
@@ -73,6 +76,18 @@ function renderHub(loaded: Client, path = '/demo/due-diligence') {
     </SWRConfig>,
   );
   return router;
+}
+
+/** A page whose two calls were refused for want of a session, as the dashboard's video and articles. */
+function TwoRefusedCalls() {
+  const refused = new ApiError(401, 'You are not logged in. Please log in again.');
+  return (
+    <>
+      <h1>Two calls</h1>
+      <LoadState error={refused} isLoading={false} label="Loading the video…" onRetry={() => {}} />
+      <LoadState error={refused} isLoading={false} label="Loading articles…" onRetry={() => {}} />
+    </>
+  );
 }
 
 /** Whether a right-click (or Shift+F10) on `target` would be refused its menu. */
@@ -159,6 +174,34 @@ describe('the hub when the session ends while it is open', () => {
 
 // Found by the twenty-third session's portal probe: the menu was refused everywhere, the login page and every
 // field included, so spell-check suggestions and Paste were gone from it.
+// Found by the twenty-sixth session: a session ended between two pages (a logout in another tab) left the
+// dashboard with two identical "You are not logged in" notices, and the hub went on as if logged in.
+describe('a page whose calls are refused for want of a session', () => {
+  const refusedNotice = 'You are not logged in. Please log in again.';
+
+  it('should have the hub say once that the session has ended, checking it once', async () => {
+    current = makeClient({ logged_in: false, first_name: '', last_name: '', email: '', phone: '' });
+    renderHub(makeClient(), '/demo/two-calls');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(SESSION_ENDED_MESSAGE);
+    expect(within(alert).getByRole('link', { name: 'Log in again' })).toBeInTheDocument();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.queryByText(refusedNotice)).not.toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    const checks = fetchMock.mock.calls.filter(([input]) => input === '/api/demo');
+    expect(checks).toHaveLength(1);
+  });
+
+  it('should offer Retry when the session is live again (a login in another tab)', async () => {
+    renderHub(makeClient(), '/demo/two-calls');
+
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Retry' })).toHaveLength(2));
+    expect(screen.queryByRole('link', { name: 'Log in again' })).not.toBeInTheDocument();
+    expect(screen.queryByText(SESSION_ENDED_MESSAGE)).not.toBeInTheDocument();
+  });
+});
+
 describe('the right-click menu', () => {
   it('should be refused on the hub, but not in its fields', async () => {
     renderHub(makeClient());
