@@ -9,7 +9,7 @@ import { paths } from '@/config/paths';
 import { getContent, useContent } from '@/features/content/api/get-content';
 import { getVideo, useVideo } from '@/features/content/api/get-video';
 import { CardGrid, ContentRow, SectionTitle } from '@/features/content/components/content-row';
-import { DashboardVideo } from '@/features/content/components/dashboard-video';
+import { DashboardVideo, DashboardVideoPlace } from '@/features/content/components/dashboard-video';
 import { useClient } from '@/hooks/use-client';
 import { fetchPageAnswers } from '@/lib/page-answers';
 
@@ -65,12 +65,17 @@ export function Component() {
     <>
       <PageHeading lead={client.name}>Dashboard</PageHeading>
 
-      <LoadState
-        error={video.error}
-        isLoading={video.isLoading}
-        label="Loading the video…"
-        onRetry={() => void video.mutate()}
-      />
+      {video.isLoading && !video.error ? (
+        // Late (past the loader's wait): the player's place is kept until the video comes.
+        <DashboardVideoPlace label="Loading the video…" />
+      ) : (
+        <LoadState
+          error={video.error}
+          isLoading={video.isLoading}
+          label="Loading the video…"
+          onRetry={() => void video.mutate()}
+        />
+      )}
       {video.data ? <DashboardVideo video={video.data} /> : null}
 
       <section aria-labelledby="where-to-start">

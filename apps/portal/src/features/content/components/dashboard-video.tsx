@@ -1,3 +1,4 @@
+import { Spinner } from '@firm/ui';
 import { useId } from 'react';
 import styled from 'styled-components';
 
@@ -22,6 +23,31 @@ export function DashboardVideo({ video }: { video: Video }) {
     </Figure>
   );
 }
+
+/**
+ * The video's place while its answer is late (past the dashboard loader's wait): the player's box, with the
+ * spinner in it, so that the video arriving does not push the cards down (found by the twenty-fifth session's
+ * portal probe: a layout shift of 0.34, 0.60 on a phone).
+ */
+export function DashboardVideoPlace({ label }: { label: string }) {
+  return (
+    <Figure>
+      <Place>
+        <Spinner label={label} />
+      </Place>
+    </Figure>
+  );
+}
+
+const Place = styled.div`
+  display: grid;
+  place-items: center;
+  width: 100%;
+  aspect-ratio: 16 / 9;
+  border-radius: ${({ theme }) => theme.radius.md};
+  border: 1px solid ${({ theme }) => theme.color.divider};
+  background: ${({ theme }) => theme.color.surface};
+`;
 
 const Figure = styled.figure`
   margin: 0 0 ${({ theme }) => theme.space.lg};
