@@ -145,6 +145,54 @@ test.describe('Insurance Framework', () => {
     const column = (await region.locator('tbody th').first().boundingBox())!;
     expect(button.x).toBeGreaterThanOrEqual(column.x + column.width);
   });
+
+  // A known fault: at a 640 px wide window (1280 px at 200 %), a Show more reached by Tab
+  // stayed cut by 24 px at the region's right edge. Chromium leaves a control that is at least 32 px in view where it
+  // is when focus moves; the region now scrolls a control focused from the keyboard wholly into view itself.
+  for (const width of [640, 320]) {
+    test(`at ${width} px every Show more reached by Tab is wholly in the region and clear of the insurance column`, async ({
+      hub: page,
+    }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await page.goto('/demo/insurance-framework');
+      const region = page.getByRole('region', { name: 'Insurances for your project' });
+      const buttons = region.getByRole('button', { name: 'Show more' });
+      await expect(buttons).toHaveCount(15);
+      expect(await region.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(
+        true,
+      );
+
+      /** The region's visible box (inside its border, without a scrollbar) and the sticky column's right edge. */
+      const expectInView = async (index: number) => {
+        const button = buttons.nth(index);
+        await expect(button).toBeFocused();
+        const box = (await button.boundingBox())!;
+        const view = await region.evaluate((element) => {
+          const rect = element.getBoundingClientRect();
+          const left = rect.left + element.clientLeft;
+          return { left, right: left + element.clientWidth };
+        });
+        const column = (await button.locator('xpath=ancestor::tr[1]/th[1]').boundingBox())!;
+        const where = `Show more ${index + 1} at ${width} px`;
+        expect(box.x, where).toBeGreaterThanOrEqual(view.left);
+        expect(box.x + box.width, where).toBeLessThanOrEqual(view.right);
+        expect(box.x, where).toBeGreaterThanOrEqual(column.x + column.width);
+      };
+
+      await region.focus();
+      for (let index = 0; index < 15; index += 1) {
+        await page.keyboard.press('Tab');
+        await expectInView(index);
+      }
+      // And back again with Shift+Tab, from the region scrolled to its far end.
+      await region.evaluate((element) => (element.scrollLeft = element.scrollWidth));
+      for (let index = 13; index >= 0; index -= 1) {
+        await page.keyboard.press('Shift+Tab');
+        await expectInView(index);
+      }
+    });
+  }
 });
 
 /** The colours of the pixels at `points` of a PNG screenshot (decoded in a blank page), as `r,g,b`. */

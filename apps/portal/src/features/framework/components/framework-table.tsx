@@ -3,7 +3,12 @@ import { VisuallyHidden } from '@firm/ui';
 import { styled } from 'styled-components';
 
 import { GuideTag } from '@/components/ui/guide-tag';
-import { ScrollHint, Scroller, stickyFirstColumn } from '@/components/ui/scroll-table';
+import {
+  revealFocusedControl,
+  ScrollHint,
+  Scroller,
+  stickyFirstColumn,
+} from '@/components/ui/scroll-table';
 
 import { ClampedNotes } from './clamped-notes';
 
@@ -21,7 +26,12 @@ export function FrameworkTable({ rows }: FrameworkTableProps) {
   return (
     <>
       <ScrollHint>Scroll sideways to see who buys each insurance and the notes.</ScrollHint>
-      <TableScroller role="region" aria-labelledby={CAPTION_ID} tabIndex={0}>
+      <TableScroller
+        role="region"
+        aria-labelledby={CAPTION_ID}
+        tabIndex={0}
+        onFocus={revealFocusedControl}
+      >
         <Table>
           <caption id={CAPTION_ID}>Insurances for your project</caption>
           <thead>
