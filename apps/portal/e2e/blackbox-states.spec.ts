@@ -459,6 +459,49 @@ test('the 404 page of a known client is not a dead end', async ({ page }) => {
   await expect(page.getByRole('link')).toHaveCount(0);
 });
 
+// A known fault: the error page ("Oops!") reached by a navigation left keyboard focus on the document, where every
+// other page takes it to itself; the next Tab started again at the top of the page.
+test('the error page reached by a navigation takes keyboard focus to its heading and passes axe', async ({
+  hub: page,
+}) => {
+  await page.goto('/demo/no-such-page');
+  const link = page.getByRole('link', { name: 'Go to the dashboard' });
+  await expect(link).toBeVisible();
+  // The connection drops: the dashboard's route cannot read the client.
+  await page.route('**/api/demo', (route) => route.abort('internetdisconnected'));
+  await link.focus();
+  await page.keyboard.press('Enter');
+
+  const heading = page.getByRole('heading', { level: 1, name: 'Oops!' });
+  await expect(heading).toBeVisible();
+  await expect(page.getByText('The connection to our server failed.')).toBeVisible();
+  await expect(heading).toBeFocused();
+  await expect(page).toHaveTitle('Oops! – Harbourside Developments');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Load the page again' })).toBeFocused();
+  await expectNoAxeViolations(page);
+
+  await page.unroute('**/api/demo');
+  await page.getByRole('button', { name: 'Load the page again' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Oops!' })).toHaveCount(0);
+  await expect(page).toHaveURL(/\/demo\/dashboard$/);
+});
+
+test('the 404 page reached by Back from a hub page takes keyboard focus to its heading', async ({
+  hub: page,
+}) => {
+  await page.goto('/demo/no-such-page');
+  await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+  await expect(page).toHaveURL(/\/demo\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.goBack();
+  const heading = page.getByRole('heading', { level: 1, name: '404 Not Found' });
+  await expect(heading).toBeVisible();
+  await expect(heading).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Go to the dashboard' })).toBeFocused();
+});
+
 test('the way back after logging in stays on the same client and site', async ({ page }) => {
   await loginOpen(page, 'demo', newUser('back-hostile'));
   // A page of the same origin (or a tampering extension) plants return paths the login must not follow.

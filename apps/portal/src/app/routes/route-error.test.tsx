@@ -1,5 +1,5 @@
 import { defaultTheme } from '@firm/ui';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, data, Outlet, RouterProvider } from 'react-router-dom';
 import { ThemeProvider } from 'styled-components';
@@ -98,6 +98,36 @@ describe('RouteErrorBoundary', () => {
         }
       },
     );
+  });
+
+  // A known fault: the page replaces the one whose link or button had focus, which fell to the document.
+  describe('given nothing focused when it is shown', () => {
+    it('should take keyboard focus to its heading', async () => {
+      renderFailingPage(() => {
+        throw new Error('Broken');
+      });
+      const heading = await screen.findByRole('heading', { level: 1, name: 'Oops!' });
+      await waitFor(() => expect(heading).toHaveFocus());
+    });
+  });
+
+  describe('given focus the user has put somewhere that stays', () => {
+    it('should leave it there', async () => {
+      const field = document.createElement('input');
+      field.setAttribute('aria-label', 'Elsewhere');
+      document.body.append(field);
+      try {
+        field.focus();
+        renderFailingPage(() => {
+          throw new Error('Broken');
+        });
+        expect(await screen.findByRole('heading', { level: 1, name: 'Oops!' })).toBeVisible();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(field).toHaveFocus();
+      } finally {
+        field.remove();
+      }
+    });
   });
 
   describe("given a contact address that would add headers to the mail ('?bcc=…')", () => {

@@ -9,7 +9,7 @@ import { messageOf } from '@/lib/errors';
 import { mailtoHref } from '@/lib/links';
 import type { Client } from '@/types/api';
 
-import { NotFoundRoute, Page } from './not-found';
+import { NotFoundRoute, Page, ArrivalHeading } from './not-found';
 
 /** A page's code could not be fetched (see `code` in app/router.tsx): reloading the page fetches it again. */
 export class PageCodeError extends Error {
@@ -40,7 +40,7 @@ export function RouteErrorBoundary() {
     return (
       <Page>
         <title>{documentTitleOf('Page not loaded', client)}</title>
-        <h1>This page could not be loaded</h1>
+        <ArrivalHeading>This page could not be loaded</ArrivalHeading>
         <p>
           The connection to our server failed while the page was loading. Check your connection,
           then load the page again: what you have typed in this tab is kept.
@@ -63,7 +63,7 @@ export function RouteErrorBoundary() {
   return (
     <Page>
       <title>{documentTitleOf('Oops!', client)}</title>
-      <h1>Oops!</h1>
+      <ArrivalHeading>Oops!</ArrivalHeading>
       <p>Sorry, an unexpected error has occurred.</p>
       <p>
         <i>{failedCall ? messageOf(error) : describeError(error)}</i>
