@@ -47,12 +47,33 @@ export function continuePage(clientName: string, prefix: string, token: string):
   );
 }
 
-/** Shown for a used, expired, unknown or other client's login link. */
-export function invalidLinkPage(clientName: string, prefix: string): string {
+/**
+ * Shown for a used, expired, unknown or other client's login link. `loggedIn`: the browser already has a session of
+ * this client (a link opened again after it was used, from the mail, history or another tab). The link is refused
+ * all the same, but "Back to the login page" would have led to the dashboard (the portal sends a logged-in user
+ * there from the login page), under a heading that says the user cannot get in: the page says they are in, and
+ * leads there. Only the session chooses the text, never the token, so a used, an expired and an unknown token
+ * still get the same page.
+ */
+export function invalidLinkPage(
+  clientName: string,
+  prefix: string,
+  { loggedIn = false }: { loggedIn?: boolean } = {},
+): string {
+  const client = encodeURIComponent(prefix);
+  if (loggedIn) {
+    return page(
+      'Login link invalid or expired',
+      `<h1>This login link is invalid or has expired</h1>
+<p>You are already logged in to ${isolated(clientName)} in this browser, so you do not need a login link.</p>
+<p>To log in with another email address, log out first, then ask for a new link.</p>
+<p><a class="button" href="/${client}/dashboard">Go to the dashboard</a></p>`,
+    );
+  }
   return page(
     'Login link invalid or expired',
     `<h1>This login link is invalid or has expired</h1>
 <p>Login links work once and for 15 minutes. Ask for a new one on the ${isolated(clientName)} login page.</p>
-<p><a class="button" href="/${encodeURIComponent(prefix)}/login">Back to the login page</a></p>`,
+<p><a class="button" href="/${client}/login">Back to the login page</a></p>`,
   );
 }

@@ -33,6 +33,19 @@ describe('login link pages', () => {
     );
     expect(invalid.querySelector('p bdi')?.nextSibling?.textContent).toBe(' login page.');
   });
+
+  it('should tell a browser already logged in to the client so, and lead it to the dashboard', () => {
+    const page = parse(invalidLinkPage(hostile, 'northbank', { loggedIn: true }));
+    expect(page.querySelector('h1')?.textContent).toBe('This login link is invalid or has expired');
+    expect(page.querySelector('p')?.textContent).toBe(
+      `You are already logged in to ${hostile} in this browser, so you do not need a login link.`,
+    );
+    expect([...page.querySelectorAll('bdi')].map((bdi) => bdi.textContent)).toEqual([hostile]);
+    const links = [...page.querySelectorAll('a')];
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Go to the dashboard', '/northbank/dashboard'],
+    ]);
+  });
 });
 
 // Found by the fifteenth session's accessibility probe: the focus ring was the accent #c8963e, 2.66:1 against the
@@ -51,7 +64,11 @@ describe('login link pages, focus ring', () => {
   };
 
   it('should draw the ring at 3:1 or more against the card and the page', () => {
-    for (const html of [continuePage('Acme', 'demo', 'token'), invalidLinkPage('Acme', 'demo')]) {
+    for (const html of [
+      continuePage('Acme', 'demo', 'token'),
+      invalidLinkPage('Acme', 'demo'),
+      invalidLinkPage('Acme', 'demo', { loggedIn: true }),
+    ]) {
       const ring = /:focus-visible\s*\{\s*outline:\s*3px solid (#[0-9a-f]{6})/i.exec(html)?.[1];
       expect(ring).toBeDefined();
       expect(contrast(ring!, '#ffffff')).toBeGreaterThanOrEqual(3);

@@ -227,7 +227,11 @@ export default function loginRoutes(app: FastifyInstance): void {
         token.length > tokenField.maxLength ||
         !LINK_TOKEN.test(token)
       ) {
-        return reply.code(400).send(invalidLinkPage(client.name, client.prefix));
+        return reply
+          .code(400)
+          .send(
+            invalidLinkPage(client.name, client.prefix, { loggedIn: request.portalUser !== null }),
+          );
       }
       return continuePage(client.name, client.prefix, token);
     },
@@ -272,7 +276,9 @@ export default function loginRoutes(app: FastifyInstance): void {
         return reply
           .code(400)
           .type('text/html; charset=utf-8')
-          .send(invalidLinkPage(client.name, client.prefix));
+          .send(
+            invalidLinkPage(client.name, client.prefix, { loggedIn: request.portalUser !== null }),
+          );
       }
       const previous = sessionToken(request);
       if (previous !== undefined) await deleteSession(app.db.kysely, previous);
