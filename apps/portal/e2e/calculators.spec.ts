@@ -191,6 +191,33 @@ test.describe('BTR Warranty + Loss of Rent Calculator', () => {
     await expect(amount).toHaveValue('£12,500,000');
   });
 
+  // Found by the twenty-sixth session: drawn on the bound, a typed amount just inside it did not move on Page Down
+  // or Home (nor on Page Up or End just inside the maximum): the browser's page went from the bound to the bound.
+  test('Page Up, Page Down, Home and End on the slider after a typed amount just inside a bound move it', async ({
+    hub: page,
+  }) => {
+    await page.goto('/demo/calculator/btr-warranty');
+    const amount = page.getByRole('textbox', { name: /^Sum insured.*exact amount/ });
+    const slider = page.getByRole('slider', { name: /^Sum insured/ });
+    // £8,000,000 … £350,000,000 by £500,000: a page is 68 steps (£34,000,000).
+    for (const [typed, key, expected] of [
+      ['8,100,000', 'PageDown', '£8,000,000'],
+      ['8,100,000', 'Home', '£8,000,000'],
+      ['8,100,000', 'PageUp', '£42,000,000'],
+      ['349,900,000', 'PageUp', '£350,000,000'],
+      ['349,900,000', 'End', '£350,000,000'],
+      ['349,900,000', 'PageDown', '£316,000,000'],
+    ] as const) {
+      await typeAmount(page, /^Sum insured.*exact amount/, typed);
+      await slider.focus();
+      await page.keyboard.press(key);
+      await expect(amount, `${key} from ${typed}`).toHaveValue(expected);
+    }
+    // On a step, the browser's own page: the same size.
+    await page.keyboard.press('PageDown');
+    await expect(amount).toHaveValue('£282,000,000');
+  });
+
   test('an empty contact number is highlighted and nothing is computed', async ({ hub: page }) => {
     await page.goto('/demo/calculator/btr-warranty');
     await page.getByLabel('Contact number').fill('');

@@ -317,6 +317,46 @@ describe('MoneySliderField', () => {
       }
     });
 
+    it('should go a page from the step below it on Page Up, and from the step above it on Page Down', () => {
+      for (const [initial, key, expected] of [
+        // A page is a tenth of the range in whole steps: 99 steps of £500,000 … £50,000,000 by £500,000 is 10.
+        [12_345_678, 'PageUp', 17_000_000],
+        [12_345_678, 'PageDown', 7_500_000],
+      ] as const) {
+        const onValueChange = vi.fn();
+        const { unmount } = renderWithTheme(
+          <SumInsured initial={initial} step={500_000} onValueChange={onValueChange} />,
+        );
+        fireEvent.keyDown(slider(), { key });
+        expect(onValueChange, `${key} from ${initial}`).toHaveBeenCalledWith(expected);
+        expect(amountField()).toHaveValue(formatPounds(expected));
+        unmount();
+      }
+    });
+
+    it('should move on Page Up, Page Down, Home and End just inside a bound (drawn on it)', () => {
+      // £500,000 … £50,000,000 by £50,000: a page is 99 steps (£4,950,000).
+      for (const [initial, key, expected] of [
+        [510_000, 'PageDown', 500_000],
+        [510_000, 'Home', 500_000],
+        [510_000, 'PageUp', 5_450_000],
+        [510_000, 'End', 50_000_000],
+        [49_990_000, 'PageUp', 50_000_000],
+        [49_990_000, 'End', 50_000_000],
+        [49_990_000, 'PageDown', 45_050_000],
+        [49_990_000, 'Home', 500_000],
+      ] as const) {
+        const onValueChange = vi.fn();
+        const { unmount } = renderWithTheme(
+          <SumInsured initial={initial} onValueChange={onValueChange} />,
+        );
+        fireEvent.keyDown(slider(), { key });
+        expect(onValueChange, `${key} from ${initial}`).toHaveBeenCalledWith(expected);
+        expect(slider()).toHaveAttribute('aria-valuetext', formatPounds(expected));
+        unmount();
+      }
+    });
+
     it('should leave an amount on a step, and other keys, to the browser', () => {
       const onValueChange = vi.fn();
       renderWithTheme(

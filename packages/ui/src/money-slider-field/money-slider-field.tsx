@@ -228,7 +228,7 @@ export function MoneySliderField({
           event.preventDefault();
           setDraft(null);
           setProblem(null);
-          onValueChange(next);
+          if (next !== value) onValueChange(next);
         }}
       />
       <SliderBounds>
@@ -240,21 +240,54 @@ export function MoneySliderField({
 }
 
 /**
- * The next step an arrow key goes to from a typed amount between two steps: the one above it (→, ↑) or below it
- * (←, ↓), or `undefined` when the amount is on a step (the browser's own stepping is right then) or the key is no
- * arrow. Found by the twenty-fifth session's portal probe: the browser steps from the amount as it has snapped it
- * to the nearest step, so → from a typed £12,345,678 (drawn at £12.5m) went to £13,000,000, past £12,500,000.
+ * Where a key on the slider goes from a typed amount between two steps, or `undefined` when the amount is on a
+ * step (the browser's own stepping is right then) or the key moves nothing. The browser steps from the amount as
+ * it has snapped it to the nearest step, so from a typed amount it went one step too far or not at all:
+ *
+ * - an arrow goes to the step above it (→, ↑) or below it (←, ↓). Found by the twenty-fifth session's portal
+ *   probe: → from a typed £12,345,678 (drawn at £12.5m) went to £13,000,000, past £12,500,000;
+ * - Page Up / Page Down go a page (a tenth of the range in whole steps, as the browser's page, at least one step)
+ *   up from the step below the amount, or down from the step above it: never more than a page, always past the
+ *   next step that way, and to the bound when it is nearer. Found by the twenty-sixth session: from a typed amount
+ *   just inside a bound, drawn on the bound, the browser's page went nowhere (Page Down from a typed £510,000);
+ * - Home and End go to the minimum and the maximum: drawn on the bound, the browser's went nowhere either.
+ *
+ * Every result is on a step or a bound, and differs from the amount whenever a move that way is possible.
+ *
+ * @example stepFromBetween('ArrowRight', 12_345_678, { min: 500_000, max: 50_000_000, step: 500_000 }) // 12_500_000
+ * @example stepFromBetween('PageUp', 12_345_678, { min: 500_000, max: 50_000_000, step: 500_000 }) // 17_000_000
+ * @example stepFromBetween('PageDown', 510_000, { min: 500_000, max: 50_000_000, step: 50_000 }) // 500_000
  */
 export function stepFromBetween(
   key: string,
   value: number,
   { min, max, step }: { min: number; max: number; step: number },
 ): number | undefined {
-  const up = key === 'ArrowRight' || key === 'ArrowUp';
-  const down = key === 'ArrowLeft' || key === 'ArrowDown';
-  if ((!up && !down) || !(step > 0)) return undefined;
+  if (!(step > 0)) return undefined;
   const steps = (value - min) / step;
   if (Number.isInteger(steps)) return undefined;
-  const next = min + (up ? Math.ceil(steps) : Math.floor(steps)) * step;
-  return Math.min(max, Math.max(min, next));
+  const clamp = (amount: number) => Math.min(max, Math.max(min, amount));
+  switch (key) {
+    case 'ArrowRight':
+    case 'ArrowUp':
+      return clamp(min + Math.ceil(steps) * step);
+    case 'ArrowLeft':
+    case 'ArrowDown':
+      return clamp(min + Math.floor(steps) * step);
+    case 'PageUp':
+      return clamp(min + (Math.floor(steps) + pageSteps({ min, max, step })) * step);
+    case 'PageDown':
+      return clamp(min + (Math.ceil(steps) - pageSteps({ min, max, step })) * step);
+    case 'Home':
+      return min;
+    case 'End':
+      return max;
+    default:
+      return undefined;
+  }
+}
+
+/** How many steps Page Up and Page Down go: a tenth of the range, in whole steps, at least one (as the browser). */
+function pageSteps({ min, max, step }: { min: number; max: number; step: number }): number {
+  return Math.max(1, Math.round((max - min) / 10 / step));
 }
