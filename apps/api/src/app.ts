@@ -57,6 +57,7 @@ import {
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
 import { shownText } from './services/shown-text.js';
+import { PHONE_NUMBER_KEYWORD, phoneNumberKeyword } from './routes/schemas.js';
 
 export interface AppOptions {
   config: Config;
@@ -115,6 +116,9 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
     ) {
       // A query parameter is text, or a list of texts when it is given more than once (`?id=a&id=b`).
       message = `Invalid query parameter "${where}": give it once.`;
+    } else if (error.keyword === PHONE_NUMBER_KEYWORD && where !== '') {
+      // Found by the twenty-sixth session: a number with an extension was refused as "not well formed".
+      message = `Invalid ${noun} "${where}": ${error.message ?? 'bad value'}.`;
     } else if (error.keyword === 'pattern' && where !== '') {
       message = `Invalid ${noun} "${where}": it must not be blank and must be well formed.`;
     } else if (where !== '') {
@@ -965,8 +969,10 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
         allowUnionTypes: true,
       },
       // `format: "email"` with the lengths mail servers hold to (64 before the @, 63 a label).
+      // `x-phone-number`: a phone field's check, which reads its digits as ASCII (routes/schemas.ts).
       onCreate: (ajv) => {
         ajv.addFormat('email', EMAIL_ADDRESS);
+        ajv.addKeyword(phoneNumberKeyword);
       },
     },
     schemaErrorFormatter: (errors, dataVar) => formatSchemaError(errors as AjvError[], dataVar),

@@ -1,4 +1,7 @@
 /**
+ * The phone number rule, as the API has it (apps/api/src/routes/schemas.ts: `phoneField`, `phoneNumberProblem` and
+ * `normalisePhoneNumber`, which behave as these do; a change to one is made to the other).
+ *
  * A phone number as the API takes it (the login's `phone`, the calculators' `telephone` and `contact_number`):
  * digits, with spaces, `+`, brackets, dashes and dots. The spaces and dashes a pasted number may hold count too
  * (no-break, narrow no-break and thin spaces; the no-break hyphen and the en dash): found by the twenty-fifth
@@ -8,15 +11,78 @@ const PHONE_NUMBER =
   /^[0-9+()\-. \u00A0\u2009\u202F\u2011\u2013]*[0-9][0-9+()\-. \u00A0\u2009\u202F\u2011\u2013]*$/;
 
 /**
+ * A number with an extension after it: `x12`, `ext 12`, `ext. 12`, `extn 12`, `extension 12`, `#12`. Found by the
+ * twenty-sixth session: refused with the message asking for digits, which the number was in.
+ */
+const EXTENSION = /^(.*?)[\s,;]*(?:extension|extn|ext|x|#)[\s.:]*[0-9]+$/i;
+
+/**
+ * The digits of other scripts a phone's keyboard may type (Arabic-Indic, Eastern Arabic-Indic, fullwidth) and the
+ * fullwidth `+`, brackets, hyphen, full stop and the ideographic space (a Japanese or Chinese keyboard's), read as
+ * the ASCII ones they mean. Found by the twenty-sixth session: such a number was refused as not in digits.
+ */
+const WIDE_CHARACTERS =
+  /[\u0660-\u0669\u06F0-\u06F9\uFF10-\uFF19\uFF0B\uFF08\uFF09\uFF0D\uFF0E\u3000]/g;
+const WIDE_PUNCTUATION: Record<string, string> = {
+  '\uFF0B': '+',
+  '\uFF08': '(',
+  '\uFF09': ')',
+  '\uFF0D': '-',
+  '\uFF0E': '.',
+  '\u3000': ' ',
+};
+
+/**
+ * `value` with Arabic-Indic, Eastern Arabic-Indic and fullwidth digits (and the fullwidth `+ ( ) - .` and the
+ * ideographic space) as ASCII: what the API stores.
+ *
+ * @example normalisePhoneNumber('٠٢٠ ٧٩٤٦ ٠٠٠٠') // '020 7946 0000'
+ * @example normalisePhoneNumber('０２０－７９４６') // '020-7946'
+ */
+export function normalisePhoneNumber(value: string): string {
+  return value.replace(
+    WIDE_CHARACTERS,
+    // Each script's zero is at a code point ending in 0 (U+0660, U+06F0, U+FF10).
+    (character) => WIDE_PUNCTUATION[character] ?? String(character.charCodeAt(0) % 16),
+  );
+}
+
+/** Why a value is not a phone number: not one at all, or one with an extension after it. */
+export type PhoneNumberProblem = 'not-a-phone-number' | 'extension';
+
+/**
+ * What keeps `value` (as it is sent: trimmed, its digits read as ASCII) from being a phone number, or `undefined`.
+ *
+ * @example phoneNumberProblem('+44 (0)20 7946 0000') // undefined
+ * @example phoneNumberProblem('020 7946 0000 ext. 12') // 'extension'
+ * @example phoneNumberProblem('call me') // 'not-a-phone-number'
+ */
+export function phoneNumberProblem(value: string): PhoneNumberProblem | undefined {
+  const number = normalisePhoneNumber(value).trim();
+  if (PHONE_NUMBER.test(number)) return undefined;
+  const extension = EXTENSION.exec(number);
+  if (extension !== null && PHONE_NUMBER.test(extension[1] ?? '')) return 'extension';
+  return 'not-a-phone-number';
+}
+
+/**
  * Whether `value` (as it is sent: trimmed) is a phone number.
  *
  * @example isPhoneNumber(' +44 (0)20 7946 0000 ') // true
  * @example isPhoneNumber('call me') // false
  */
 export function isPhoneNumber(value: string): boolean {
-  return PHONE_NUMBER.test(value.trim());
+  return phoneNumberProblem(value) === undefined;
 }
 
 /** What a phone number field says when its value is not one. */
 export const PHONE_NUMBER_MESSAGE =
   'Enter your phone number in digits (spaces, +, brackets, dashes and dots may be used)';
+
+/** What a phone number field says when its value is one with an extension after it. */
+export const PHONE_EXTENSION_MESSAGE = 'Leave out the extension: enter the phone number on its own';
+
+/** What a phone number field says for `problem`. */
+export function phoneNumberMessage(problem: PhoneNumberProblem): string {
+  return problem === 'extension' ? PHONE_EXTENSION_MESSAGE : PHONE_NUMBER_MESSAGE;
+}

@@ -99,6 +99,37 @@ describe.each(databases)('login ($name)', (target) => {
       expect(response.json()).toEqual({ error: 'Missing required field "phone".' });
     });
 
+    // Found by the twenty-sixth session: an extension was refused as "not well formed", and a number in
+    // Arabic-Indic or fullwidth digits was refused.
+    it('should say to leave out an extension, and take other digits, stored as ASCII', async () => {
+      for (const phone of ['020 7946 0000 ext. 12', '020 7946 0000 x12']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: { ...PERSON, phone },
+        });
+        expect(response.statusCode, phone).toBe(400);
+        expect(response.json()).toEqual({
+          error:
+            'Invalid field "phone": leave out the extension and give the phone number on its own.',
+        });
+      }
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, phone: ' \u0660\u0662\u0660 \uFF17\uFF19\uFF14\uFF16 0000 ' },
+      });
+      expect(response.statusCode).toBe(200);
+      const me = (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/demo',
+          headers: { cookie: sessionCookie(response) },
+        })
+      ).json<{ phone: string }>();
+      expect(me.phone).toBe('020 7946 0000');
+    });
+
     it('should reject an extra field by name, not drop it', async () => {
       const response = await t.app.inject({
         method: 'POST',

@@ -249,7 +249,20 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
       .selectFrom('quotes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    for (const telephone of ['call me', '+', '))))', '020 7946 0000 ext 12']) {
+    for (const [telephone, says] of [
+      [
+        'call me',
+        'give the phone number in digits (spaces, +, brackets, dashes and dots may be used)',
+      ],
+      ['+', 'give the phone number in digits (spaces, +, brackets, dashes and dots may be used)'],
+      [
+        '))))',
+        'give the phone number in digits (spaces, +, brackets, dashes and dots may be used)',
+      ],
+      // Found by the twenty-sixth session: an extension was refused as "not well formed".
+      ['020 7946 0000 ext 12', 'leave out the extension and give the phone number on its own'],
+      ['020 7946 0000 x12', 'leave out the extension and give the phone number on its own'],
+    ]) {
       for (const [path, body, field] of [
         ['warranty', WARRANTY, 'telephone'],
         ['btr', BTR, 'contact_number'],
@@ -257,11 +270,13 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
       ] as const) {
         const response = await post(path, { ...body, [field]: telephone });
         expect(response.statusCode, `${path} ${telephone}`).toBe(400);
-        expect(response.json()).toEqual({
-          error: `Invalid field "${field}": it must not be blank and must be well formed.`,
-        });
+        expect(response.json()).toEqual({ error: `Invalid field "${field}": ${says}.` });
       }
     }
+    // A line break is still a one-line field's refusal, before the number is read.
+    expect((await post('car', { ...CAR, telephone: '020\n7946' })).json()).toEqual({
+      error: 'Invalid field "telephone": it must not be blank and must be well formed.',
+    });
     const after = await t.app.db.kysely
       .selectFrom('quotes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -277,6 +292,40 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
       '020 \u2013 7946',
     ]) {
       expect((await post('car', { ...CAR, telephone })).statusCode, telephone).toBe(201);
+    }
+  });
+
+  // Found by the twenty-sixth session: a number typed in Arabic-Indic or fullwidth digits was refused.
+  it('should take Arabic-Indic and fullwidth digits and store and mail them as ASCII', async () => {
+    for (const [path, body, field, telephone] of [
+      [
+        'warranty',
+        WARRANTY,
+        'telephone',
+        '\u0660\u0662\u0660 \u0667\u0669\u0664\u0666 \u0660\u0661\u0662\u0663',
+      ],
+      [
+        'btr',
+        BTR,
+        'contact_number',
+        '\u06F0\u06F2\u06F0 \u06F7\u06F9\u06F4\u06F6 \u06F0\u06F1\u06F2\u06F3',
+      ],
+      [
+        'car',
+        CAR,
+        'telephone',
+        '\uFF10\uFF12\uFF10\u3000\uFF17\uFF19\uFF14\uFF16\uFF0D\uFF10\uFF11\uFF12\uFF13',
+      ],
+    ] as const) {
+      const response = await post(path, { ...body, [field]: telephone });
+      expect(response.statusCode, path).toBe(201);
+      const { reference } = response.json<{ reference: string }>();
+      const stored = await t.app.db.kysely
+        .selectFrom('quotes')
+        .select('contact_phone')
+        .where('reference', '=', reference)
+        .executeTakeFirstOrThrow();
+      expect(stored.contact_phone, path).toBe(path === 'car' ? '020 7946-0123' : '020 7946 0123');
     }
   });
 

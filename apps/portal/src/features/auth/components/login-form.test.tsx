@@ -58,6 +58,9 @@ describe('LoginForm', () => {
       ['Email', 'ad\u200Ba@example.com', 'Enter an email address such as name@example.com'],
       ['Phone', 'call me maybe', 'Enter your phone number in digits'],
       ['Phone', '1'.repeat(41), 'Use at most 40 characters'],
+      // Found by the twenty-sixth session: an extension was asked for "in digits", which it was in.
+      ['Phone', '020 7946 0000 ext. 12', 'Leave out the extension'],
+      ['Phone', '020 7946 0000 x12', 'Leave out the extension'],
     ])(
       'should say why at the %s field, focus it and send nothing (%j)',
       async (label, value, message) => {

@@ -1,5 +1,5 @@
 import { EMAIL_ADDRESS_MESSAGE, isEmailAddress } from '@/lib/email-address';
-import { isPhoneNumber, PHONE_NUMBER_MESSAGE } from '@/lib/phone-number';
+import { phoneNumberMessage, phoneNumberProblem } from '@/lib/phone-number';
 import {
   characterCount,
   hasHiddenCharacters,
@@ -36,7 +36,7 @@ const WHAT: Record<LoginField, string> = {
 /**
  * What a login field says when the form cannot be sent with it, as the API would judge it, or `undefined`:
  * empty (or only invisible characters), holding a line break, a control character or a text-direction mark,
- * too long, or not an e-mail address or a phone number. The API refused these too, but in its own words
+ * too long, or not an e-mail address or a phone number (or a phone number with an extension). The API refused these too, but in its own words
  * (`Invalid field "first_name": must NOT have more than 100 characters.`) and not at the field.
  *
  * @example loginFieldMessage({ first_name: ' ', last_name: 'Lee', email: 'a@b.co', phone: '1' }, 'first_name') // 'Enter your first name'
@@ -53,7 +53,10 @@ export function loginFieldMessage(details: LoginRequest, field: LoginField): str
   if (field === 'email' && !isEmailAddress(value)) {
     return EMAIL_ADDRESS_MESSAGE;
   }
-  if (field === 'phone' && !isPhoneNumber(value)) return PHONE_NUMBER_MESSAGE;
+  if (field === 'phone') {
+    const problem = phoneNumberProblem(value);
+    if (problem !== undefined) return phoneNumberMessage(problem);
+  }
   return undefined;
 }
 

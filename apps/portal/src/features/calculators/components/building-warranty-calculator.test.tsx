@@ -134,6 +134,31 @@ describe('BuildingWarrantyCalculator', () => {
       expect(fetchMock).not.toHaveBeenCalled();
     });
 
+    // Found by the twenty-sixth session: an extension was asked for "in digits", which it was in; a number in
+    // Arabic-Indic or fullwidth digits was refused.
+    it('should ask for the number without its extension, and take other digits', async () => {
+      const user = userEvent.setup();
+      renderCalculator();
+      const telephone = await screen.findByLabelText('Telephone');
+      fireEvent.change(telephone, { target: { value: '020 7946 0000 ext. 12' } });
+
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+
+      expect(telephone).toHaveAttribute('aria-invalid', 'true');
+      expect(telephone).toHaveFocus();
+      expect(telephone).toHaveAccessibleDescription(
+        'Leave out the extension: enter the phone number on its own',
+      );
+      expect(fetchMock).not.toHaveBeenCalled();
+
+      fireEvent.change(telephone, {
+        target: { value: '\uFF10\uFF12\uFF10 \u0667\u0669\u0664\u0666 0000' },
+      });
+      await user.click(screen.getByRole('button', { name: 'Calculate' }));
+      expect(telephone).not.toHaveAttribute('aria-invalid');
+      expect(screen.getByText('Estimated premium')).toBeInTheDocument();
+    });
+
     it('should neither compute nor post with a typed amount the field refused, and focus the first field to fix', async () => {
       const user = userEvent.setup();
       renderCalculator();

@@ -4,7 +4,7 @@ import { styled } from 'styled-components';
 
 import type { ContactDetails } from '../stores/create-draft-store';
 import { EMAIL_ADDRESS_MESSAGE } from '@/lib/email-address';
-import { PHONE_NUMBER_MESSAGE } from '@/lib/phone-number';
+import { phoneNumberMessage } from '@/lib/phone-number';
 import { HIDDEN_CHARACTERS_MESSAGE, isBlank } from '@/lib/text';
 
 import { CONTACT_MAX_LENGTH, contactProblem, type ContactField } from '../utils/contact';
@@ -53,7 +53,9 @@ function contactMessage(
     case 'not-an-address':
       return emailMessage(contact.email);
     case 'not-a-phone-number':
-      return PHONE_NUMBER_MESSAGE;
+      return phoneNumberMessage('not-a-phone-number');
+    case 'phone-extension':
+      return phoneNumberMessage('extension');
   }
 }
 

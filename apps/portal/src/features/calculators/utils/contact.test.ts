@@ -76,7 +76,9 @@ describe('contactProblem', () => {
       [{ ...ok, telephone: 'call me' }, 'telephone', 'not-a-phone-number'],
       [{ ...ok, telephone: '+' }, 'telephone', 'not-a-phone-number'],
       [{ ...ok, telephone: '))))' }, 'telephone', 'not-a-phone-number'],
-      [{ ...ok, telephone: '020 7946 0000 ext 12' }, 'telephone', 'not-a-phone-number'],
+      [{ ...ok, telephone: '020 7946 0000 ext 12' }, 'telephone', 'phone-extension'],
+      [{ ...ok, telephone: '020 7946 0000 x12' }, 'telephone', 'phone-extension'],
+      [{ ...ok, telephone: 'ext 12' }, 'telephone', 'not-a-phone-number'],
     ] as const) {
       expect(contactProblem(contact, field), JSON.stringify(contact[field]).slice(0, 40)).toBe(
         problem,
@@ -96,6 +98,9 @@ describe('contactProblem', () => {
       { ...ok, telephone: '+33\u202F1\u202F23\u202F45\u202F67\u202F89' },
       { ...ok, telephone: '020\u20097946\u20110000' },
       { ...ok, telephone: '020 \u2013 7946 0000' },
+      // Arabic-Indic and fullwidth digits.
+      { ...ok, telephone: '\u0660\u0662\u0660 \u0667\u0669\u0664\u0666 \u0660\u0660\u0660\u0660' },
+      { ...ok, telephone: '\uFF10\uFF12\uFF10\uFF0D\uFF17\uFF19\uFF14\uFF16' },
     ]) {
       expect(invalidContactFields(contact), contact.name.slice(0, 20)).toEqual([]);
     }

@@ -1,5 +1,5 @@
 import { isEmailAddress } from '@/lib/email-address';
-import { isPhoneNumber } from '@/lib/phone-number';
+import { phoneNumberProblem } from '@/lib/phone-number';
 import { characterCount, hasHiddenCharacters, isBlank } from '@/lib/text';
 import type { ContactDetails } from '../stores/create-draft-store';
 
@@ -50,12 +50,17 @@ export const CONTACT_MAX_LENGTH: Record<ContactField, number> = {
 
 /** Why Calculate cannot go on with a contact field. */
 export type ContactProblem =
-  'missing' | 'too-long' | 'hidden-characters' | 'not-an-address' | 'not-a-phone-number';
+  | 'missing'
+  | 'too-long'
+  | 'hidden-characters'
+  | 'not-an-address'
+  | 'not-a-phone-number'
+  | 'phone-extension';
 
 /**
  * What is wrong with one contact field, as the API would judge it, or `undefined`: empty, longer than it takes,
  * holding a character it refuses in a line (a line break, a control character, an invisible text-direction mark),
- * or, for the e-mail, not an address, and for the telephone, not a phone number.
+ * or, for the e-mail, not an address, and for the telephone, not a phone number (or one with an extension after it).
  *
  * @example contactProblem({ name: 'Ada\u200FLovelace', telephone: '1', email: 'a@b.co' }, 'name') // 'hidden-characters'
  */
@@ -70,7 +75,11 @@ export function contactProblem(
   if (field === 'email' && !isEmailAddress(value)) return 'not-an-address';
   // Found by the twenty-fifth session's portal probe: "call me", "+" or "))))" went to the team as the number to
   // call back on. The login has always asked for digits; the calculators now ask for them too, as the API does.
-  if (field === 'telephone' && !isPhoneNumber(value)) return 'not-a-phone-number';
+  if (field === 'telephone') {
+    const problem = phoneNumberProblem(value);
+    if (problem === 'extension') return 'phone-extension';
+    if (problem !== undefined) return 'not-a-phone-number';
+  }
   return undefined;
 }
 

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  isPhoneNumber,
+  normalisePhoneNumber,
+  PHONE_EXTENSION_MESSAGE,
+  PHONE_NUMBER_MESSAGE,
+  phoneNumberMessage,
+  phoneNumberProblem,
+} from './phone-number';
+
+/**
+ * The same cases as the API's (apps/api/test/routes/phone-number.test.ts): the two copies of the rule behave alike.
+ */
+const PHONE_NUMBERS: [string, 'not-a-phone-number' | 'extension' | undefined][] = [
+  ['+44 (0)20 7946 0000', undefined],
+  ['020-7946-0000', undefined],
+  ['0207.946.0000', undefined],
+  [' 020 7946 0000 ', undefined],
+  ['020\u00A07946\u202F0000', undefined],
+  ['020\u20097946\u20110000', undefined],
+  ['020 \u2013 7946', undefined],
+  // Arabic-Indic, Eastern Arabic-Indic and fullwidth digits; fullwidth + ( ) - . and the ideographic space.
+  ['\u0660\u0662\u0660 \u0667\u0669\u0664\u0666 \u0660\u0660\u0660\u0660', undefined],
+  ['\u06F0\u06F2\u06F0 \u06F7\u06F9\u06F4\u06F6', undefined],
+  ['\uFF10\uFF12\uFF10\u3000\uFF17\uFF19\uFF14\uFF16\uFF0D\uFF10\uFF10\uFF10\uFF10', undefined],
+  ['\uFF0B\uFF14\uFF14\uFF08\uFF10\uFF09\uFF12\uFF10\uFF0E\uFF17', undefined],
+  ['020 7946 0000 x12', 'extension'],
+  ['020 7946 0000x12', 'extension'],
+  ['020 7946 0000 X 12', 'extension'],
+  ['020 7946 0000 ext 12', 'extension'],
+  ['020 7946 0000 ext. 12', 'extension'],
+  ['020 7946 0000, Ext: 12', 'extension'],
+  ['020 7946 0000 extn 12', 'extension'],
+  ['020 7946 0000 extension 12', 'extension'],
+  ['020 7946 0000 #12', 'extension'],
+  ['\uFF10\uFF12\uFF10 \uFF17\uFF19\uFF14\uFF16 ext \uFF11\uFF12', 'extension'],
+  ['call me', 'not-a-phone-number'],
+  ['+', 'not-a-phone-number'],
+  ['))))', 'not-a-phone-number'],
+  ['ext 12', 'not-a-phone-number'],
+  ['x12', 'not-a-phone-number'],
+  ['020 7946 0000 ext', 'not-a-phone-number'],
+  ['020 7946 0000 or 12', 'not-a-phone-number'],
+  ['\u0661\u0662a', 'not-a-phone-number'],
+];
+
+describe('phoneNumberProblem', () => {
+  it('takes digits of any of the scripts it reads, and tells an extension from what is no number', () => {
+    for (const [value, problem] of PHONE_NUMBERS) {
+      expect(phoneNumberProblem(value), JSON.stringify(value)).toBe(problem);
+      expect(isPhoneNumber(value), JSON.stringify(value)).toBe(problem === undefined);
+    }
+  });
+});
+
+describe('normalisePhoneNumber', () => {
+  it('reads Arabic-Indic, Eastern Arabic-Indic and fullwidth digits as ASCII, and leaves the rest', () => {
+    expect(
+      normalisePhoneNumber('\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669'),
+    ).toBe('0123456789');
+    expect(
+      normalisePhoneNumber('\u06F0\u06F1\u06F2\u06F3\u06F4\u06F5\u06F6\u06F7\u06F8\u06F9'),
+    ).toBe('0123456789');
+    expect(
+      normalisePhoneNumber('\uFF10\uFF11\uFF12\uFF13\uFF14\uFF15\uFF16\uFF17\uFF18\uFF19'),
+    ).toBe('0123456789');
+    expect(normalisePhoneNumber('\uFF0B\uFF08\uFF09\uFF0D\uFF0E\u3000')).toBe('+()-. ');
+    expect(normalisePhoneNumber('020\u00A07946 call')).toBe('020\u00A07946 call');
+  });
+});
+
+describe('phoneNumberMessage', () => {
+  it('asks for the number without its extension, or in digits', () => {
+    expect(phoneNumberMessage('extension')).toBe(PHONE_EXTENSION_MESSAGE);
+    expect(PHONE_EXTENSION_MESSAGE).toMatch(/^Leave out the extension/);
+    expect(phoneNumberMessage('not-a-phone-number')).toBe(PHONE_NUMBER_MESSAGE);
+  });
+});
