@@ -7,6 +7,7 @@ import { jsonResponse } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { useBtrWarrantyStore } from '../stores/btr-warranty-store';
+import { useContactPrefillStore } from '../stores/contact-prefill-store';
 
 import { BtrWarrantyCalculator } from './btr-warranty-calculator';
 
@@ -20,6 +21,7 @@ afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
   useBtrWarrantyStore.getState().reset();
+  useContactPrefillStore.getState().reset();
   sessionStorage.clear();
 });
 

@@ -8,6 +8,7 @@ import { firstRenderProbe } from '@/testing/first-render';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { useBuildingWarrantyStore } from '../stores/building-warranty-store';
+import { useContactPrefillStore } from '../stores/contact-prefill-store';
 
 import { BuildingWarrantyCalculator } from './building-warranty-calculator';
 
@@ -21,6 +22,7 @@ afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
   useBuildingWarrantyStore.getState().reset();
+  useContactPrefillStore.getState().reset();
   sessionStorage.clear();
 });
 

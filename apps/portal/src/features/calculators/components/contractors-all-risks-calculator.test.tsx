@@ -7,6 +7,7 @@ import { jsonResponse } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { useContractorsAllRisksStore } from '../stores/contractors-all-risks-store';
+import { useContactPrefillStore } from '../stores/contact-prefill-store';
 
 import { ContractorsAllRisksCalculator } from './contractors-all-risks-calculator';
 import { RATES_CHANGED_MESSAGE } from './submission-status';
@@ -21,6 +22,7 @@ afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
   useContractorsAllRisksStore.getState().reset();
+  useContactPrefillStore.getState().reset();
   sessionStorage.clear();
 });
 

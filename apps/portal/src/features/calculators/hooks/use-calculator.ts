@@ -9,10 +9,12 @@ import { focusFirstInDocumentOrder } from '@/lib/focus-first';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
 import { contactFieldId } from '../components/contact-fields';
+import { rememberedTelephone, useContactPrefillStore } from '../stores/contact-prefill-store';
 import type { ContactDetails, DraftState, Submission } from '../stores/create-draft-store';
 import {
   CONTACT_FIELDS,
   contactFromUser,
+  contactProblem,
   invalidContactFields,
   type ContactField,
 } from '../utils/contact';
@@ -86,7 +88,11 @@ export function useCalculator<I extends object, Q, B>({
       };
     }),
   );
-  const contact = savedContact ?? contactFromUser(client);
+  // The telephone last sent to the team from any calculator, in place of the login's (found by the twenty-sixth
+  // session: a login phone that is no phone number, corrected in one calculator, was prefilled again by the others).
+  const sentTelephone = useContactPrefillStore((state) => rememberedTelephone(state, owner));
+  const prefill = contactFromUser(client, sentTelephone);
+  const contact = savedContact ?? prefill;
 
   const [showMissing, setShowMissing] = useState(false);
   const [inputError, setInputError] = useState<string | null>(null);
@@ -94,10 +100,27 @@ export function useCalculator<I extends object, Q, B>({
   const send = useQuoteSubmission(store, submit, prefix, activityItem);
   const { anyRefused, onAmountRefused } = useRefusedAmounts<string & keyof I>();
 
+  /**
+   * Posts `body`; once the team has it (the API answered with a reference), its telephone is what every calculator
+   * prefills next for this user, while its own contact fields are not edited.
+   */
+  const sendAndRemember = useCallback(
+    async (body: B, telephone: string) => {
+      await send(body);
+      const outcome = store.getState().submission;
+      if (outcome.status === 'sent' && outcome.body === body) {
+        useContactPrefillStore.getState().remember(owner, telephone);
+      }
+    },
+    [send, store, owner],
+  );
+
   const calculate = useCallback(() => {
     // Read the store rather than this render: a typed amount committed on blur lands just before.
     const { inputs: current, contact: edited } = store.getState();
-    const details = edited ?? contactFromUser(client);
+    const details =
+      edited ??
+      contactFromUser(client, rememberedTelephone(useContactPrefillStore.getState(), owner));
     const invalid = invalidContactFields(details);
     // A typed amount the field refused (it says why, and keeps its last good value): not calculated with that
     // value as if nothing were wrong. Focus goes to the first field to fix, in the form's order.
@@ -135,13 +158,13 @@ export function useCalculator<I extends object, Q, B>({
     // a second time under a new reference.
     if (same && last.status === 'failed') {
       revealEstimate(estimateRef.current);
-      void send(body);
+      void sendAndRemember(body, details.telephone);
       return;
     }
     store.getState().setEstimate({ inputs: current, quote: figures });
     revealEstimate(estimateRef.current);
-    void send(body);
-  }, [store, client, idPrefix, quote, toSubmission, send]);
+    void sendAndRemember(body, details.telephone);
+  }, [store, client, owner, idPrefix, quote, toSubmission, sendAndRemember]);
 
   // Found by the eighteenth session's portal probe: Try again posted the failed body as it was, so a telephone (or
   // name, or e-mail) corrected since went unsent, under the old key, while the screen showed the new one beside
@@ -168,7 +191,14 @@ export function useCalculator<I extends object, Q, B>({
     setInput,
     contact,
     setContact,
-    invalidContactFields: showMissing ? invalidContactFields(contact) : [],
+    // A prefilled telephone that is no phone number (given at login before the phone rule) is flagged as the form
+    // is shown, not only at Calculate; focus stays where it is. Once the user types in the field, it is checked
+    // at Calculate, as every field is.
+    invalidContactFields: showMissing
+      ? invalidContactFields(contact)
+      : prefilledTelephoneIsWrong(contact, prefill)
+        ? (['telephone'] as const)
+        : [],
     estimate,
     stale,
     amountRefused: anyRefused,
@@ -181,6 +211,13 @@ export function useCalculator<I extends object, Q, B>({
     retry,
     estimateRef,
   };
+}
+
+/** Whether the telephone shown is the prefilled one, and is not one the API takes (blank aside). */
+function prefilledTelephoneIsWrong(contact: ContactDetails, prefill: ContactDetails): boolean {
+  if (contact.telephone !== prefill.telephone) return false;
+  const problem = contactProblem(contact, 'telephone');
+  return problem !== undefined && problem !== 'missing';
 }
 
 /**

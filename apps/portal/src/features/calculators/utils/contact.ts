@@ -12,19 +12,25 @@ export const CONTACT_FIELDS = [
 
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
-/** The logged-in user's details, used until the user edits a contact field. */
-export function contactFromUser(user: {
-  first_name: string;
-  last_name: string;
-  phone: string;
-  email: string;
-}): ContactDetails {
+/**
+ * The logged-in user's details, used until the user edits a contact field; with `telephone`, the one the user last
+ * sent to the team from a calculator (`contact-prefill-store.ts`) in place of the login's.
+ */
+export function contactFromUser(
+  user: {
+    first_name: string;
+    last_name: string;
+    phone: string;
+    email: string;
+  },
+  telephone: string | null = null,
+): ContactDetails {
   return {
     name: [user.first_name, user.last_name]
       .map((part) => part.trim())
       .filter(Boolean)
       .join(' '),
-    telephone: user.phone,
+    telephone: telephone ?? user.phone,
     email: user.email,
   };
 }
