@@ -18,7 +18,8 @@ export function DashboardVideo({ video }: { video: Video }) {
       </Player>
       <figcaption>
         <Title id={titleId}>{video.title}</Title>
-        {video.description ? <Description html={video.description} headingsFrom={3} /> : null}
+        {/* The title is no heading: the description's headings come straight under the page's h1. */}
+        {video.description ? <Description html={video.description} headingsFrom={2} /> : null}
       </figcaption>
     </Figure>
   );
