@@ -177,4 +177,29 @@ test.describe('layout', () => {
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
   });
+
+  test('the drawer closes when the window becomes wide enough for the sidebar, and focus goes to the same entry there', async ({
+    hub: page,
+  }) => {
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Menu' });
+    await dialog.getByRole('link', { name: 'Sample Report' }).focus();
+
+    // A tablet turned to landscape: the Menu button is gone, so a drawer left open held the page inert.
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await expect(dialog).toBeHidden();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Sample Report' })).toBeFocused();
+    await nav.getByRole('link', { name: 'Information Hub' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
+
+    // With the focus on Close menu (no entry of the sidebar), it goes to the main area.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await expect(dialog.getByRole('button', { name: 'Close menu' })).toBeFocused();
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await expect(dialog).toBeHidden();
+    await expect(page.locator('main')).toBeFocused();
+  });
 });

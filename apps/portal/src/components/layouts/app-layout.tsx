@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import type { ReactNode, RefObject } from 'react';
-import styled from 'styled-components';
+import styled, { useTheme } from 'styled-components';
 
 import { InsideMainLandmark } from '@/lib/main-landmark';
 import type { Client } from '@/types/api';
@@ -32,6 +32,23 @@ export function AppLayout({ client, showFooterBanner, mainRef, notice, children 
   const menuButton = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const closeMenu = () => setMenuOpen(false);
+  const theme = useTheme();
+  const sidebar = useRef<HTMLDivElement>(null);
+  const main = useRef<HTMLElement | null>(null);
+  /** A drawer closed by a widened window: the same entry of the sidebar takes the focus, or else the main area. */
+  const focusInstead = (focused: Element | null) => {
+    const href = focused instanceof HTMLAnchorElement ? focused.getAttribute('href') : null;
+    const entry = href
+      ? [...(sidebar.current?.querySelectorAll('a') ?? [])].find(
+          (link) => link.getAttribute('href') === href,
+        )
+      : undefined;
+    return entry ?? main.current;
+  };
+  const setMain = (element: HTMLElement | null) => {
+    main.current = element;
+    if (mainRef) mainRef.current = element;
+  };
 
   return (
     <>
@@ -43,18 +60,25 @@ export function AppLayout({ client, showFooterBanner, mainRef, notice, children 
         menuButton={menuButton}
         onOpenMenu={() => setMenuOpen(true)}
       />
-      <NavDrawer id={menuId} open={menuOpen} onClose={closeMenu} returnFocusTo={menuButton}>
+      <NavDrawer
+        id={menuId}
+        open={menuOpen}
+        onClose={closeMenu}
+        returnFocusTo={menuButton}
+        closeWhen={`(min-width: ${theme.breakpoints.md}px)`}
+        focusInstead={focusInstead}
+      >
         <SidebarNav prefix={client.prefix} onNavigate={closeMenu} />
         <ContactCard contact={client.contact} />
       </NavDrawer>
       <Body>
-        <Sidebar>
+        <Sidebar ref={sidebar}>
           <SidebarInner>
             <SidebarNav prefix={client.prefix} />
             <ContactCard contact={client.contact} />
           </SidebarInner>
         </Sidebar>
-        <Main id={MAIN_CONTENT_ID} tabIndex={-1} ref={mainRef}>
+        <Main id={MAIN_CONTENT_ID} tabIndex={-1} ref={setMain}>
           {notice}
           <InsideMainLandmark.Provider value={true}>{children}</InsideMainLandmark.Provider>
         </Main>

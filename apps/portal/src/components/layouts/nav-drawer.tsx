@@ -8,6 +8,16 @@ interface NavDrawerProps {
   onClose: () => void;
   /** Focus goes back here when the drawer closes. */
   returnFocusTo: RefObject<HTMLElement | null>;
+  /**
+   * A media query (`(min-width: 768px)`) from which the page shows the sidebar instead: the drawer closes when the
+   * window comes to match it (a tablet turned, a window widened), since the button that closes it is then gone.
+   */
+  closeWhen?: string;
+  /**
+   * Where focus goes when the drawer closes while `returnFocusTo` is not shown (the window widened): given what
+   * had the focus in the drawer, it returns the element to focus.
+   */
+  focusInstead?: (focused: Element | null) => HTMLElement | null | undefined;
   children: ReactNode;
 }
 
@@ -15,8 +25,20 @@ interface NavDrawerProps {
  * The sidebar on small screens: a modal `<dialog>` sliding in from the left. The browser traps focus inside it,
  * makes the page behind it inert and closes it on Escape; focus returns to the menu button.
  */
-export function NavDrawer({ id, open, onClose, returnFocusTo, children }: NavDrawerProps) {
+export function NavDrawer({
+  id,
+  open,
+  onClose,
+  returnFocusTo,
+  closeWhen,
+  focusInstead,
+  children,
+}: NavDrawerProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  /** What had the focus in the drawer as it closed. */
+  const focusedInside = useRef<Element | null>(null);
+  const latestOnClose = useRef(onClose);
+  latestOnClose.current = onClose;
 
   useEffect(() => {
     const element = dialog.current;
@@ -24,9 +46,25 @@ export function NavDrawer({ id, open, onClose, returnFocusTo, children }: NavDra
     if (open && !element.open) {
       element.showModal();
     } else if (!open && element.open) {
+      focusedInside.current = element.contains(document.activeElement)
+        ? document.activeElement
+        : null;
       element.close();
     }
   }, [open]);
+
+  // Found by a hostile keyboard run: a drawer open when the window widened stayed open over the
+  // desktop layout, the page behind it inert, with its Menu button hidden.
+  useEffect(() => {
+    if (!open || !closeWhen || typeof window.matchMedia !== 'function') return undefined;
+    const wide = window.matchMedia(closeWhen);
+    const change = () => {
+      if (wide.matches) latestOnClose.current();
+    };
+    change();
+    wide.addEventListener('change', change);
+    return () => wide.removeEventListener('change', change);
+  }, [open, closeWhen]);
 
   return (
     <Dialog
@@ -35,7 +73,11 @@ export function NavDrawer({ id, open, onClose, returnFocusTo, children }: NavDra
       aria-label="Menu"
       onClose={() => {
         onClose();
-        returnFocusTo.current?.focus();
+        const button = returnFocusTo.current;
+        const focused = focusedInside.current;
+        focusedInside.current = null;
+        if (button && button.getClientRects().length > 0) button.focus();
+        else focusInstead?.(focused)?.focus();
       }}
       onClick={(event) => {
         // A click on the backdrop (the dialog element itself, outside its panel) closes it.
