@@ -10,8 +10,9 @@ import type { Article, ContentType } from '@/types/api';
 export function getArticle(
   prefix: string,
   item: { id: string; type: ContentType },
+  signal?: AbortSignal,
 ): Promise<Article> {
-  return apiFetch<Article>(paths.api.article(prefix, item), { shape: isArticle });
+  return apiFetch<Article>(paths.api.article(prefix, item), { shape: isArticle, signal });
 }
 
 /** `item` null: nothing to fetch (a link without id or type). */
