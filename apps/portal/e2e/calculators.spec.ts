@@ -305,3 +305,27 @@ test('the calculators with an estimate, at phone width', async ({ hub: page }) =
     await saveScreenshot(page, `calculator-${name}-phone`);
   }
 });
+
+// Found by a hostile run: a page left for another page (not reloaded) while the post was on its way said, on
+// coming back, that "The page was reloaded before the team confirmed…".
+test('leaving the page while the details are on their way says so when the user comes back, retryable', async ({
+  hub: page,
+}) => {
+  await page.goto('/demo/calculator/building-warranty');
+  await page.route('**/api/demo/warranty', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await route.continue().catch(() => undefined);
+  });
+  await page.getByRole('button', { name: 'Calculate' }).click();
+  await expect(estimate(page).getByText('Sending your details to our team…')).toBeVisible();
+  // Another document (an address typed, a bookmark), then Back.
+  await page.goto('/demo/info');
+  await page.goBack();
+  await expect(
+    estimate(page).getByText(
+      'The page was left or reloaded before the team confirmed that your details had arrived.',
+      { exact: false },
+    ),
+  ).toBeVisible();
+  await expect(estimate(page).getByRole('button', { name: 'Try again' })).toBeVisible();
+});

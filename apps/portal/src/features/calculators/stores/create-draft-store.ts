@@ -89,9 +89,12 @@ export interface DraftState<I, Q, B> {
   isReference: (value: unknown) => value is string;
 }
 
-/** The message kept for a submission that was still on its way when the page was reloaded. */
+/**
+ * The message kept for a submission that was still on its way when the page was reloaded or left for another page
+ * (an address typed, a bookmark; found by a hostile run: coming back, the page said it had been reloaded).
+ */
 export const INTERRUPTED_MESSAGE =
-  'The page was reloaded before the team confirmed that your details had arrived.';
+  'The page was left or reloaded before the team confirmed that your details had arrived.';
 
 let lastSubmissionId = 0;
 
