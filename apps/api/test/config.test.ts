@@ -17,6 +17,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import pg from 'pg';
 import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
 import { makeDataDir } from '../src/data-dir.js';
@@ -1050,6 +1051,42 @@ describe('loadConfig', () => {
           expect(result.stdout + result.stderr).not.toContain('hunter2');
         }
       } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  // Found by the twenty-sixth session: a user without CREATE on the schema got a JSON log line with a stack.
+  it.skipIf(process.env.TEST_DATABASE_URL === undefined)(
+    'should print a PostgreSQL user without the right to create the tables as one line (postgres)',
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+      const user = decodeURIComponent(url.username);
+      const host = `${url.hostname}:${url.port || '5432'}`;
+      const schema = `no_create_${process.pid}_${Date.now()}`;
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        // Its owner's own CREATE taken back: the schema is there, and no table may be made in it.
+        await client.query(`create schema "${schema}"`);
+        await client.query(`revoke create on schema "${schema}" from "${user}"`);
+        const result = runServer({
+          DATA_DIR: dataDir,
+          DATABASE_URL: url.toString(),
+          DATABASE_SCHEMA: schema,
+          PORT: '7696',
+        });
+        expect(result.status).toBe(1);
+        expect(result.stderr.trim()).toBe(
+          `The server could not start: PostgreSQL at ${host} refused user "${user}" a right the portal needs ` +
+            `(permission denied for schema ${schema}). It must be allowed to create tables in schema ` +
+            `"${schema}": make it the schema's owner, or GRANT CREATE ON SCHEMA "${schema}" TO "${user}".`,
+        );
+        expect(result.stdout).not.toContain('"stack"');
+      } finally {
+        await client.query(`drop schema if exists "${schema}" cascade`);
+        await client.end();
         await rm(dataDir, { recursive: true, force: true });
       }
     },

@@ -128,7 +128,7 @@ const CERTIFICATE_CODE =
   /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|^ERR_TLS_|^ERR_SSL_/;
 
 /** What is wrong with the setting, in plain words after "PostgreSQL at host:port", and what to do. */
-function problemOf(at: string, fields: ErrorFields): string | undefined {
+function problemOf(at: string, fields: ErrorFields, user: string | undefined): string | undefined {
   const { code, message } = fields;
   const text = typeof message === 'string' ? message : '';
   const quoted = (pattern: RegExp) => pattern.exec(text)?.[1];
@@ -152,6 +152,24 @@ function problemOf(at: string, fields: ErrorFields): string | undefined {
       `${at} has no database${name === undefined ? '' : ` "${name}"`}. DATABASE_URL must name a database ` +
       'that exists there (the server makes its schema and tables, not the database: createdb).'
     );
+  }
+  if (code === '42501') {
+    // Found by the twenty-sixth session: a user without CREATE on the schema (PostgreSQL 15 gives none on `public`
+    // to others than its owner) got a JSON log line with a stack at start, and "Failed: Database migration failed:
+    // permission denied for schema public" from the staff tool.
+    const who = user === undefined ? 'the user DATABASE_URL gives' : `user "${user}"`;
+    const schema = quoted(/^permission denied for schema (.+)$/);
+    const database = quoted(/^permission denied for database (.+)$/);
+    const grantee = user === undefined ? 'that user' : `"${user}"`;
+    const need =
+      schema !== undefined
+        ? `to create tables in schema "${schema}": make it the schema's owner, or GRANT CREATE ON SCHEMA ` +
+          `"${schema}" TO ${grantee}`
+        : database !== undefined
+          ? `to create the schema DATABASE_SCHEMA names in database "${database}": GRANT CREATE ON DATABASE ` +
+            `"${database}" TO ${grantee}, or create the schema with ${grantee} as its owner`
+          : "to own the portal's schema and tables, or be granted rights on them";
+    return `${at} refused ${who} a right the portal needs (${text}). It must be allowed ${need}.`;
   }
   // node-postgres's own words, without a code.
   if (/password must be a string/i.test(text)) {
@@ -184,10 +202,21 @@ function problemOf(at: string, fields: ErrorFields): string | undefined {
 /**
  * Why PostgreSQL at `url` cannot be used, as plain sentences naming its host and port (never the URL's password):
  * it cannot be reached or is not answering, it refused the login, it has no such database, it refused SSL or sent
- * a certificate not trusted here. Undefined for any other error (a statement that failed is the code's, not the
+ * a certificate not trusted here, it refused the user a right the portal needs (to create its tables). Undefined for any other error (a statement that failed is the code's, not the
  * setting's). The server's start and the staff tool say it alike.
  */
 export function postgresProblem(url: string, error: unknown): string | undefined {
   const at = `PostgreSQL at ${databaseHost(url)}`;
-  return firstOfCauses(error, (fields) => problemOf(at, fields));
+  const user = databaseUser(url);
+  return firstOfCauses(error, (fields) => problemOf(at, fields, user));
+}
+
+/** The user a PostgreSQL URL names, if it names one (never its password). */
+function databaseUser(url: string): string | undefined {
+  try {
+    const { username } = new URL(url);
+    return username === '' ? undefined : decodeURIComponent(username);
+  } catch {
+    return undefined;
+  }
 }

@@ -99,6 +99,28 @@ describe('what is said of a PostgreSQL that cannot be used', () => {
       'PostgreSQL at db.internal:5433 cannot be reached or is not answering (the database system is starting ' +
         'up). DATABASE_URL must name a running PostgreSQL server this machine can reach.',
     ],
+    [
+      'a user without CREATE on the schema, as the migrations wrap it',
+      new Error('Database migration failed', {
+        cause: coded('permission denied for schema public', { code: '42501' }),
+      }),
+      'PostgreSQL at db.internal:5433 refused user "portal" a right the portal needs (permission denied for ' +
+        'schema public). It must be allowed to create tables in schema "public": make it the schema\'s owner, ' +
+        'or GRANT CREATE ON SCHEMA "public" TO "portal".',
+    ],
+    [
+      'a user without CREATE on the database, for DATABASE_SCHEMA',
+      coded('permission denied for database portal', { code: '42501' }),
+      'PostgreSQL at db.internal:5433 refused user "portal" a right the portal needs (permission denied for ' +
+        'database portal). It must be allowed to create the schema DATABASE_SCHEMA names in database "portal": ' +
+        'GRANT CREATE ON DATABASE "portal" TO "portal", or create the schema with "portal" as its owner.',
+    ],
+    [
+      'a user without rights on a table',
+      coded('permission denied for table clients', { code: '42501' }),
+      'PostgreSQL at db.internal:5433 refused user "portal" a right the portal needs (permission denied for ' +
+        "table clients). It must be allowed to own the portal's schema and tables, or be granted rights on them.",
+    ],
   ])('should say %s in plain words, naming the server', (_name, error, said) => {
     expect(postgresProblem(url, error)).toBe(said);
   });
