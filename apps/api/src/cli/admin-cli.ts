@@ -7,6 +7,7 @@ import { systemClock } from '../clock.js';
 import { ConfigError, credentialsProblem, loadConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/connect.js';
 import { START_LOCK_WAIT_MS } from '../db/migrations.js';
+import { FILES_REPLACED } from '../db/sqlite-files.js';
 import { isDatabaseUnavailable, postgresProblem } from '../db/unavailable.js';
 import type { LoginPolicy } from '../db/schema.js';
 import {
@@ -503,6 +504,33 @@ export const DATABASE_BUSY_MESSAGE =
   'The database stayed busy: another process (a server, or another run of this tool) held its write lock for ' +
   `over a minute. ${UNFINISHED} Try again when the other process is done`;
 
+/**
+ * The database's file, or its -wal or -shm file, deleted or replaced by another program while the command had it
+ * open (sqlite-files.ts): its writes are refused from then on, to keep the data from being damaged.
+ */
+export function filesReplacedMessage(name: string): string {
+  return (
+    `The database's ${shownText(name, 200)} file was deleted or replaced by another program while this command ` +
+    `had it open, so its writes were refused to keep the data from being damaged. ${UNFINISHED} Stop every ` +
+    'process using DATA_DIR (servers, other runs of this tool), ' +
+    (name.endsWith('.sqlite')
+      ? `put ${shownText(name, 200)} back where it was (beside its -wal file: the latest writes are there), `
+      : '') +
+    'start the server again, then run the command again.'
+  );
+}
+
+/** The base name of the database file found replaced, when `error` (or what it wraps) says so. */
+function replacedFileOf(error: unknown): string | undefined {
+  for (let current = error, depth = 0; depth < 5; depth++) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    const { code, file } = current as { code?: unknown; file?: unknown };
+    if (code === FILES_REPLACED) return typeof file === 'string' ? file : 'WAL';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** The longest form-service address the staff tool takes. */
 const MAX_URL_LENGTH = 2_000;
 
@@ -717,6 +745,13 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     if (problem !== undefined) {
       const unfinished = isDatabaseUnavailable(error) && db !== undefined ? ` ${UNFINISHED}` : '';
       io.stderr(`${shownText(problem, MAX_MESSAGE)}${unfinished}\n`);
+      return 1;
+    }
+    // Found by the twenty-sixth session: the database's files replaced under the command (sqlite-files.ts) were
+    // said as another process's write lock held for over a minute.
+    const replaced = replacedFileOf(error);
+    if (replaced !== undefined) {
+      io.stderr(`${filesReplacedMessage(replaced)}\n`);
       return 1;
     }
     if (isDatabaseUnavailable(error)) {

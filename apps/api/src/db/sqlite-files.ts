@@ -76,7 +76,7 @@ export class SqliteFilesWatch {
         `The database's ${this.replaced ?? 'WAL'} file was deleted or replaced by another program while this ` +
           'server had it open: writes are refused until every process using DATA_DIR is stopped and started again.',
       ),
-      { code: FILES_REPLACED },
+      { code: FILES_REPLACED, file: this.replaced ?? 'WAL' },
     );
   }
 }

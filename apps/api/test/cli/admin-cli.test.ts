@@ -1,3 +1,4 @@
+import { copyFileSync, renameSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -898,6 +899,65 @@ describe('pnpm admin with a migration that fails', () => {
         stderr: `Failed: Database migration ${Object.keys(migrations)[0] ?? ''} failed: table "clients" already exists\n`,
       });
     } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+// Found by the twenty-sixth session: the database's -shm file replaced by another program while a command ran (its
+// writes refused from then on, sqlite-files.ts) was said as another process's write lock held for over a minute.
+describe('pnpm admin with the database files replaced under it', () => {
+  it('should say the file was replaced and what to do, not blame a write lock', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-replaced-'));
+    const file = path.join(dataDir, 'portal.sqlite');
+    const env = { DATA_DIR: dataDir };
+    const holder = { db: undefined as SqliteDatabase.Database | undefined };
+    try {
+      expect(
+        (
+          await adminWith(
+            env,
+            'client',
+            'add',
+            '--prefix',
+            'acme',
+            '--name',
+            'Acme',
+            '--login',
+            'open',
+          )
+        ).code,
+      ).toBe(0);
+      // Another connection holds the write lock; once the command says it waits for it, the -shm file is replaced
+      // (a clean-up script, a copy put back): the files' next look (every second) finds it, and the waiting write is
+      // refused.
+      holder.db = new SqliteDatabase(file);
+      holder.db.exec('begin immediate');
+      let stderr = '';
+      const code = await runAdmin(
+        ['client', 'update', '--prefix', 'acme', '--name', 'Acme Homes'],
+        {
+          env,
+          stdout: () => undefined,
+          stderr: (text) => {
+            stderr += text;
+            if (!text.includes('waiting up to')) return;
+            const shm = `${file}-shm`;
+            copyFileSync(shm, `${shm}.new`);
+            renameSync(`${shm}.new`, shm);
+          },
+        },
+      );
+      expect(code).toBe(1);
+      expect(stderr).not.toMatch(/write lock for over a minute|stayed busy/);
+      expect(stderr).toContain(
+        "The database's portal.sqlite-shm file was deleted or replaced by another program while this command had " +
+          'it open, so its writes were refused to keep the data from being damaged. The command did not finish; ' +
+          'what it had written in its unfinished step was taken back. Stop every process using DATA_DIR ' +
+          '(servers, other runs of this tool), start the server again, then run the command again.\n',
+      );
+    } finally {
+      holder.db?.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   });
