@@ -178,6 +178,39 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
     expect(await stored('File as text')).toBe(0);
   });
 
+  // Found by the twenty-sixth session's probe: a file's part with its type but no file name was told to be sent as
+  // UTF-8 text, where it lacks only its filename.
+  it('should say that a FileUpload part with a type but no file name needs a file name', async () => {
+    const boundary = '----blackboxnoname';
+    const fields = Object.entries({ ...DUE_DILIGENCE_FIELDS, SingleLine: 'Typed file, no name' });
+    for (const type of ['application/pdf', 'image/png', 'multipart/mixed; boundary=inner']) {
+      const payload =
+        fields
+          .map(
+            ([name, value]) =>
+              `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+          )
+          .join('') +
+        `--${boundary}\r\nContent-Disposition: form-data; name="FileUpload"\r\nContent-Type: ${type}\r\n\r\n` +
+        `%PDF-1.7 plans\r\n--${boundary}--\r\n`;
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/due-diligence',
+        payload,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie },
+      });
+      expect({ type, status: response.statusCode, body: response.json() }).toEqual({
+        type,
+        status: 400,
+        body: {
+          error:
+            'The field "FileUpload" must be sent as a file, not as text: give its part a filename.',
+        },
+      });
+    }
+    expect(await stored('Typed file, no name')).toBe(0);
+  });
+
   it('should refuse a part with two Content-Disposition headers, which readers in front may read the other way', async () => {
     const boundary = '----blackbox2cd';
     // Neither field of the doubled part is sent elsewhere in the form.
@@ -262,6 +295,33 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
       error: 'A part of the form has no Content-Disposition: form-data header naming its field.',
     });
     expect(await stored('Named twice')).toBe(1);
+  });
+
+  // Found by the twenty-sixth session's probe: a boundary RFC 2046 does not allow (71 characters, say) was told to
+  // "give one boundary", which it had.
+  it('should say why a single boundary is refused: its length or its characters', async () => {
+    const say = (why: string) =>
+      'The form data is malformed: its boundary must be 1 to 70 of the characters RFC 2046 allows (letters, ' +
+      `digits, spaces but not at its end, and '()+_,-./:=?); ${why}.`;
+    for (const [contentType, why] of [
+      [`multipart/form-data; boundary=${'b'.repeat(71)}`, 'this one has 71'],
+      ['multipart/form-data; boundary=""', 'this one has 0'],
+      ['multipart/form-data; boundary="abc "', 'this one ends with a space'],
+      ['multipart/form-data; boundary="a<b>"', 'this one holds others'],
+    ] as const) {
+      const boundary = contentType.slice(contentType.indexOf('=') + 1).replaceAll('"', '');
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/due-diligence',
+        payload: `--${boundary}\r\nContent-Disposition: form-data; name="SingleLine"\r\n\r\nx\r\n--${boundary}--\r\n`,
+        headers: { 'content-type': contentType, cookie },
+      });
+      expect({ contentType, status: response.statusCode, body: response.json() }).toEqual({
+        contentType,
+        status: 400,
+        body: { error: say(why) },
+      });
+    }
   });
 
   // Found by the sixteenth session's API probe: the parser drops spaces and tabs inside parameter names and joins

@@ -64,6 +64,9 @@ const FIELDS = {
 } as const;
 type FieldName = keyof typeof FIELDS;
 const FILE_FIELD = 'FileUpload';
+/** The refusal of content sent under the file's field with no file name: a text field to the parser. */
+const FILE_AS_TEXT =
+  'The field "FileUpload" must be sent as a file, not as text: give its part a filename.';
 
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
 
@@ -158,6 +161,30 @@ function boundaryOf(contentType: string | undefined): string | undefined {
   if (boundaries.length !== 1 || boundary?.name !== 'boundary' || boundary.escaped)
     return undefined;
   return BOUNDARY.test(boundary.value) ? boundary.value : undefined;
+}
+
+/**
+ * Why the one boundary a multipart Content-Type gives plainly is refused, when that is why (`BOUNDARY`): it was
+ * told to give one boundary (found by the twenty-sixth session's probe: a boundary of 71 characters).
+ */
+function boundaryValueProblem(contentType: string | undefined): string | undefined {
+  const header = parseHeaderParameters(contentType ?? '');
+  if (header?.value !== 'multipart/form-data' || hasRepeatedParameter(header)) return undefined;
+  const boundaries = header.parameters.filter((parameter) => baseNameOf(parameter) === 'boundary');
+  const [boundary] = boundaries;
+  if (boundaries.length !== 1 || boundary?.name !== 'boundary' || boundary.escaped)
+    return undefined;
+  const length = [...boundary.value].length;
+  const why =
+    length === 0 || length > 70
+      ? `this one has ${length}`
+      : /^[0-9A-Za-z'()+_,\-./:=? ]*$/.test(boundary.value)
+        ? 'this one ends with a space'
+        : 'this one holds others';
+  return (
+    'The form data is malformed: its boundary must be 1 to 70 of the characters RFC 2046 allows (letters, ' +
+    `digits, spaces but not at its end, and '()+_,-./:=?); ${why}.`
+  );
 }
 
 /**
@@ -452,7 +479,12 @@ class PartHeaderCheck {
     }
     // A part of this type is a file to the parser (the first Content-Type is the one it reads).
     if (declared[0]?.value === 'application/octet-stream') return undefined;
-    const text = `The field ${field} must be sent as UTF-8 text (no Content-Type, or text/plain with charset=utf-8).`;
+    // The file's field with no file name, sent as a file would be (`Content-Type: application/pdf`), was told to be
+    // sent as UTF-8 text (found by the twenty-sixth session's probe), where it lacks only its filename.
+    const text =
+      field === fieldTitle(FILE_FIELD)
+        ? FILE_AS_TEXT
+        : `The field ${field} must be sent as UTF-8 text (no Content-Type, or text/plain with charset=utf-8).`;
     for (const [index, type] of declared.entries()) {
       if (type?.value !== 'text/plain') return text;
       for (const parameter of type.parameters) {
@@ -559,7 +591,10 @@ async function receive(
       reply.header('connection', 'close');
       closeAfterAnswer(request.raw, reply.raw);
     }
-    throw new HttpError(400, BOUNDARY_MESSAGE);
+    throw new HttpError(
+      400,
+      boundaryValueProblem(request.headers['content-type']) ?? BOUNDARY_MESSAGE,
+    );
   }
   const guard = guardBody(request, reply);
   // Sees every chunk the parser sees, as the guard does (added in the same tick as the parser's pipe).
@@ -669,8 +704,7 @@ async function readParts(
     if (part.fieldname === FILE_FIELD) {
       // Content under the file's name with no `filename` is a text field to the parser (cut at its size
       // limit): refused in words that say so, not as an unknown field.
-      received.problem ??=
-        'The field "FileUpload" must be sent as a file, not as text: give its part a filename.';
+      received.problem ??= FILE_AS_TEXT;
     } else if (value.includes('\u0000') || part.fieldname.includes('\u0000')) {
       received.problem ??= `The field "${shownText(part.fieldname)}" contains a NUL character.`;
     } else if (!isField(part.fieldname)) {
