@@ -36,6 +36,7 @@ import contentRoutes from './routes/api/content.js';
 import dueDiligenceRoutes, { MULTIPART_ONLY_MESSAGE } from './routes/api/due-diligence.js';
 import loginRoutes from './routes/api/login.js';
 import submissionRoutes from './routes/api/submissions.js';
+import { ONE_LINE_RULE } from './routes/schemas.js';
 import {
   PortalFilesMissing,
   encodePage,
@@ -120,7 +121,10 @@ export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
       // Found by the twenty-sixth session: a number with an extension was refused as "not well formed".
       message = `Invalid ${noun} "${where}": ${error.message ?? 'bad value'}.`;
     } else if (error.keyword === 'pattern' && where !== '') {
-      message = `Invalid ${noun} "${where}": it must not be blank and must be well formed.`;
+      // Found by the twenty-sixth session's probe: every pattern said "it must not be blank and must be well
+      // formed", which told the sender of "０２０ ７９４６" or of a pasted bidi mark nothing of what to change.
+      // (A phone number's own rule is worded by its keyword, above; this pattern is every one-line field's.)
+      message = `Invalid ${noun} "${where}": ${ONE_LINE_RULE}`;
     } else if (where !== '') {
       message = `Invalid ${noun} "${where}": ${error.message ?? 'bad value'}.`;
     } else {

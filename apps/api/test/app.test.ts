@@ -162,7 +162,8 @@ describe.each(databases)('app ($name)', (target) => {
         });
         expect(response.statusCode, JSON.stringify(blank)).toBe(400);
         expect(response.json()).toEqual({
-          error: 'Invalid field "first_name": it must not be blank and must be well formed.',
+          error:
+            'Invalid field "first_name": it must be one line of text that is not blank, without control characters or invisible text-direction marks.',
         });
       }
       const named = await t.app.inject({
@@ -187,7 +188,8 @@ describe.each(databases)('app ($name)', (target) => {
         });
         expect(response.statusCode, JSON.stringify(name)).toBe(400);
         expect(response.json()).toEqual({
-          error: 'Invalid field "name": it must not be blank and must be well formed.',
+          error:
+            'Invalid field "name": it must be one line of text that is not blank, without control characters or invisible text-direction marks.',
         });
       }
     });

@@ -185,6 +185,10 @@ export const phoneField = {
   [PHONE_NUMBER_KEYWORD]: true,
 } as const;
 
+/** What a one-line text field (`requiredText`) must be, as a refusal says it. */
+export const ONE_LINE_RULE =
+  'it must be one line of text that is not blank, without control characters or invisible text-direction marks.';
+
 export const emailField = { type: 'string', format: 'email', maxLength: 254 } as const;
 
 export const contentItemSchema = {

@@ -74,7 +74,9 @@ const CALCULATORS: [string, string[]][] = [
 ];
 
 const malformed = (field: string) => ({
-  error: `Invalid field "${field}": it must not be blank and must be well formed.`,
+  error: ['phone', 'telephone', 'contact_number'].includes(field)
+    ? `Invalid field "${field}": give a phone number: digits, with spaces, +, brackets, dashes and dots, and nothing else.`
+    : `Invalid field "${field}": it must be one line of text that is not blank, without control characters or invisible text-direction marks.`,
 });
 
 describe.each(databases)('invisible controls in what users type ($name)', (target) => {

@@ -275,7 +275,8 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
     }
     // A line break is still a one-line field's refusal, before the number is read.
     expect((await post('car', { ...CAR, telephone: '020\n7946' })).json()).toEqual({
-      error: 'Invalid field "telephone": it must not be blank and must be well formed.',
+      error:
+        'Invalid field "telephone": it must be one line of text that is not blank, without control characters or invisible text-direction marks.',
     });
     const after = await t.app.db.kysely
       .selectFrom('quotes')
