@@ -134,6 +134,35 @@ function refuseDatabaseNotFound(file: string, dataDir: string): void {
  * at the wrong database or DATABASE_SCHEMA made the schema and a new, empty portal there, and said "No clients yet."
  * with exit code 0.
  */
+/**
+ * Refuses a PostgreSQL user that lacks a right the portal's writes need on one of its tables (SELECT, INSERT, UPDATE,
+ * DELETE) or sequences (USAGE), with PostgreSQL's own code and words, which `postgresProblem` says in one line. Found
+ * by the twenty-sixth session's probe: a user granted only SELECT started the server, which then answered every
+ * login and submission 500 "Internal server error".
+ */
+async function refuseReadOnly(kysely: Kysely<Database>, schema: string | null): Promise<void> {
+  const { rows } = await sql<{ kind: string; name: string; privilege: string }>`
+    select case when c.relkind = 'S' then 'sequence' else 'table' end as kind, c.relname as name, p.privilege
+    from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace
+      join (values ('r', 'SELECT'), ('r', 'INSERT'), ('r', 'UPDATE'), ('r', 'DELETE'), ('S', 'USAGE'))
+        as p(relkind, privilege) on p.relkind = c.relkind
+    where n.nspname = coalesce(${schema}::text, current_schema())
+      and not (case when c.relkind = 'S' then has_sequence_privilege(c.oid, p.privilege)
+        else has_table_privilege(c.oid, p.privilege) end)
+    order by c.relname, p.privilege
+    limit 1
+  `.execute(kysely);
+  const missing = rows[0];
+  if (missing === undefined) return;
+  throw Object.assign(
+    new Error(
+      `permission denied for ${missing.kind} ${missing.name} (it may not ${missing.privilege.toLowerCase()})`,
+    ),
+    { code: '42501' },
+  );
+}
+
 async function refuseNoPortal(
   kysely: Kysely<Database>,
   url: string,
@@ -204,6 +233,7 @@ export async function openDatabase(
     onFilesReplaced = () => undefined,
     busyWaitMs,
     mustExist = false,
+    mustWrite = false,
     ...lockWait
   }: {
     statementTimeout?: boolean;
@@ -220,6 +250,11 @@ export async function openDatabase(
      * start a new portal there (the staff tool's commands but `client add`).
      */
     mustExist?: boolean;
+    /**
+     * PostgreSQL: refuse a user that may not write every table of the portal (the server's start, as SQLite's start
+     * proves the file takes a write; not the staff tool, whose reads and exports a read-only user may rightly run).
+     */
+    mustWrite?: boolean;
   } & MigrateOptions = {},
 ): Promise<Db> {
   let kysely: Kysely<Database>;
@@ -294,6 +329,7 @@ export async function openDatabase(
     } finally {
       if (sqliteWatch !== null) delete sqliteWatch.onWait;
     }
+    if (dialect === 'postgres' && mustWrite) await refuseReadOnly(kysely, config.databaseSchema);
     if (sqliteWatch !== null && busyWaitMs !== undefined) {
       // Found by the twenty-third session's staff-tool probe: an import that met a server's write lock after the
       // start failed after 5 s with SQLite's bare "database is locked", where the start waits a minute.

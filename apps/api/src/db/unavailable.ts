@@ -168,7 +168,9 @@ function problemOf(at: string, fields: ErrorFields, user: string | undefined): s
         : database !== undefined
           ? `to create the schema DATABASE_SCHEMA names in database "${database}": GRANT CREATE ON DATABASE ` +
             `"${database}" TO ${grantee}, or create the schema with ${grantee} as its owner`
-          : "to own the portal's schema and tables, or be granted rights on them";
+          : "to own the portal's schema and tables, or be granted rights on them (SELECT, INSERT, UPDATE and " +
+            'DELETE on every table, USAGE on every sequence: GRANT … ON ALL TABLES IN SCHEMA …, GRANT USAGE ON ALL ' +
+            'SEQUENCES IN SCHEMA …)';
     return `${at} refused ${who} a right the portal needs (${text}). It must be allowed ${need}.`;
   }
   // node-postgres's own words, without a code.

@@ -11,7 +11,17 @@ import {
   isDatabaseUnavailable,
   postgresProblem,
 } from '../../src/db/unavailable.js';
-import { PERSON, buildTestApp, databases, loginOpen, type TestApp } from '../helper.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { openDatabase } from '../../src/db/connect.js';
+import {
+  PERSON,
+  buildTestApp,
+  createPgSchema,
+  databases,
+  loginOpen,
+  type TestApp,
+} from '../helper.js';
 
 /**
  * Found by a black-box run of the built server on PostgreSQL (two instances on one database, the database
@@ -119,7 +129,9 @@ describe('what is said of a PostgreSQL that cannot be used', () => {
       'a user without rights on a table',
       coded('permission denied for table clients', { code: '42501' }),
       'PostgreSQL at db.internal:5433 refused user "portal" a right the portal needs (permission denied for ' +
-        "table clients). It must be allowed to own the portal's schema and tables, or be granted rights on them.",
+        "table clients). It must be allowed to own the portal's schema and tables, or be granted rights on them " +
+        '(SELECT, INSERT, UPDATE and DELETE on every table, USAGE on every sequence: GRANT … ON ALL TABLES IN ' +
+        'SCHEMA …, GRANT USAGE ON ALL SEQUENCES IN SCHEMA …).',
     ],
   ])('should say %s in plain words, naming the server', (_name, error, said) => {
     expect(postgresProblem(url, error)).toBe(said);
@@ -139,6 +151,47 @@ describe('what is said of a PostgreSQL that cannot be used', () => {
     expect(databaseHost('postgresql://[::1]:6432/portal')).toBe('[::1]:6432');
   });
 });
+
+// Found by the twenty-sixth session's probe: a user granted only SELECT started the server, which then answered every
+// login and submission 500 "Internal server error" (SQLite's start proves the file takes a write).
+describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
+  'a PostgreSQL user that may not write the portal’s tables (postgres)',
+  () => {
+    it('should stop the server’s start in one line naming the table, and let the staff tool read', async () => {
+      const url = process.env.TEST_DATABASE_URL ?? '';
+      const parsed = new URL(url);
+      const user = decodeURIComponent(parsed.username);
+      const { schema } = await createPgSchema(url);
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-pg-readonly-'));
+      const config = { databaseUrl: url, databaseSchema: schema, dataDir };
+      await (await openDatabase(config)).close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        // The owner's own INSERT on one table taken back.
+        await client.query(`revoke insert on "${schema}".sessions from "${user}"`);
+        await (await openDatabase(config)).close();
+        const error: unknown = await openDatabase(config, undefined, { mustWrite: true }).then(
+          (db) => db.close(),
+          (refused: unknown) => refused,
+        );
+        expect(postgresProblem(url, error)).toBe(
+          `PostgreSQL at ${parsed.hostname}:${parsed.port || '5432'} refused user "${user}" a right the portal ` +
+            'needs (permission denied for table sessions (it may not insert)). It must be allowed to own the ' +
+            "portal's schema and tables, or be granted rights on them (SELECT, INSERT, UPDATE and DELETE on every " +
+            'table, USAGE on every sequence: GRANT … ON ALL TABLES IN SCHEMA …, GRANT USAGE ON ALL SEQUENCES IN ' +
+            'SCHEMA …).',
+        );
+        await client.query(`grant insert on "${schema}".sessions to "${user}"`);
+        await (await openDatabase(config, undefined, { mustWrite: true })).close();
+      } finally {
+        await client.query(`drop schema "${schema}" cascade`);
+        await client.end();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    });
+  },
+);
 
 /** Holds a write lock on the app's database from another connection, as a staff tool or a DBA would. */
 async function holdWriteLock(t: TestApp, table: string): Promise<() => Promise<void>> {

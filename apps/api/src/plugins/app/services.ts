@@ -30,6 +30,7 @@ export default fp<ServicesOptions>(
         app.log.warn({ err: error }, 'A database connection was lost; the pool opens a new one'),
       {
         statementTimeout: true,
+        mustWrite: true,
         onFilesReplaced: (name) =>
           app.log.error(
             `The database's ${name} file was deleted or replaced by another program while this server had it ` +
