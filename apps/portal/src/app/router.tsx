@@ -3,6 +3,7 @@ import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router-dom
 
 import { paths, routes } from '@/config/paths';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { noteInAppNavigation } from '@/lib/app-navigation';
 import { endBoot } from '@/lib/boot';
 
 import { clientLoader, loginLoader, protectedLoader } from './loaders';
@@ -128,16 +129,23 @@ export const routeObjects: RouteObject[] = [
  * The portal's router. The answers a page was served with (the first page's, or those its loader fetched) hold for
  * that page only: each navigation ends them as it starts, before the next page's loaders run. A navigation that
  * runs no loader and loads no code goes from page to page without a busy state; its new location ends them.
+ *
+ * A new location once the first page is drawn (its loaders' redirects, as `/demo` to the dashboard, are part of
+ * the page load) is an in-app navigation (`lib/app-navigation.ts`): the hub, entered so, moves focus to its main
+ * area.
  */
 export function createAppRouter(): AppRouterInstance {
   const created = createBrowserRouter(routeObjects);
   let busy = false;
   let location = created.state.location.key;
+  let initialized = created.state.initialized;
   created.subscribe((state) => {
     const nowBusy = state.navigation.state !== 'idle';
     if (nowBusy ? !busy : !busy && state.location.key !== location) endBoot();
+    if (initialized && state.location.key !== location) noteInAppNavigation();
     busy = nowBusy;
     location = state.location.key;
+    initialized = state.initialized;
   });
   return created;
 }

@@ -1,5 +1,7 @@
 import { renderHook } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { noteInAppNavigation, resetInAppNavigationForTests } from '@/lib/app-navigation';
 
 import { pageKey, useScrollToTopOnPathChange } from './use-scroll-to-top';
 
@@ -35,6 +37,37 @@ describe('useScrollToTopOnPathChange', () => {
       expect(document.activeElement).toBe(main);
       // The same page again (a re-render) does nothing more.
       rerender({ page: pageKey('/demo/article', '?id=b&type=insight', 'article') });
+      expect(scrollTo).toHaveBeenCalledTimes(1);
+    } finally {
+      main.remove();
+      scrollTo.mockRestore();
+    }
+  });
+
+  afterEach(() => resetInAppNavigationForTests());
+
+  it('should focus the main area on its first render when the app navigated to it, not after a page load', () => {
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+    const main = document.createElement('main');
+    main.tabIndex = -1;
+    document.body.append(main);
+    try {
+      // A page load: focus stays with the browser.
+      const loaded = renderHook(() =>
+        useScrollToTopOnPathChange('/demo/dashboard', { current: main }),
+      );
+      expect(document.activeElement).toBe(document.body);
+      expect(scrollTo).not.toHaveBeenCalled();
+      loaded.unmount();
+
+      // From the 404 page by its link (the hub draws for the first time): a new page.
+      noteInAppNavigation();
+      const { rerender } = renderHook(() =>
+        useScrollToTopOnPathChange('/demo/dashboard', { current: main }),
+      );
+      expect(document.activeElement).toBe(main);
+      expect(scrollTo).toHaveBeenCalledTimes(1);
+      rerender();
       expect(scrollTo).toHaveBeenCalledTimes(1);
     } finally {
       main.remove();
