@@ -311,6 +311,53 @@ test.describe('content pages', () => {
     await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
   });
 
+  // Found by the twenty-seventh session: the dashboard's articles and the information hub's topics are one call
+  // (one SWR key), and SWR keeps its last error while it asks again: a failure met on the dashboard showed on the
+  // information hub, with Retry, while the hub's own request was on its way, then gave way to the topics.
+  test('a failure met on another page is not shown while the page’s own request is on its way', async ({
+    hub: page,
+  }) => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    let failing = true;
+    await page.route('**/api/demo/content', async (route) => {
+      if (failing) {
+        await route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'Internal server error' }),
+        });
+        return;
+      }
+      // The answer takes a while: long enough to see what the page shows meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await nav.getByRole('link', { name: 'Development Insurance Guide' }).click();
+    await expect(page).toHaveURL(/\/demo\/insurance-guide$/);
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('alert').getByRole('button', { name: 'Retry' })).toBeVisible();
+    await nav.getByRole('link', { name: 'Development Insurance Guide' }).click();
+    await expect(page).toHaveURL(/\/demo\/insurance-guide$/);
+
+    failing = false;
+    // Every alert the page draws from now on, even for a moment.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { alertsSeen: string[] }).alertsSeen = seen;
+      new MutationObserver(() => {
+        for (const alert of document.querySelectorAll('[role="alert"]')) {
+          seen.push(alert.textContent ?? '');
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await nav.getByRole('link', { name: 'Information Hub' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading topics…' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Contractors all risks' })).toBeVisible();
+    expect(
+      await page.evaluate(() => (window as unknown as { alertsSeen: string[] }).alertsSeen),
+    ).toEqual([]);
+  });
+
   // Found by the seventeenth session's portal probe: a page whose code failed to load once showed the browser's
   // "Failed to fetch dynamically imported module" and stayed so, however the user navigated, until a reload.
   test('a page whose code could not be fetched says so and loads again once the connection is back', async ({

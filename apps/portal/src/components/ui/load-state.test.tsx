@@ -1,6 +1,11 @@
-import { screen } from '@testing-library/react';
+import { defaultTheme } from '@firm/ui';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { ThemeProvider } from 'styled-components';
+import useSWR, { SWRConfig } from 'swr';
 import { describe, expect, it, vi } from 'vitest';
+
+import { MAIN_CONTENT_ID } from '@/components/layouts/app-layout';
 
 import { ApiError } from '@/lib/api-client';
 import { makeClient } from '@/testing/fixtures';
@@ -53,6 +58,132 @@ describe('LoadState', () => {
     expect(screen.queryByText(OPEN_LOGIN_STARTS_EMPTY)).not.toBeInTheDocument();
   });
 });
+
+/** A page drawing GET /api/demo/content through SWR, as the dashboard and the information hub do. */
+function ContentPage({ label, fetcher }: { label: string; fetcher: () => Promise<string> }) {
+  const { data, error, isLoading, mutate } = useSWR('/api/demo/content', fetcher);
+  return (
+    <>
+      <LoadState error={error} isLoading={isLoading} label={label} onRetry={() => void mutate()} />
+      {data ? <p>{data}</p> : null}
+    </>
+  );
+}
+
+/** Every alert shown in the document while it lives, even for one render. */
+function watchAlerts(): { seen: string[]; stop: () => void } {
+  const seen: string[] = [];
+  const observer = new MutationObserver(() => {
+    for (const alert of document.querySelectorAll('[role="alert"]')) {
+      seen.push(alert.textContent ?? '');
+    }
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+  return { seen, stop: () => observer.disconnect() };
+}
+
+// Found by the twenty-seventh session: two pages share the content call's SWR key, and SWR keeps its last error
+// while it asks again, so a failure met on the dashboard showed on the information hub, with Retry, while the hub's
+// own request was on its way.
+describe('LoadState with an error from before the page', () => {
+  it('shows the spinner, not the older error, while the page’s own request is on its way', async () => {
+    let answer: (topics: string) => void = () => {};
+    const fetcher = vi
+      .fn<() => Promise<string>>()
+      .mockRejectedValueOnce(new ApiError(500, 'Internal server error'))
+      .mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const { router } = renderWithClient(
+      <SWRConfig value={{ shouldRetryOnError: false }}>
+        <ContentPage key="dashboard" label="Loading articles…" fetcher={fetcher} />
+      </SWRConfig>,
+      {
+        path: '/demo/dashboard',
+        routes: [
+          { path: 'insurance-guide', element: <h1>Insurance guide</h1> },
+          {
+            path: 'info',
+            element: (
+              <SWRConfig value={{ shouldRetryOnError: false }}>
+                <ContentPage key="info" label="Loading topics…" fetcher={fetcher} />
+              </SWRConfig>
+            ),
+          },
+        ],
+      },
+    );
+    await screen.findByRole('button', { name: 'Retry' });
+
+    await act(() => router.navigate('/demo/insurance-guide'));
+    const alerts = watchAlerts();
+    try {
+      await act(() => router.navigate('/demo/info'));
+      expect(await screen.findByRole('status')).toHaveTextContent('Loading topics…');
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      await act(async () => answer('Contractors all risks'));
+      expect(await screen.findByText('Contractors all risks')).toBeInTheDocument();
+      expect(alerts.seen).toEqual([]);
+    } finally {
+      alerts.stop();
+    }
+    expect(fetcher).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows the older error when no request is on its way, and keeps it through a pressed Retry', async () => {
+    const failure = new ApiError(500, 'Internal server error');
+    const onRetry = vi.fn();
+    const { rerender } = render(<Harness error={failure} isLoading={false} onRetry={onRetry} />);
+    const retry = await screen.findByRole('button', { name: 'Retry' });
+    await userEvent.setup().click(retry);
+    expect(onRetry).toHaveBeenCalledOnce();
+    rerender(<Harness error={failure} isLoading onRetry={onRetry} />);
+    expect(screen.getByRole('button', { name: 'Retry' })).toHaveFocus();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+});
+
+describe('LoadState while SWR retries a failure by itself', () => {
+  it('keeps a focused Retry until the answer, then gives focus to the main area', async () => {
+    const onRetry = vi.fn();
+    const { rerender } = render(<Harness error={undefined} isLoading onRetry={onRetry} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading topics…');
+    rerender(
+      <Harness
+        error={new ApiError(500, 'Internal server error')}
+        isLoading={false}
+        onRetry={onRetry}
+      />,
+    );
+    const retry = screen.getByRole('button', { name: 'Retry' });
+    act(() => retry.focus());
+
+    // SWR asks again by itself (its error retry), keeping the error meanwhile: Retry stays under focus.
+    rerender(
+      <Harness error={new ApiError(500, 'Internal server error')} isLoading onRetry={onRetry} />,
+    );
+    expect(screen.getByRole('button', { name: 'Retry' })).toHaveFocus();
+    // It fails again (a new error), and asks again.
+    const again = new ApiError(503, 'Service unavailable');
+    rerender(<Harness error={again} isLoading={false} onRetry={onRetry} />);
+    rerender(<Harness error={again} isLoading onRetry={onRetry} />);
+    expect(screen.getByRole('button', { name: 'Retry' })).toHaveFocus();
+
+    // The answer comes: Retry goes, and focus goes to the main area rather than the document.
+    rerender(<Harness error={undefined} isLoading={false} onRetry={onRetry} />);
+    await waitFor(() => expect(document.activeElement?.id).toBe(MAIN_CONTENT_ID));
+    expect(onRetry).not.toHaveBeenCalled();
+  });
+});
+
+/** LoadState in the hub's main area. */
+function Harness(props: { error: unknown; isLoading: boolean; onRetry: () => void }) {
+  return (
+    <ThemeProvider theme={defaultTheme}>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1}>
+        <LoadState {...props} label="Loading topics…" />
+      </main>
+    </ThemeProvider>
+  );
+}
 
 // Found by the nineteenth session's portal probe: on an open client, the work on screen was gone after logging in
 // again (as decisions.md §2 wants), without a word before.

@@ -1,5 +1,5 @@
 import { Button, Spinner } from '@firm/ui';
-import { useContext, useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 
@@ -31,25 +31,45 @@ interface LoadStateProps {
  * twenty-sixth session: a session ended between two pages (a logout in another tab) left the dashboard with two
  * identical "You are not logged in" notices, one for the video and one for the articles, while the hub itself
  * went on as if logged in.
+ *
+ * SWR keeps a key's last error while it asks again, and two pages share a key (the dashboard's articles and the
+ * information hub's topics are one call): a failure met on one page showed on the other, with Retry, while that
+ * page's own request was on its way, then gave way to the data. An error that was there before this page drew
+ * (`older`) is not shown while a request is on its way: the spinner is. A notice on screen stays until the answer,
+ * whatever asks again (Retry, SWR's own retries of a failure, the window regaining focus), so a focused Retry
+ * never vanishes under the keyboard while the request it stands for is still out.
  */
 export function LoadState({ error, isLoading, label = 'Loading…', onRetry }: LoadStateProps) {
   const { client: prefix } = useParams();
-  const retried = useRef(false);
+  // Pressed, or holding keyboard focus (kept through the window losing focus): where focus goes once it is gone.
+  const retryHadFocus = useRef(false);
   const hubSaysEnded = useContext(SessionEndedUser) !== null;
   const refused = error instanceof ApiError && error.status === 401 && prefix !== undefined;
   const loggedIn = useSessionCheck(refused && !hubSaysEnded ? prefix : undefined, error);
+
+  // The error SWR had for the key when this page drew (met on another page, or on an earlier visit), and whether
+  // the page has drawn: SWR starts its request only after the first render, which still says it is not loading,
+  // from its layout effect, as this one; the render after both is the first one painted.
+  const [older] = useState(() => error);
+  const [drawn, setDrawn] = useState(false);
+  useLayoutEffect(() => setDrawn(true), []);
+  // The error whose notice is on screen: it stays until the answer.
+  const [shown, setShown] = useState<unknown>(undefined);
+  const showError = Boolean(error) && (error === shown || error !== older || (drawn && !isLoading));
+  if (showError && shown !== error) setShown(error);
 
   // Retry disappears once the data is there (this notice is emptied or unmounted): give its keyboard focus to
   // the main area, where the content now is, rather than letting it fall to the document.
   const settled = !error && !isLoading;
   useEffect(() => {
-    if (settled) focusMainIfDropped(retried);
+    if (settled) focusMainIfDropped(retryHadFocus);
   }, [settled]);
-  useEffect(() => () => focusMainIfDropped(retried), []);
+  useEffect(() => () => focusMainIfDropped(retryHadFocus), []);
 
   if (refused && hubSaysEnded) return null;
   // The check is brief (one small call): a spinner meanwhile, rather than a notice the hub's may replace.
   if (refused && loggedIn === undefined) return <Spinner label={label} />;
+  if (error && !showError) return <Spinner label={label} />;
   if (error) {
     // Logged in again meanwhile (in another tab): Retry can work now.
     const loggedOut = refused && loggedIn === false;
@@ -63,8 +83,16 @@ export function LoadState({ error, isLoading, label = 'Loading…', onRetry }: L
             <Button
               type="button"
               variant="secondary"
+              onFocus={() => {
+                retryHadFocus.current = true;
+              }}
+              onBlur={(event) => {
+                // To another control: the user has moved on. (To nothing: the window lost focus, or the button
+                // is going away.)
+                if (event.relatedTarget !== null) retryHadFocus.current = false;
+              }}
               onClick={() => {
-                retried.current = true;
+                retryHadFocus.current = true;
                 onRetry();
               }}
             >
@@ -129,9 +157,9 @@ function useSessionCheck(prefix: string | undefined, error: unknown): boolean | 
     : undefined;
 }
 
-function focusMainIfDropped(retried: { current: boolean }) {
-  if (!retried.current) return;
-  retried.current = false;
+function focusMainIfDropped(retryHadFocus: { current: boolean }) {
+  if (!retryHadFocus.current) return;
+  retryHadFocus.current = false;
   const active = document.activeElement;
   if (active === null || active === document.body) {
     document.getElementById(MAIN_CONTENT_ID)?.focus({ preventScroll: true });
