@@ -344,9 +344,66 @@ test.describe('content pages', () => {
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { alertsSeen: string[] }).alertsSeen = seen;
-      new MutationObserver(() => {
-        for (const alert of document.querySelectorAll('[role="alert"]')) {
-          seen.push(alert.textContent ?? '');
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (!(node instanceof Element)) continue;
+            const alerts = [node, ...node.querySelectorAll('*')].filter(
+              (element) => element.getAttribute('role') === 'alert',
+            );
+            for (const alert of alerts) seen.push(alert.textContent ?? '');
+          }
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await nav.getByRole('link', { name: 'Information Hub' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading topics…' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Contractors all risks' })).toBeVisible();
+    expect(
+      await page.evaluate(() => (window as unknown as { alertsSeen: string[] }).alertsSeen),
+    ).toEqual([]);
+  });
+
+  // Found by the twenty-seventh session: SWR asks nothing as a page opens on a key whose last call failed while the
+  // page being left still uses it: the information hub opened from the dashboard showed its failure until Retry.
+  test('a page opened straight from another whose call failed asks again, with its spinner meanwhile', async ({
+    hub: page,
+  }) => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    let failing = true;
+    await page.route('**/api/demo/content', async (route) => {
+      if (failing) {
+        await route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'Internal server error' }),
+        });
+        return;
+      }
+      // The answer takes a while: long enough to see what the page shows meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await nav.getByRole('link', { name: 'Development Insurance Guide' }).click();
+    await expect(page).toHaveURL(/\/demo\/insurance-guide$/);
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('alert').getByRole('button', { name: 'Retry' })).toBeVisible();
+
+    // Straight from the dashboard, still showing its failure: SWR alone would ask nothing.
+    failing = false;
+    // Every alert the page draws from now on, even for a moment.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { alertsSeen: string[] }).alertsSeen = seen;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (!(node instanceof Element)) continue;
+            const alerts = [node, ...node.querySelectorAll('*')].filter(
+              (element) => element.getAttribute('role') === 'alert',
+            );
+            for (const alert of alerts) seen.push(alert.textContent ?? '');
+          }
         }
       }).observe(document.body, { childList: true, subtree: true });
     });
