@@ -82,7 +82,7 @@ function watchAlerts(): { seen: string[]; stop: () => void } {
   return { seen, stop: () => observer.disconnect() };
 }
 
-// Found by the twenty-seventh session: two pages share the content call's SWR key, and SWR keeps its last error
+// Found by the twenty-sixth session: two pages share the content call's SWR key, and SWR keeps its last error
 // while it asks again, so a failure met on the dashboard showed on the information hub, with Retry, while the hub's
 // own request was on its way.
 describe('LoadState with an error from before the page', () => {

@@ -26,7 +26,7 @@ afterEach(() => {
 });
 
 describe('useContent', () => {
-  // Found by the twenty-seventh session: SWR asks nothing as a page opens on a key whose last call failed while
+  // Found by the twenty-sixth session: SWR asks nothing as a page opens on a key whose last call failed while
   // another component (the page being left) still uses it, so the information hub opened from a dashboard whose
   // articles had failed showed that failure until Retry.
   it('asks again as a page opens straight from another page whose call failed', async () => {
