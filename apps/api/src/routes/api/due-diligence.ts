@@ -154,13 +154,22 @@ const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
  * refused rather than left unchecked.
  */
 function boundaryOf(contentType: string | undefined): string | undefined {
+  const boundary = plainBoundaryOf(contentType);
+  return boundary !== undefined && BOUNDARY.test(boundary) ? boundary : undefined;
+}
+
+/**
+ * The one boundary a multipart Content-Type gives plainly (once, not escaped, not RFC 2231-encoded), before its
+ * characters are judged: `undefined` for any other header.
+ */
+function plainBoundaryOf(contentType: string | undefined): string | undefined {
   const header = parseHeaderParameters(contentType ?? '');
   if (header?.value !== 'multipart/form-data' || hasRepeatedParameter(header)) return undefined;
   const boundaries = header.parameters.filter((parameter) => baseNameOf(parameter) === 'boundary');
   const [boundary] = boundaries;
   if (boundaries.length !== 1 || boundary?.name !== 'boundary' || boundary.escaped)
     return undefined;
-  return BOUNDARY.test(boundary.value) ? boundary.value : undefined;
+  return boundary.value;
 }
 
 /**
@@ -168,17 +177,13 @@ function boundaryOf(contentType: string | undefined): string | undefined {
  * told to give one boundary (found by the twenty-sixth session's probe: a boundary of 71 characters).
  */
 function boundaryValueProblem(contentType: string | undefined): string | undefined {
-  const header = parseHeaderParameters(contentType ?? '');
-  if (header?.value !== 'multipart/form-data' || hasRepeatedParameter(header)) return undefined;
-  const boundaries = header.parameters.filter((parameter) => baseNameOf(parameter) === 'boundary');
-  const [boundary] = boundaries;
-  if (boundaries.length !== 1 || boundary?.name !== 'boundary' || boundary.escaped)
-    return undefined;
-  const length = [...boundary.value].length;
+  const boundary = plainBoundaryOf(contentType);
+  if (boundary === undefined) return undefined;
+  const length = [...boundary].length;
   const why =
     length === 0 || length > 70
       ? `this one has ${length}`
-      : /^[0-9A-Za-z'()+_,\-./:=? ]*$/.test(boundary.value)
+      : /^[0-9A-Za-z'()+_,\-./:=? ]*$/.test(boundary)
         ? 'this one ends with a space'
         : 'this one holds others';
   return (
