@@ -1204,10 +1204,19 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   // arrived meanwhile, so a client whose upload had finished during the freeze was reset. With a listener of its
   // own Node leaves the socket be; the decision waits for the check phase (after the poll), and a socket that has
   // read or written since is spared: its timer runs again from that activity.
+  // Nor is a connection whose requests have all been read and are being answered: the wait is the server's (a
+  // write waiting for the database's lock, a slow PostgreSQL), not a silent client's, and cutting it lost the
+  // answer with no word (found by the twenty-sixth session: an HTTP/1.0 GET on a loaded machine got nothing). Its
+  // timer runs again from the answer; the request timeout still bounds the whole.
   fastify.server.on('timeout', (socket: Socket) => {
     const { bytesRead, bytesWritten } = socket;
     setImmediate(() => {
-      if (socket.bytesRead === bytesRead && socket.bytesWritten === bytesWritten) socket.destroy();
+      if (socket.bytesRead !== bytesRead || socket.bytesWritten !== bytesWritten) return;
+      const owed = [...(unanswered.get(socket) ?? [])];
+      // (Once an answer has begun, a client that stops reading it is silent again: no slow-read hold.)
+      if (owed.length > 0 && owed.every(({ req, headersSent }) => req.complete && !headersSent))
+        return;
+      socket.destroy();
     });
   });
   let cutoff: NodeJS.Timeout | undefined;
