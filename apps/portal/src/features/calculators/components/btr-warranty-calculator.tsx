@@ -1,4 +1,4 @@
-import { BTR_LIMITS, BTR_TERMS, formatPounds, IPT_RATE, STAGES } from '@firm/pricing';
+import { BTR_LIMITS, BTR_TERMS, formatPounds, IPT_RATE } from '@firm/pricing';
 import { MoneySliderField, Select, Slider, Toggle } from '@firm/ui';
 import { styled } from 'styled-components';
 
@@ -20,6 +20,7 @@ import { TERMS } from '../utils/terms';
 
 import { BreakdownTable } from './breakdown-table';
 import { CalculatorLayout } from './calculator-layout';
+import { DevelopmentFields } from './development-fields';
 import { Term } from './term';
 
 export const BTR_WARRANTY_TITLE = 'BTR Warranty + Loss of Rent Calculator';
@@ -55,41 +56,12 @@ export function BtrWarrantyCalculator() {
       }}
       project={
         <>
-          <Select
-            label="Stage"
-            options={STAGES}
-            value={inputs.stage}
-            onValueChange={(value) => setInput('stage', value)}
-          />
-          <Slider
-            id={`${ID}-units`}
-            label="Number of units"
-            {...rangeOf(BTR_LIMITS.units)}
-            value={inputs.units}
-            onValueChange={(value) => setInput('units', value)}
-            formatValue={(value) => formatCount(value, 'unit')}
-          />
-          <MoneySliderField
-            id={`${ID}-sum-insured`}
-            label="Sum insured (build cost)"
-            hint={TERMS.sumInsured}
-            {...rangeOf(BTR_LIMITS.sumInsured)}
-            value={inputs.sumInsured}
-            onValueChange={(value) => setInput('sumInsured', value)}
-            onProblemChange={(problem) =>
-              calculator.onAmountRefused('sumInsured', problem !== null)
-            }
-            format={formatPounds}
-          />
-          <MoneySliderField
-            id={`${ID}-gdv`}
-            label="Gross development value (GDV)"
-            hint={TERMS.gdv}
-            {...rangeOf(BTR_LIMITS.gdv)}
-            value={inputs.gdv}
-            onValueChange={(value) => setInput('gdv', value)}
-            onProblemChange={(problem) => calculator.onAmountRefused('gdv', problem !== null)}
-            format={formatPounds}
+          <DevelopmentFields
+            idPrefix={ID}
+            limits={BTR_LIMITS}
+            inputs={inputs}
+            setInput={setInput}
+            onAmountRefused={calculator.onAmountRefused}
           />
           <Toggle
             label="Include loss of rent"

@@ -1,5 +1,5 @@
-import { BUILD_TYPES, BUILDING_WARRANTY_LIMITS, formatPounds, STAGES } from '@firm/pricing';
-import { MoneySliderField, Select, Slider } from '@firm/ui';
+import { BUILD_TYPES, BUILDING_WARRANTY_LIMITS, formatPounds } from '@firm/pricing';
+import { Select } from '@firm/ui';
 
 import {
   submitBuildingWarranty,
@@ -11,11 +11,11 @@ import {
   useBuildingWarrantyStore,
 } from '../stores/building-warranty-store';
 import { formatCount, formatPercent } from '../utils/format';
-import { rangeOf } from '../utils/options';
 import { TERMS } from '../utils/terms';
 
 import { BreakdownTable } from './breakdown-table';
 import { CalculatorLayout } from './calculator-layout';
+import { DevelopmentFields } from './development-fields';
 import { Term } from './term';
 
 export const BUILDING_WARRANTY_TITLE = 'Building Warranty Cost Calculator';
@@ -47,41 +47,12 @@ export function BuildingWarrantyCalculator() {
             value={inputs.buildType}
             onValueChange={(value) => setInput('buildType', value)}
           />
-          <Select
-            label="Stage"
-            options={STAGES}
-            value={inputs.stage}
-            onValueChange={(value) => setInput('stage', value)}
-          />
-          <Slider
-            id={`${ID}-units`}
-            label="Number of units"
-            {...rangeOf(BUILDING_WARRANTY_LIMITS.units)}
-            value={inputs.units}
-            onValueChange={(value) => setInput('units', value)}
-            formatValue={(value) => formatCount(value, 'unit')}
-          />
-          <MoneySliderField
-            id={`${ID}-sum-insured`}
-            label="Sum insured (build cost)"
-            hint={TERMS.sumInsured}
-            {...rangeOf(BUILDING_WARRANTY_LIMITS.sumInsured)}
-            value={inputs.sumInsured}
-            onValueChange={(value) => setInput('sumInsured', value)}
-            onProblemChange={(problem) =>
-              calculator.onAmountRefused('sumInsured', problem !== null)
-            }
-            format={formatPounds}
-          />
-          <MoneySliderField
-            id={`${ID}-gdv`}
-            label="Gross development value (GDV)"
-            hint={TERMS.gdv}
-            {...rangeOf(BUILDING_WARRANTY_LIMITS.gdv)}
-            value={inputs.gdv}
-            onValueChange={(value) => setInput('gdv', value)}
-            onProblemChange={(problem) => calculator.onAmountRefused('gdv', problem !== null)}
-            format={formatPounds}
+          <DevelopmentFields
+            idPrefix={ID}
+            limits={BUILDING_WARRANTY_LIMITS}
+            inputs={inputs}
+            setInput={setInput}
+            onAmountRefused={calculator.onAmountRefused}
           />
         </>
       }
