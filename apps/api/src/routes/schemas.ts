@@ -58,7 +58,10 @@ export const FULL_NAME_MAX_LENGTH = 2 * NAME_MAX_LENGTH + 1;
 
 /**
  * The phone number rule, as the portal has it (apps/portal/src/lib/phone-number.ts: `phoneNumberProblem` and
- * `normalisePhoneNumber`, which behave as these do; a change to one is made to the other).
+ * `normalisePhoneNumber`, which behave as these do; a change to one is made to the other). One difference, from
+ * the twenty-seventh session (an API-only change, the portal's copy still to follow): this one reads the digits of
+ * every script, where the portal's reads the Arabic-Indic and fullwidth ones only (a number the portal refuses is
+ * never sent, so the API taking more loses nothing).
  *
  * A phone number: digits, with spaces, `+`, brackets, dashes and dots (the login's `phone`, the calculators'
  * `telephone` and `contact_number`). Found by the twenty-fifth session's portal probe: the calculators took any
@@ -76,12 +79,13 @@ const PHONE_NUMBER =
 const EXTENSION = /^(.*?)[\s,;]*(?:extension|extn|ext|x|#)[\s.:]*[0-9]+$/i;
 
 /**
- * The digits of other scripts a phone's keyboard may type (Arabic-Indic, Eastern Arabic-Indic, fullwidth) and the
- * fullwidth `+`, brackets, hyphen, full stop and the ideographic space, read as the ASCII ones they mean. Found by
- * the twenty-sixth session: such a number was refused.
+ * A decimal digit of any script (`\p{Nd}`: Arabic-Indic, Eastern Arabic-Indic, Devanagari, Bengali, Thai,
+ * fullwidth, the mathematical digits…) and the fullwidth `+`, brackets, hyphen, full stop and the ideographic space,
+ * read as the ASCII ones they mean. Found by the twenty-sixth session: a fullwidth or Arabic-Indic number was
+ * refused; and by the twenty-seventh: a Devanagari, Bengali or mathematical-digit number still was, told to "give
+ * the phone number in digits", which it was.
  */
-const WIDE_CHARACTERS =
-  /[\u0660-\u0669\u06F0-\u06F9\uFF10-\uFF19\uFF0B\uFF08\uFF09\uFF0D\uFF0E\u3000]/g;
+const WIDE_CHARACTERS = /[\p{Nd}\uFF0B\uFF08\uFF09\uFF0D\uFF0E\u3000]/gu;
 const WIDE_PUNCTUATION: Record<string, string> = {
   '\uFF0B': '+',
   '\uFF08': '(',
@@ -90,19 +94,51 @@ const WIDE_PUNCTUATION: Record<string, string> = {
   '\uFF0E': '.',
   '\u3000': ' ',
 };
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
 
 /**
- * `value` with Arabic-Indic, Eastern Arabic-Indic and fullwidth digits (and the fullwidth `+ ( ) - .` and the
- * ideographic space) as ASCII: what is stored, e-mailed and answered.
+ * The value of a decimal digit of any script. Unicode encodes every script's digits as ten contiguous code points
+ * from zero up (a stability guarantee), and where sets follow one another (the five mathematical ones) each is whole,
+ * so a digit's value is its distance from the start of its run of digits, modulo ten.
+ */
+function digitValue(digit: string): string {
+  const codePoint = digit.codePointAt(0) as number;
+  let start = codePoint;
+  while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
+  return String((codePoint - start) % 10);
+}
+
+/**
+ * `value` with the decimal digits of every script (and the fullwidth `+ ( ) - .` and the ideographic space) as
+ * ASCII: what is stored, e-mailed and answered.
  *
  * @example normalisePhoneNumber('٠٢٠ ٧٩٤٦ ٠٠٠٠') // '020 7946 0000'
  */
 export function normalisePhoneNumber(value: string): string {
-  return value.replace(
-    WIDE_CHARACTERS,
-    // Each script's zero is at a code point ending in 0 (U+0660, U+06F0, U+FF10).
-    (character) => WIDE_PUNCTUATION[character] ?? String(character.charCodeAt(0) % 16),
+  return value.replace(WIDE_CHARACTERS, (character) =>
+    character >= '0' && character <= '9'
+      ? character
+      : (WIDE_PUNCTUATION[character] ?? digitValue(character)),
   );
+}
+
+/** The spaces and dashes a pasted number may hold, as the ASCII space and hyphen. */
+const SEPARATORS = /[\u00A0\u2009\u202F\u2011\u2013]/g;
+
+/**
+ * A phone number as it is stored, e-mailed and answered: its digits ASCII (`normalisePhoneNumber`), its no-break,
+ * thin and narrow no-break spaces plain spaces, its no-break hyphen and en dash hyphens, and no spaces (nor a BOM)
+ * around it. Found by the twenty-seventh session: a quote's stored submission and the team's e-mail kept the number
+ * as sent (`"\uFEFF 020 7946 0000 "`), the BOM and all, where only the quote's contact column was trimmed.
+ *
+ * @example storedPhoneNumber(' ０２０\u00A07946\u20110000 ') // '020 7946-0000'
+ */
+export function storedPhoneNumber(value: string): string {
+  return normalisePhoneNumber(value)
+    .replace(SEPARATORS, (separator) =>
+      separator === '\u2011' || separator === '\u2013' ? '-' : ' ',
+    )
+    .trim();
 }
 
 /** Why a value is not a phone number: not one at all, or one with an extension after it. */
@@ -132,8 +168,8 @@ export const PHONE_NUMBER_ERRORS: Record<PhoneNumberProblem, string> = {
 export const PHONE_NUMBER_KEYWORD = 'x-phone-number';
 
 /**
- * The validator's `x-phone-number` keyword: reads the field's digits as ASCII (in the body, so the route stores
- * and mails them so), then refuses a value that is no phone number with the problem's message (the error's
+ * The validator's `x-phone-number` keyword: puts the field as it is stored in the body (`storedPhoneNumber`: ASCII
+ * digits, plain spaces and hyphens, trimmed; so the route stores and mails it so), then refuses a value that is no phone number with the problem's message (the error's
  * `params.problem`; `formatSchemaError` words the 400).
  */
 export const phoneNumberKeyword = {
@@ -152,7 +188,7 @@ function validatePhoneNumber(
   dataCxt?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
 ): boolean {
   if (!enabled) return true;
-  const normalised = normalisePhoneNumber(data);
+  const normalised = storedPhoneNumber(data);
   if (normalised !== data && dataCxt !== undefined) {
     dataCxt.parentData[dataCxt.parentDataProperty] = normalised;
   }
@@ -179,8 +215,8 @@ validatePhoneNumber.errors = undefined as
 export const phoneField = {
   ...requiredText(
     40,
-    'A phone number: digits (ASCII, Arabic-Indic or fullwidth, stored as ASCII) with spaces, +, brackets, ' +
-      'dashes and dots; no extension.',
+    'A phone number: digits (of any script, stored as ASCII) with spaces, +, brackets, dashes and dots; ' +
+      'no extension. Stored trimmed, with plain spaces and hyphens.',
   ),
   [PHONE_NUMBER_KEYWORD]: true,
 } as const;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { normalisePhoneNumber, phoneNumberProblem } from '../../src/routes/schemas.js';
+import {
+  normalisePhoneNumber,
+  phoneNumberProblem,
+  storedPhoneNumber,
+} from '../../src/routes/schemas.js';
 
 /**
  * The same cases as the portal's (apps/portal/src/lib/phone-number.test.ts): the two copies of the rule behave alike.
@@ -58,5 +62,31 @@ describe('normalisePhoneNumber', () => {
     ).toBe('0123456789');
     expect(normalisePhoneNumber('\uFF0B\uFF08\uFF09\uFF0D\uFF0E\u3000')).toBe('+()-. ');
     expect(normalisePhoneNumber('020\u00A07946 call')).toBe('020\u00A07946 call');
+  });
+});
+
+describe('the digits of every script (the API only, so far)', () => {
+  it('reads Devanagari, Bengali, Thai and mathematical digits as ASCII, and takes such a number', () => {
+    const digits = (zero: number) =>
+      Array.from({ length: 10 }, (_, i) => String.fromCodePoint(zero + i)).join('');
+    // Devanagari, Bengali, Thai, Tibetan; the mathematical bold and monospace digits (astral, five sets in a row).
+    for (const zero of [0x0966, 0x09e6, 0x0e50, 0x0f20, 0x1d7ce, 0x1d7f6]) {
+      expect(normalisePhoneNumber(digits(zero)), zero.toString(16)).toBe('0123456789');
+    }
+    expect(phoneNumberProblem('\u0966\u0968\u0966 \u096D\u096F\u096A\u096C')).toBeUndefined();
+    expect(phoneNumberProblem('\u{1D7CE}\u{1D7D0}\u{1D7CE} \u{1D7D5}')).toBeUndefined();
+    expect(phoneNumberProblem('\u09E6\u09E8\u09E6 ext \u09E7\u09E8')).toBe('extension');
+    // Digit-like characters that are no decimal digits stay refused: superscripts, circled numbers.
+    expect(phoneNumberProblem('\u00B2\u00B3\u00B9')).toBe('not-a-phone-number');
+    expect(phoneNumberProblem('\u2460\u2461')).toBe('not-a-phone-number');
+  });
+});
+
+describe('storedPhoneNumber', () => {
+  it('stores ASCII digits, plain spaces and hyphens, with nothing around the number', () => {
+    expect(storedPhoneNumber('\uFEFF 020\u00A07946\u202F0000 ')).toBe('020 7946 0000');
+    expect(storedPhoneNumber('\uFF10\uFF12\uFF10\u20097946\u20110000\u3000')).toBe('020 7946-0000');
+    expect(storedPhoneNumber('020 \u2013 7946')).toBe('020 - 7946');
+    expect(storedPhoneNumber('+44 (0)20 7946 0000')).toBe('+44 (0)20 7946 0000');
   });
 });

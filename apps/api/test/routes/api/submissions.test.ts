@@ -330,6 +330,43 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
     }
   });
 
+  // Found by the twenty-seventh session: the stored submission and the team's mail kept the number as sent (a BOM,
+  // the spaces around it, no-break spaces), and Devanagari or mathematical digits were refused as "not digits".
+  it('should store and mail a telephone trimmed, in ASCII digits, spaces and hyphens, whatever its script', async () => {
+    for (const [path, body, field, telephone, as] of [
+      ['car', CAR, 'telephone', '\uFEFF 020\u00A07946\u20110123 ', '020 7946-0123'],
+      [
+        'warranty',
+        WARRANTY,
+        'telephone',
+        '\u0966\u0968\u0966 \u096D\u096F\u096A\u096C',
+        '020 7946',
+      ],
+      [
+        'btr',
+        BTR,
+        'contact_number',
+        '\u{1D7CE}\u{1D7D0}\u{1D7CE}\u202F\u{1D7FD}\u{1D7FF}',
+        '020 79',
+      ],
+    ] as const) {
+      const response = await post(path, { ...body, [field]: telephone });
+      expect(response.statusCode, path).toBe(201);
+      const { reference } = response.json<{ reference: string }>();
+      const stored = await t.app.db.kysely
+        .selectFrom('quotes')
+        .select(['contact_phone', 'input'])
+        .where('reference', '=', reference)
+        .executeTakeFirstOrThrow();
+      expect(stored.contact_phone, path).toBe(as);
+      expect((JSON.parse(stored.input) as Record<string, unknown>)[field], path).toBe(as);
+      const mail = (await t.app.db.kysely.selectFrom('outbox').select('payload').execute())
+        .map((r) => JSON.parse(r.payload) as { text: string })
+        .find((m) => m.text.includes(reference));
+      expect(mail?.text, path).toContain(`\nTelephone: ${as}\n`);
+    }
+  });
+
   it('should e-mail every stored quote to the team through the outbox', async () => {
     await t.app.background.drain();
     await t.app.outbox.runOnce();
