@@ -94,6 +94,37 @@ describe.each(databases)('login links, hostile uses ($name)', (target) => {
     expect((await useToken(t, token)).statusCode).toBe(303);
   });
 
+  // Found by the twenty-seventh session: a form in UTF-16 was read as UTF-8 and told its token was missing, and a
+  // Latin-1 one had its bytes past ASCII turned into U+FFFD. Neither spends the token.
+  it('should refuse a form that is not UTF-8 in its own words, and leave the token unspent', async () => {
+    const token = await requestToken(t, 'utf16@example.com');
+    const send = (payload: Buffer, charset?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/northbank/login/link',
+        payload,
+        headers: {
+          'content-type': `application/x-www-form-urlencoded${charset === undefined ? '' : `; charset=${charset}`}`,
+        },
+      });
+    for (const [payload, charset] of [
+      [Buffer.from(`token=${token}`, 'utf16le'), 'utf-16le'],
+      [Buffer.from(`\uFEFFtoken=${token}`, 'utf16le'), 'UTF-16'],
+      [Buffer.from(`token=${token}`, 'latin1'), 'iso-8859-1'],
+    ] as const) {
+      const response = await send(payload, charset);
+      expect(response.statusCode, charset).toBe(415);
+      expect(response.json(), charset).toEqual({
+        error:
+          'This content type is not accepted: send the form as UTF-8 (charset=utf-8, or no charset).',
+      });
+    }
+    const latin1 = await send(Buffer.from(`token=${token}\u00E9`, 'latin1'));
+    expect(latin1.statusCode).toBe(400);
+    expect(latin1.json()).toEqual({ error: 'Invalid body: it is not valid UTF-8 text.' });
+    expect((await send(Buffer.from(`token=${token}`), 'UTF-8')).statusCode).toBe(303);
+  });
+
   it('should let a reused token log in exactly once, even when both uses arrive together', async () => {
     const token = await requestToken(t, 'race@example.com');
     const answers = await Promise.all([useToken(t, token), useToken(t, token), useToken(t, token)]);
