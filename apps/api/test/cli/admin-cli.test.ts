@@ -22,6 +22,19 @@ async function acmeCopy(folder: string): Promise<string> {
   return folder;
 }
 
+/**
+ * Runs `use` with a new, empty folder of its own under the system's temporary folder (`firm-admin-<name>-…`), and
+ * removes the folder afterwards, whether `use` succeeded or threw.
+ */
+async function withScratchDir<T>(name: string, use: (folder: string) => Promise<T>): Promise<T> {
+  const folder = await mkdtemp(path.join(tmpdir(), `firm-admin-${name}-`));
+  try {
+    return await use(folder);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 describe.each(databases)('pnpm admin ($name)', (target) => {
   let env: Record<string, string>;
   let dataDir: string;
@@ -228,8 +241,8 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
 
   // Found by the twenty-third session's staff-tool probe: content's escapes reached the terminal in the message.
   it('should print an import refusal quoting content without its control characters', async () => {
-    const folder = await acmeCopy(await mkdtemp(path.join(tmpdir(), 'firm-admin-escape-')));
-    try {
+    await withScratchDir('escape', async (scratch) => {
+      const folder = await acmeCopy(scratch);
       await writeFile(
         path.join(folder, 'case-studies', 'escape.md'),
         '---\ntitle: E\nsummary: S\nimage: "\\e[2J\\e]0;x\\u0007\\e[32mImported.png"\n---\n\nBody.\n',
@@ -243,9 +256,7 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       });
       expect(controls).toEqual([]);
       expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
+    });
   });
 
   it('should import a content folder idempotently', async () => {
@@ -284,9 +295,8 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
   });
 
   it('should say what client.yml gives that an import does not take, and remove a logo with client update', async () => {
-    const folder = await mkdtemp(path.join(tmpdir(), 'firm-admin-clientyml-'));
     const update = 'pnpm admin client update --prefix acme';
-    try {
+    await withScratchDir('clientyml', async (folder) => {
       await acmeCopy(folder);
       const yml = path.join(folder, 'client.yml');
       await writeFile(
@@ -337,16 +347,14 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         stdout: '',
         stderr: 'Client acme has no logo to remove.\n',
       });
-    } finally {
-      await rm(folder, { recursive: true, force: true });
+    }).finally(() =>
       // Back as the other tests expect it (the logo comes back from client.yml).
-      await admin('content', 'import', '--client', 'acme', acmeContent);
-    }
+      admin('content', 'import', '--client', 'acme', acmeContent),
+    );
   });
 
   it('should remove what the folder no longer has, and refuse an empty folder without --allow-empty', async () => {
-    const folder = await mkdtemp(path.join(tmpdir(), 'firm-admin-content-'));
-    try {
+    await withScratchDir('content', async (folder) => {
       await acmeCopy(folder);
       expect((await admin('content', 'import', '--client', 'acme', folder)).code).toBe(0);
       await rm(path.join(folder, 'insights', 'pi-levels.md'));
@@ -381,11 +389,10 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         code: 2,
         stderr: expect.stringContaining('--allow-empty is only for content import.') as string,
       });
-    } finally {
-      await rm(folder, { recursive: true, force: true });
+    }).finally(() =>
       // Back as the other tests expect it.
-      await admin('content', 'import', '--client', 'acme', acmeContent);
-    }
+      admin('content', 'import', '--client', 'acme', acmeContent),
+    );
   });
 
   it('should export leads and activity as CSV with formula injection neutralised', async () => {
@@ -733,18 +740,8 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
 // tool said "No clients yet." with exit code 0.
 describe('pnpm admin with a DATA_DIR that holds no portal', () => {
   it('should refuse to read it, making nothing there, and let client add start a portal', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-nodb-'));
-    try {
-      const admin = async (...argv: string[]) => {
-        let stdout = '';
-        let stderr = '';
-        const code = await runAdmin(argv, {
-          env: { DATA_DIR: dataDir },
-          stdout: (text) => (stdout += text),
-          stderr: (text) => (stderr += text),
-        });
-        return { code, stdout, stderr };
-      };
+    await withScratchDir('nodb', async (dataDir) => {
+      const admin = (...argv: string[]) => adminWith({ DATA_DIR: dataDir }, ...argv);
       const file = path.join(dataDir, 'portal.sqlite');
       for (const command of [
         ['client', 'list'],
@@ -764,9 +761,7 @@ describe('pnpm admin with a DATA_DIR that holds no portal', () => {
           .code,
       ).toBe(0);
       expect((await admin('client', 'list')).stdout).toMatch(/^acme\tAcme\topen/);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -824,32 +819,32 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
       await server.query(`create database ${name}`);
       const empty = new URL(url);
       empty.pathname = `/${name}`;
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-pg-nodb-'));
       try {
-        const env = { DATA_DIR: dataDir, DATABASE_URL: empty.toString() };
-        const before = await contents(empty.toString());
-        for (const command of reads) {
-          expect(await adminWith(env, ...command), command.join(' ')).toEqual({
-            code: 1,
-            stdout: '',
-            stderr: `There is no portal in the PostgreSQL database ${host}/${name}, schema "public"${advice}`,
-          });
-        }
-        expect(await contents(empty.toString())).toEqual(before);
-        expect(await readdir(dataDir)).toEqual([]);
-        expect(
-          (
-            await adminWith(
-              env,
-              ...['client', 'add', '--prefix', 'acme', '--name', 'Acme', '--login', 'open'],
-            )
-          ).code,
-        ).toBe(0);
-        expect((await adminWith(env, 'client', 'list')).stdout).toMatch(/^acme\tAcme\topen/);
+        await withScratchDir('pg-nodb', async (dataDir) => {
+          const env = { DATA_DIR: dataDir, DATABASE_URL: empty.toString() };
+          const before = await contents(empty.toString());
+          for (const command of reads) {
+            expect(await adminWith(env, ...command), command.join(' ')).toEqual({
+              code: 1,
+              stdout: '',
+              stderr: `There is no portal in the PostgreSQL database ${host}/${name}, schema "public"${advice}`,
+            });
+          }
+          expect(await contents(empty.toString())).toEqual(before);
+          expect(await readdir(dataDir)).toEqual([]);
+          expect(
+            (
+              await adminWith(
+                env,
+                ...['client', 'add', '--prefix', 'acme', '--name', 'Acme', '--login', 'open'],
+              )
+            ).code,
+          ).toBe(0);
+          expect((await adminWith(env, 'client', 'list')).stdout).toMatch(/^acme\tAcme\topen/);
+        });
       } finally {
         await server.query(`drop database if exists ${name} with (force)`);
         await server.end();
-        await rm(dataDir, { recursive: true, force: true });
       }
     });
 
@@ -859,8 +854,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
       // Named as the run's schemas are, so the run's teardown drops it if it was made after all.
       const missing = `t_${inject('pgRunId')}_missing_${Math.random().toString(36).slice(2, 8)}`;
       const { schema: empty } = await createPgSchema(url);
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-pg-noschema-'));
-      try {
+      await withScratchDir('pg-noschema', async (dataDir) => {
         for (const [schema, said] of [
           [missing, `schema "${missing}" (no such schema)`],
           [empty, `schema "${empty}"`],
@@ -878,9 +872,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
         const after = await contents(url);
         expect(after.filter((name) => name.startsWith(missing))).toEqual([]);
         expect(after.filter((name) => name.startsWith(empty))).toEqual([empty]);
-      } finally {
-        await rm(dataDir, { recursive: true, force: true });
-      }
+      });
     });
   },
 );
@@ -888,8 +880,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
 describe('pnpm admin with a migration that fails', () => {
   // The migrations' error no longer repeats its cause's message (the log appends it): the tool says it once.
   it('should name the migration and say why, once', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-migration-'));
-    try {
+    await withScratchDir('migration', async (dataDir) => {
       const stray = new SqliteDatabase(path.join(dataDir, 'portal.sqlite'));
       stray.exec('create table clients (id text)');
       stray.close();
@@ -898,9 +889,7 @@ describe('pnpm admin with a migration that fails', () => {
         stdout: '',
         stderr: `Failed: Database migration ${Object.keys(migrations)[0] ?? ''} failed: table "clients" already exists\n`,
       });
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -908,58 +897,58 @@ describe('pnpm admin with a migration that fails', () => {
 // writes refused from then on, sqlite-files.ts) was said as another process's write lock held for over a minute.
 describe('pnpm admin with the database files replaced under it', () => {
   it('should say the file was replaced and what to do, not blame a write lock', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-replaced-'));
-    const file = path.join(dataDir, 'portal.sqlite');
-    const env = { DATA_DIR: dataDir };
-    const holder = { db: undefined as SqliteDatabase.Database | undefined };
-    try {
-      expect(
-        (
-          await adminWith(
+    await withScratchDir('replaced', async (dataDir) => {
+      const file = path.join(dataDir, 'portal.sqlite');
+      const env = { DATA_DIR: dataDir };
+      const holder = { db: undefined as SqliteDatabase.Database | undefined };
+      try {
+        expect(
+          (
+            await adminWith(
+              env,
+              'client',
+              'add',
+              '--prefix',
+              'acme',
+              '--name',
+              'Acme',
+              '--login',
+              'open',
+            )
+          ).code,
+        ).toBe(0);
+        // Another connection holds the write lock; once the command says it waits for it, the -shm file is replaced
+        // (a clean-up script, a copy put back): the files' next look (every second) finds it, and the waiting write is
+        // refused.
+        holder.db = new SqliteDatabase(file);
+        holder.db.exec('begin immediate');
+        let stderr = '';
+        const code = await runAdmin(
+          ['client', 'update', '--prefix', 'acme', '--name', 'Acme Homes'],
+          {
             env,
-            'client',
-            'add',
-            '--prefix',
-            'acme',
-            '--name',
-            'Acme',
-            '--login',
-            'open',
-          )
-        ).code,
-      ).toBe(0);
-      // Another connection holds the write lock; once the command says it waits for it, the -shm file is replaced
-      // (a clean-up script, a copy put back): the files' next look (every second) finds it, and the waiting write is
-      // refused.
-      holder.db = new SqliteDatabase(file);
-      holder.db.exec('begin immediate');
-      let stderr = '';
-      const code = await runAdmin(
-        ['client', 'update', '--prefix', 'acme', '--name', 'Acme Homes'],
-        {
-          env,
-          stdout: () => undefined,
-          stderr: (text) => {
-            stderr += text;
-            if (!text.includes('waiting up to')) return;
-            const shm = `${file}-shm`;
-            copyFileSync(shm, `${shm}.new`);
-            renameSync(`${shm}.new`, shm);
+            stdout: () => undefined,
+            stderr: (text) => {
+              stderr += text;
+              if (!text.includes('waiting up to')) return;
+              const shm = `${file}-shm`;
+              copyFileSync(shm, `${shm}.new`);
+              renameSync(`${shm}.new`, shm);
+            },
           },
-        },
-      );
-      expect(code).toBe(1);
-      expect(stderr).not.toMatch(/write lock for over a minute|stayed busy/);
-      expect(stderr).toContain(
-        "The database's portal.sqlite-shm file was deleted or replaced by another program while this command had " +
-          'it open, so its writes were refused to keep the data from being damaged. The command did not finish; ' +
-          'what it had written in its unfinished step was taken back. Stop every process using DATA_DIR ' +
-          '(servers, other runs of this tool), start the server again, then run the command again.\n',
-      );
-    } finally {
-      holder.db?.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
+        );
+        expect(code).toBe(1);
+        expect(stderr).not.toMatch(/write lock for over a minute|stayed busy/);
+        expect(stderr).toContain(
+          "The database's portal.sqlite-shm file was deleted or replaced by another program while this command had " +
+            'it open, so its writes were refused to keep the data from being damaged. The command did not finish; ' +
+            'what it had written in its unfinished step was taken back. Stop every process using DATA_DIR ' +
+            '(servers, other runs of this tool), start the server again, then run the command again.\n',
+        );
+      } finally {
+        holder.db?.close();
+      }
+    });
   });
 });
 
@@ -967,8 +956,7 @@ describe('pnpm admin with its database out of reach', () => {
   // Found by the twenty-fifth session's PostgreSQL probe: this said another process had held the write lock for over
   // a minute, of a PostgreSQL that refused the connection at once.
   it('should name the PostgreSQL server and why it cannot be reached, and exit 1', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-unreachable-'));
-    try {
+    await withScratchDir('unreachable', async (dataDir) => {
       // Port 1 on this machine: nothing listens there, so the connection is refused at once.
       const env = { DATA_DIR: dataDir, DATABASE_URL: 'postgres://firm:hunter2@127.0.0.1:1/firm' };
       expect(await adminWith(env, 'client', 'list')).toEqual({
@@ -987,9 +975,7 @@ describe('pnpm admin with its database out of reach', () => {
       expect(unresolved.stderr).toMatch(
         /^PostgreSQL at nonexistent\.invalid:5433 cannot be reached: its host name cannot be resolved \((ENOTFOUND|EAI_AGAIN)\)\. DATABASE_URL must name a running PostgreSQL server this machine can reach\.\n$/,
       );
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -1001,8 +987,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
     it('should say so in one line naming the server, never the password, and exit 1', async () => {
       const url = new URL(process.env.TEST_DATABASE_URL ?? '');
       const host = `${url.hostname}:${url.port || '5432'}`;
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-admin-refused-'));
-      try {
+      await withScratchDir('refused', async (dataDir) => {
         const wrongPassword = new URL(url);
         wrongPassword.password = 'hunter2-wrong';
         const noDatabase = new URL(url);
@@ -1028,9 +1013,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
             ).toEqual({ code: 1, stdout: '', stderr: said });
           }
         }
-      } finally {
-        await rm(dataDir, { recursive: true, force: true });
-      }
+      });
     });
   },
 );
