@@ -472,6 +472,11 @@ describe('session cookie flags over https', () => {
     // The plain name is not accepted in place of the __Host- one.
     const plain = sessionCookie(link).replace('__Host-sid', 'sid');
     expect(await loggedInAs(t, plain)).toBeNull();
+    // Nor a name whose prefix is in another case: a sibling subdomain could set one with its Domain in a browser that
+    // checks the prefix case-sensitively (cookie tossing, probed by the twenty-seventh session: it held).
+    for (const name of ['__host-sid', '__HOST-sid', '__Host-SID']) {
+      expect(await loggedInAs(t, sessionCookie(link).replace('__Host-sid', name)), name).toBeNull();
+    }
     expect(await loggedInAs(t, sessionCookie(link))).toBe('secure@example.com');
     expect(String(open.headers['strict-transport-security'])).toContain('max-age=');
   });

@@ -388,6 +388,37 @@ describe.each(databases)('login ($name)', (target) => {
         expect(page.body).toContain('href="/northbank/login"');
         expect(page.body).not.toContain('already logged in');
       });
+
+      // Probed by the twenty-seventh session (it held): only a live session of this client chooses the text.
+      it('should not count a logged-out session, nor a forged or tampered cookie', async () => {
+        const ended = await loginMagic(t, 'northbank', { email: 'ended@example.com' });
+        const live = await loginMagic(t, 'northbank', { email: 'live@example.com' });
+        const logout = await t.app.inject({
+          method: 'GET',
+          url: '/api/northbank/logout',
+          headers: { cookie: ended },
+        });
+        expect(logout.statusCode).toBe(303);
+        expect((await useToken(t, 'A'.repeat(43), 'northbank', { cookie: live })).body).toContain(
+          'already logged in',
+        );
+        const [name, value] = live.split('=') as [string, string];
+        const tampered = `${name}=${value.slice(0, value.indexOf('.'))}.${'A'.repeat(43)}`;
+        for (const cookie of [ended, tampered, `${name}=forged`, `${name}=${'A'.repeat(43)}`]) {
+          for (const page of [
+            await useToken(t, 'A'.repeat(43), 'northbank', { cookie }),
+            await t.app.inject({
+              method: 'GET',
+              url: '/api/northbank/login/link?token=abc%00def',
+              headers: { cookie },
+            }),
+          ]) {
+            expect(page.statusCode, cookie).toBe(400);
+            expect(page.body, cookie).toContain('href="/northbank/login"');
+            expect(page.body, cookie).not.toContain('already logged in');
+          }
+        }
+      });
     });
 
     it('should refuse an unknown or missing token', async () => {
