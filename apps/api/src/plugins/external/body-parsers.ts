@@ -36,6 +36,25 @@ function declaresUtf8(contentType: string | undefined): boolean {
     );
 }
 
+/**
+ * A body's text, read strictly as UTF-8 (a leading BOM dropped), or the error that refuses it: a 415 with
+ * `charsetMessage` when its Content-Type names another charset, a 400 when its bytes are not UTF-8.
+ */
+function utf8Text(
+  request: FastifyRequest,
+  body: Buffer,
+  charsetMessage: string,
+): { text: string } | { error: HttpError } {
+  if (!declaresUtf8(request.headers['content-type'])) {
+    return { error: new HttpError(415, charsetMessage) };
+  }
+  try {
+    return { text: utf8.decode(body) };
+  } catch {
+    return { error: new HttpError(400, NOT_UTF8_MESSAGE) };
+  }
+}
+
 /** JSON's strings (skipped) and numbers, in a text already known to be well-formed JSON. */
 const JSON_TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const SHORT_INTEGER = /^-?\d{1,15}$/;
@@ -135,17 +154,12 @@ export default fp(
         body: Buffer,
         done: (error: Error | null, body?: unknown) => void,
       ) => {
-        if (!declaresUtf8(request.headers['content-type'])) {
-          done(new HttpError(415, NOT_UTF8_CHARSET_MESSAGE));
+        const read = utf8Text(request, body, NOT_UTF8_CHARSET_MESSAGE);
+        if ('error' in read) {
+          done(read.error);
           return;
         }
-        let text: string;
-        try {
-          text = utf8.decode(body);
-        } catch {
-          done(new HttpError(400, NOT_UTF8_MESSAGE));
-          return;
-        }
+        const { text } = read;
         parseJson(request, text, (error, parsed) => {
           if (error !== null) {
             done(error);
@@ -193,18 +207,12 @@ export default fp(
         body: Buffer,
         done: (error: Error | null, body?: unknown) => void,
       ) => {
-        if (!declaresUtf8(request.headers['content-type'])) {
-          done(new HttpError(415, FORM_NOT_UTF8_CHARSET_MESSAGE));
+        const read = utf8Text(request, body, FORM_NOT_UTF8_CHARSET_MESSAGE);
+        if ('error' in read) {
+          done(read.error);
           return;
         }
-        let text: string;
-        try {
-          text = utf8.decode(body);
-        } catch {
-          done(new HttpError(400, NOT_UTF8_MESSAGE));
-          return;
-        }
-        const fields = parseForm(text);
+        const fields = parseForm(read.text);
         const repeated = Object.keys(fields).find((name) => Array.isArray(fields[name]));
         if (repeated !== undefined) {
           done(

@@ -59,6 +59,17 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
   });
   const post = (path: string, payload: object) =>
     t.app.inject({ method: 'POST', url: `/api/demo/${path}`, payload, headers: { cookie } });
+  /** Posts a quote that must be stored (201), and gives its reference and its stored contact phone and input. */
+  const postStored = async (path: string, payload: object) => {
+    const response = await post(path, payload);
+    expect(response.statusCode, path).toBe(201);
+    const { reference } = response.json<{ reference: string }>();
+    return t.app.db.kysely
+      .selectFrom('quotes')
+      .select(['reference', 'contact_phone', 'input'])
+      .where('reference', '=', reference)
+      .executeTakeFirstOrThrow();
+  };
 
   it('should recompute a building warranty quote, ignoring forged figures, and store it', async () => {
     const response = await post('warranty', {
@@ -318,14 +329,7 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
         '\uFF10\uFF12\uFF10\u3000\uFF17\uFF19\uFF14\uFF16\uFF0D\uFF10\uFF11\uFF12\uFF13',
       ],
     ] as const) {
-      const response = await post(path, { ...body, [field]: telephone });
-      expect(response.statusCode, path).toBe(201);
-      const { reference } = response.json<{ reference: string }>();
-      const stored = await t.app.db.kysely
-        .selectFrom('quotes')
-        .select('contact_phone')
-        .where('reference', '=', reference)
-        .executeTakeFirstOrThrow();
+      const stored = await postStored(path, { ...body, [field]: telephone });
       expect(stored.contact_phone, path).toBe(path === 'car' ? '020 7946-0123' : '020 7946 0123');
     }
   });
@@ -350,14 +354,8 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
         '020 79',
       ],
     ] as const) {
-      const response = await post(path, { ...body, [field]: telephone });
-      expect(response.statusCode, path).toBe(201);
-      const { reference } = response.json<{ reference: string }>();
-      const stored = await t.app.db.kysely
-        .selectFrom('quotes')
-        .select(['contact_phone', 'input'])
-        .where('reference', '=', reference)
-        .executeTakeFirstOrThrow();
+      const stored = await postStored(path, { ...body, [field]: telephone });
+      const { reference } = stored;
       expect(stored.contact_phone, path).toBe(as);
       expect((JSON.parse(stored.input) as Record<string, unknown>)[field], path).toBe(as);
       const mail = (await t.app.db.kysely.selectFrom('outbox').select('payload').execute())
