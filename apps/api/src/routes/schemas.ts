@@ -168,9 +168,9 @@ export const PHONE_NUMBER_ERRORS: Record<PhoneNumberProblem, string> = {
 export const PHONE_NUMBER_KEYWORD = 'x-phone-number';
 
 /**
- * The validator's `x-phone-number` keyword: puts the field as it is stored in the body (`storedPhoneNumber`: ASCII
- * digits, plain spaces and hyphens, trimmed; so the route stores and mails it so), then refuses a value that is no phone number with the problem's message (the error's
- * `params.problem`; `formatSchemaError` words the 400).
+ * The validator's `x-phone-number` keyword: puts the field in the body as it is to be stored (`storedPhoneNumber`:
+ * ASCII digits, plain spaces and hyphens, trimmed; so the route stores and mails it so), then refuses a value that
+ * is no phone number with the problem's message (the error's `params.problem`; `formatSchemaError` words the 400).
  */
 export const phoneNumberKeyword = {
   keyword: PHONE_NUMBER_KEYWORD,
