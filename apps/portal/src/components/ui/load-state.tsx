@@ -1,13 +1,11 @@
 import { Button, Spinner } from '@firm/ui';
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { useSWRConfig } from 'swr';
 
 import { MAIN_CONTENT_ID } from '@/components/layouts/app-layout';
 
-import { paths } from '@/config/paths';
 import { SessionEndedUser } from '@/hooks/use-client';
-import { getClient } from '@/hooks/use-loaded-client';
+import { useSessionCheck } from '@/hooks/use-session-check';
 import { ApiError } from '@/lib/api-client';
 import { messageOf } from '@/lib/errors';
 
@@ -107,54 +105,6 @@ export function LoadState({ error, isLoading, label = 'Loading…', onRetry }: L
   }
   if (isLoading) return <Spinner label={label} />;
   return null;
-}
-
-/** Calls refused together (the dashboard's two) share one check of the session, per client. */
-const checks = new Map<string, Promise<boolean>>();
-
-function checkSession(
-  prefix: string,
-  cache: (client: Awaited<ReturnType<typeof getClient>>) => void,
-): Promise<boolean> {
-  let check = checks.get(prefix);
-  if (check === undefined) {
-    check = getClient(prefix).then(
-      (client) => {
-        // The hub's client data: when it says logged out, the hub says the session has ended.
-        cache(client);
-        return client.logged_in;
-      },
-      // The check itself failed: the refusal stands, with Log in again.
-      () => false,
-    );
-    void check.finally(() => checks.delete(prefix));
-    checks.set(prefix, check);
-  }
-  return check;
-}
-
-/**
- * Whether `prefix`'s session is live, checked once for `error` (a 401): `undefined` while checking, and when there
- * is nothing to check.
- */
-function useSessionCheck(prefix: string | undefined, error: unknown): boolean | undefined {
-  const { mutate } = useSWRConfig();
-  const [result, setResult] = useState<{ error: unknown; loggedIn: boolean } | null>(null);
-  useEffect(() => {
-    if (prefix === undefined) return;
-    let live = true;
-    void checkSession(prefix, (client) => {
-      void mutate(paths.api.client(prefix), client, { revalidate: false });
-    }).then((loggedIn) => {
-      if (live) setResult({ error, loggedIn });
-    });
-    return () => {
-      live = false;
-    };
-  }, [prefix, error, mutate]);
-  return prefix !== undefined && result !== null && result.error === error
-    ? result.loggedIn
-    : undefined;
 }
 
 function focusMainIfDropped(retryHadFocus: { current: boolean }) {
