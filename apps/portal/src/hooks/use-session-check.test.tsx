@@ -1,24 +1,16 @@
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import useSWR, { SWRConfig } from 'swr';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from '@/lib/api-client';
 import { jsonResponse, makeClient } from '@/testing/fixtures';
 import type { Client } from '@/types/api';
+import { mockFetch } from '@/testing/mock-fetch';
 
 import { checkSession, useSessionCheck } from './use-session-check';
 
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-});
-
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
-});
+const fetchMock = mockFetch();
 
 /** Answers GET /api/demo with `client` once asked, when `release` is called. */
 function heldAnswer(client: Client) {

@@ -1,20 +1,15 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { jsonResponse } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
+import { mockFetch } from '@/testing/mock-fetch';
 
 import { Component as Article } from './article';
 
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-});
+const fetchMock = mockFetch();
 
 afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
   document.title = '';
 });
 

@@ -1,23 +1,15 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { UNREACHABLE_MESSAGE } from '@/lib/errors';
 import { jsonResponse } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
+import { mockFetch } from '@/testing/mock-fetch';
 
 import { Component as SampleReport, REPORT_UNAVAILABLE_MESSAGE } from './sample-report';
 
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-});
-
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
-});
+const fetchMock = mockFetch();
 
 /** The report's answer to the page's check. */
 const pdf = () =>

@@ -1,33 +1,12 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RATE_TABLE_VERSION } from '@firm/pricing';
 
 import { jsonResponse } from '@/testing/fixtures';
-import { renderWithClient } from '@/testing/test-utils';
+import { mockCalculatorFetch, renderCalculator } from '@/testing/render-calculator';
 
-import { useBtrWarrantyStore } from '../stores/btr-warranty-store';
-import { useContactPrefillStore } from '../stores/contact-prefill-store';
-
-import { BtrWarrantyCalculator } from './btr-warranty-calculator';
-
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-});
-
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
-  useBtrWarrantyStore.getState().reset();
-  useContactPrefillStore.getState().reset();
-  sessionStorage.clear();
-});
-
-function renderCalculator() {
-  return renderWithClient(<BtrWarrantyCalculator />, { path: '/demo/calculator/btr-warranty' });
-}
+const fetchMock = mockCalculatorFetch();
 
 async function typeAmount(user: ReturnType<typeof userEvent.setup>, name: RegExp, text: string) {
   const field = screen.getByRole('textbox', { name });
@@ -45,7 +24,7 @@ function breakdown() {
 
 describe('BtrWarrantyCalculator', () => {
   it('should ask for the contact number, not a telephone, prefilled from the user', async () => {
-    renderCalculator();
+    renderCalculator('BTR warranty');
 
     expect(
       await screen.findByRole('heading', {
@@ -60,7 +39,7 @@ describe('BtrWarrantyCalculator', () => {
   describe('when Calculate is pressed with the contact number emptied', () => {
     it('should highlight it, focus it and post nothing', async () => {
       const user = userEvent.setup();
-      renderCalculator();
+      renderCalculator('BTR warranty');
       await user.clear(await screen.findByLabelText('Contact number'));
 
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
@@ -76,7 +55,7 @@ describe('BtrWarrantyCalculator', () => {
     it('should hide its fields and price the warranty alone: £10,000,000 at 0.85% = £85,000 + £10,200 IPT', async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));
-      renderCalculator();
+      renderCalculator('BTR warranty');
       expect(await screen.findByRole('switch', { name: 'Include loss of rent' })).toHaveAttribute(
         'aria-checked',
         'false',
@@ -110,7 +89,7 @@ describe('BtrWarrantyCalculator', () => {
             )
           : new Response(null, { status: 204 }),
       );
-      renderCalculator();
+      renderCalculator('BTR warranty');
       await user.selectOptions(await screen.findByLabelText('Stage'), 'Part Complete');
       await typeAmount(user, /^Sum insured.*exact amount/, '£10m');
       await user.click(screen.getByRole('switch', { name: 'Include loss of rent' }));

@@ -1,52 +1,23 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RATE_TABLE_VERSION } from '@firm/pricing';
+import { describe, expect, it } from 'vitest';
 
 import { jsonResponse, makeClient } from '@/testing/fixtures';
 import { firstRenderProbe } from '@/testing/first-render';
+import {
+  mockCalculatorFetch,
+  renderCalculator,
+  warrantyCreated,
+} from '@/testing/render-calculator';
 import { renderWithClient } from '@/testing/test-utils';
 
 import { useBuildingWarrantyStore } from '../stores/building-warranty-store';
-import { useContactPrefillStore } from '../stores/contact-prefill-store';
 
 import { BuildingWarrantyCalculator } from './building-warranty-calculator';
 
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-});
-
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
-  useBuildingWarrantyStore.getState().reset();
-  useContactPrefillStore.getState().reset();
-  sessionStorage.clear();
-});
+const fetchMock = mockCalculatorFetch();
 
 const PATH = '/demo/calculator/building-warranty';
-
-function renderCalculator(client = makeClient()) {
-  return renderWithClient(<BuildingWarrantyCalculator />, { path: PATH, client });
-}
-
-/** The API's answer to the warranty post: the reference and the server's own quote. */
-function created(reference: string) {
-  return jsonResponse(
-    {
-      reference,
-      quote: {
-        rates: { buildCost: 1.13, buildType: 0, stage: 0, units: 0.05 },
-        totalPercentage: 1.18,
-        estimate: 11_800,
-        rateTableVersion: RATE_TABLE_VERSION,
-      },
-    },
-    { status: 201 },
-  );
-}
 
 /** New Build, Not Started, 3 units, £1,000,000 (the example of decisions.md §1). */
 async function enterDocumentedExample(user: ReturnType<typeof userEvent.setup>) {
@@ -67,7 +38,7 @@ function postsTo(path: string) {
 describe('BuildingWarrantyCalculator', () => {
   describe('given a logged-in user', () => {
     it('should show the heading and prefill name, telephone and email from the user', async () => {
-      renderCalculator();
+      renderCalculator('building warranty');
 
       expect(
         await screen.findByRole('heading', { level: 1, name: 'Building Warranty Cost Calculator' }),
@@ -81,7 +52,7 @@ describe('BuildingWarrantyCalculator', () => {
   describe('when Calculate is pressed with the name and email emptied', () => {
     it('should highlight those two fields, focus the name, and neither compute nor post anything', async () => {
       const user = userEvent.setup();
-      renderCalculator();
+      renderCalculator('building warranty');
       await user.clear(await screen.findByLabelText('Name'));
       await user.clear(screen.getByLabelText('Email'));
 
@@ -98,7 +69,7 @@ describe('BuildingWarrantyCalculator', () => {
 
     it('should show a name or telephone the API would refuse at its field, and post nothing', async () => {
       const user = userEvent.setup();
-      renderCalculator();
+      renderCalculator('building warranty');
       const name = await screen.findByLabelText('Name');
       await user.clear(name);
       // A right-to-left mark pasted inside the name (invisible), and a telephone number too long.
@@ -122,7 +93,7 @@ describe('BuildingWarrantyCalculator', () => {
     // Found by the twenty-fifth session's portal probe: "call me" was sent to the team as the number to call.
     it('should ask for a telephone number in digits, as the login does, and post nothing', async () => {
       const user = userEvent.setup();
-      renderCalculator();
+      renderCalculator('building warranty');
       const telephone = await screen.findByLabelText('Telephone');
       fireEvent.change(telephone, { target: { value: 'call me' } });
 
@@ -140,7 +111,7 @@ describe('BuildingWarrantyCalculator', () => {
     // Arabic-Indic or fullwidth digits was refused.
     it('should ask for the number without its extension, and take other digits', async () => {
       const user = userEvent.setup();
-      renderCalculator();
+      renderCalculator('building warranty');
       const telephone = await screen.findByLabelText('Telephone');
       fireEvent.change(telephone, { target: { value: '020 7946 0000 ext. 12' } });
 
@@ -163,7 +134,7 @@ describe('BuildingWarrantyCalculator', () => {
 
     it('should neither compute nor post with a typed amount the field refused, and focus the first field to fix', async () => {
       const user = userEvent.setup();
-      renderCalculator();
+      renderCalculator('building warranty');
       const amount = await screen.findByRole('textbox', { name: /^Sum insured.*exact amount/ });
       await user.clear(amount);
       await user.type(amount, '12.5.6');
@@ -187,7 +158,7 @@ describe('BuildingWarrantyCalculator', () => {
 
     it('should clear a field’s highlight once it is filled in', async () => {
       const user = userEvent.setup();
-      renderCalculator();
+      renderCalculator('building warranty');
       await user.clear(await screen.findByLabelText('Telephone'));
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
       expect(screen.getByLabelText('Telephone')).toHaveAttribute('aria-invalid', 'true');
@@ -202,7 +173,7 @@ describe('BuildingWarrantyCalculator', () => {
     it('should show 1.13 + 0 + 0 + 0.05 = 1.18% and £11,800 at once, before the post answers', async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));
-      renderCalculator();
+      renderCalculator('building warranty');
       await enterDocumentedExample(user);
 
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
@@ -220,10 +191,10 @@ describe('BuildingWarrantyCalculator', () => {
       const user = userEvent.setup();
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/warranty'
-          ? created('BW-2026-000123')
+          ? warrantyCreated('BW-2026-000123')
           : new Response(null, { status: 204 }),
       );
-      renderCalculator();
+      renderCalculator('building warranty');
       await enterDocumentedExample(user);
 
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
@@ -257,10 +228,10 @@ describe('BuildingWarrantyCalculator', () => {
       let reference = 0;
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/warranty'
-          ? created(`BW-2026-00012${(reference += 1)}`)
+          ? warrantyCreated(`BW-2026-00012${(reference += 1)}`)
           : new Response(null, { status: 204 }),
       );
-      renderCalculator();
+      renderCalculator('building warranty');
       await enterDocumentedExample(user);
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
       expect(await screen.findByText('Your reference: BW-2026-000121')).toBeInTheDocument();
@@ -288,10 +259,10 @@ describe('BuildingWarrantyCalculator', () => {
       let reference = 0;
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/warranty'
-          ? created(`BW-2026-00013${(reference += 1)}`)
+          ? warrantyCreated(`BW-2026-00013${(reference += 1)}`)
           : new Response(null, { status: 204 }),
       );
-      renderCalculator();
+      renderCalculator('building warranty');
       await enterDocumentedExample(user);
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
       expect(await screen.findByText('Your reference: BW-2026-000131')).toBeInTheDocument();
@@ -331,7 +302,7 @@ describe('BuildingWarrantyCalculator', () => {
     it('should add 1.03 + 0.25 + 0.25 + 0 = 1.53% and show £76,500', async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));
-      renderCalculator();
+      renderCalculator('building warranty');
       await user.selectOptions(await screen.findByLabelText('Build type'), 'Conversion');
       await user.selectOptions(screen.getByLabelText('Stage'), 'Part Complete');
       fireEvent.change(screen.getByRole('slider', { name: 'Number of units' }), {
@@ -355,7 +326,7 @@ describe('BuildingWarrantyCalculator', () => {
     it('should price the typed amount: £2,000,000 × (1.13 + 0.03)% = £23,200', async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));
-      renderCalculator();
+      renderCalculator('building warranty');
       const amount = await screen.findByRole('textbox', { name: /^Sum insured.*exact amount/ });
       await user.clear(amount);
       await user.type(amount, '2,000,000');
@@ -375,10 +346,10 @@ describe('BuildingWarrantyCalculator', () => {
       const user = userEvent.setup();
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/warranty'
-          ? created('BW-2026-000126')
+          ? warrantyCreated('BW-2026-000126')
           : new Response(null, { status: 204 }),
       );
-      renderCalculator();
+      renderCalculator('building warranty');
       await enterDocumentedExample(user);
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
 
@@ -401,7 +372,7 @@ describe('BuildingWarrantyCalculator', () => {
       fetchMock.mockResolvedValueOnce(
         jsonResponse({ error: 'Service unavailable' }, { status: 503 }),
       );
-      renderCalculator();
+      renderCalculator('building warranty');
       await enterDocumentedExample(user);
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
 
@@ -412,7 +383,7 @@ describe('BuildingWarrantyCalculator', () => {
 
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/warranty'
-          ? created('BW-2026-000124')
+          ? warrantyCreated('BW-2026-000124')
           : new Response(null, { status: 204 }),
       );
       await user.click(screen.getByRole('button', { name: 'Try again' }));
@@ -431,7 +402,7 @@ describe('BuildingWarrantyCalculator', () => {
           ? jsonResponse({ error: 'You are not logged in. Please log in again.' }, { status: 401 })
           : new Response(null, { status: 204 }),
       );
-      renderCalculator();
+      renderCalculator('building warranty');
       await user.click(await screen.findByRole('button', { name: 'Calculate' }));
 
       expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
@@ -445,7 +416,7 @@ describe('BuildingWarrantyCalculator', () => {
     it('should say so when the network itself fails, without claiming the team has nothing', async () => {
       const user = userEvent.setup();
       fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-      renderCalculator();
+      renderCalculator('building warranty');
       await user.click(await screen.findByRole('button', { name: 'Calculate' }));
 
       // No answer came: the post may have been stored before the connection failed.
@@ -462,7 +433,7 @@ describe('BuildingWarrantyCalculator', () => {
     it('should resend the same estimate under the same key when Calculate is pressed after a lost answer', async () => {
       const user = userEvent.setup();
       fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-      renderCalculator();
+      renderCalculator('building warranty');
       await enterDocumentedExample(user);
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
       expect(
@@ -471,7 +442,7 @@ describe('BuildingWarrantyCalculator', () => {
 
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/warranty'
-          ? created('BW-2026-000125')
+          ? warrantyCreated('BW-2026-000125')
           : new Response(null, { status: 204 }),
       );
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
@@ -499,10 +470,10 @@ describe('BuildingWarrantyCalculator', () => {
       const user = userEvent.setup();
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/warranty'
-          ? created('BW-2026-000123')
+          ? warrantyCreated('BW-2026-000123')
           : new Response(null, { status: 204 }),
       );
-      const first = renderCalculator();
+      const first = renderCalculator('building warranty');
       await enterDocumentedExample(user);
       await user.clear(screen.getByLabelText('Telephone'));
       await user.type(screen.getByLabelText('Telephone'), '020 7946 0999');
@@ -510,7 +481,7 @@ describe('BuildingWarrantyCalculator', () => {
       await screen.findByText('Your reference: BW-2026-000123');
       first.unmount();
 
-      renderCalculator();
+      renderCalculator('building warranty');
 
       expect(await screen.findByRole('slider', { name: 'Number of units' })).toHaveValue('3');
       expect(screen.getByRole('textbox', { name: /^Sum insured.*exact amount/ })).toHaveValue(
@@ -539,7 +510,7 @@ describe('BuildingWarrantyCalculator', () => {
       const user = userEvent.setup();
       fetchMock.mockImplementation(async (url) =>
         url === '/api/demo/warranty'
-          ? created('BW-2026-000124')
+          ? warrantyCreated('BW-2026-000124')
           : new Response(null, { status: 204 }),
       );
       const owner = 'demo/ada@example.com';
@@ -565,7 +536,7 @@ describe('BuildingWarrantyCalculator', () => {
           JSON.stringify({ state, version: 1 }),
         );
         await useBuildingWarrantyStore.persist.rehydrate();
-        const page = renderCalculator();
+        const page = renderCalculator('building warranty');
         expect(
           await screen.findByRole('heading', {
             level: 1,
@@ -590,12 +561,13 @@ describe('BuildingWarrantyCalculator', () => {
     it('should start afresh for another user in the same tab', async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));
-      const first = renderCalculator();
+      const first = renderCalculator('building warranty');
       await enterDocumentedExample(user);
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
       first.unmount();
 
       renderCalculator(
+        'building warranty',
         makeClient({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }),
       );
 
@@ -609,7 +581,7 @@ describe('BuildingWarrantyCalculator', () => {
     it("should not render the previous user's details even before their draft is emptied", async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));
-      const first = renderCalculator();
+      const first = renderCalculator('building warranty');
       await enterDocumentedExample(user);
       const phone = screen.getByLabelText('Telephone');
       await user.clear(phone);
@@ -648,7 +620,7 @@ describe('BuildingWarrantyCalculator', () => {
     it('should keep the estimate but say it is out of date', async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));
-      renderCalculator();
+      renderCalculator('building warranty');
       await user.click(await screen.findByRole('button', { name: 'Calculate' }));
       expect(screen.queryByText(/You have changed the details/)).not.toBeInTheDocument();
 
@@ -662,7 +634,7 @@ describe('BuildingWarrantyCalculator', () => {
     it('should say the estimate is for the amounts last accepted while an amount is refused', async () => {
       const user = userEvent.setup();
       fetchMock.mockReturnValue(new Promise<Response>(() => {}));
-      renderCalculator();
+      renderCalculator('building warranty');
       await user.click(await screen.findByRole('button', { name: 'Calculate' }));
       const refusedNote = /This estimate is for the amounts last accepted/;
       expect(screen.queryAllByText(refusedNote)).toEqual([]);

@@ -1,30 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RATE_TABLE_VERSION } from '@firm/pricing';
 
 import { jsonResponse } from '@/testing/fixtures';
-import { renderWithClient } from '@/testing/test-utils';
+import { mockCalculatorFetch, renderCalculator } from '@/testing/render-calculator';
 
 import { useContractorsAllRisksStore } from '../stores/contractors-all-risks-store';
-import { useContactPrefillStore } from '../stores/contact-prefill-store';
 
-import { ContractorsAllRisksCalculator } from './contractors-all-risks-calculator';
 import { RATES_CHANGED_MESSAGE } from './submission-status';
 
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
-});
-
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
-  useContractorsAllRisksStore.getState().reset();
-  useContactPrefillStore.getState().reset();
-  sessionStorage.clear();
-});
+const fetchMock = mockCalculatorFetch();
 
 function postsTo(path: string) {
   return fetchMock.mock.calls.filter(([url]) => url === path) as [string, RequestInit][];
@@ -50,17 +36,11 @@ function answering(...answers: (() => Response)[]) {
 const created = (reference: string) => () =>
   jsonResponse({ reference, quote: { rateTableVersion: RATE_TABLE_VERSION } }, { status: 201 });
 
-function renderCalculator() {
-  return renderWithClient(<ContractorsAllRisksCalculator />, {
-    path: '/demo/calculator/contractors-all-risks',
-  });
-}
-
 describe('ContractorsAllRisksCalculator', () => {
   describe('when Calculate is pressed with the telephone emptied', () => {
     it('should highlight it and post nothing', async () => {
       const user = userEvent.setup();
-      renderCalculator();
+      renderCalculator('contractors all risks');
       await user.clear(await screen.findByLabelText('Telephone'));
 
       await user.click(screen.getByRole('button', { name: 'Calculate' }));
@@ -83,7 +63,7 @@ describe('ContractorsAllRisksCalculator', () => {
             )
           : new Response(null, { status: 204 }),
       );
-      renderCalculator();
+      renderCalculator('contractors all risks');
       await user.selectOptions(
         await screen.findByLabelText('Property type'),
         'Commercial Conversion',
@@ -139,7 +119,7 @@ describe('ContractorsAllRisksCalculator', () => {
         () => jsonResponse({ error: 'Service unavailable' }, { status: 503 }),
         created('CAR-2026-000002'),
       );
-      renderCalculator();
+      renderCalculator('contractors all risks');
       await user.click(await screen.findByRole('button', { name: 'Calculate' }));
       expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
 
@@ -162,7 +142,7 @@ describe('ContractorsAllRisksCalculator', () => {
     it('should point at a contact field left empty, and post nothing', async () => {
       const user = userEvent.setup();
       answering(() => jsonResponse({ error: 'Service unavailable' }, { status: 503 }));
-      renderCalculator();
+      renderCalculator('contractors all risks');
       await user.click(await screen.findByRole('button', { name: 'Calculate' }));
       expect(await screen.findByText('Your details did not reach our team.')).toBeInTheDocument();
 
@@ -177,7 +157,7 @@ describe('ContractorsAllRisksCalculator', () => {
     it('should send the same details under the same key when nothing was changed', async () => {
       const user = userEvent.setup();
       fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-      renderCalculator();
+      renderCalculator('contractors all risks');
       await user.click(await screen.findByRole('button', { name: 'Calculate' }));
       expect(
         await screen.findByText('We could not confirm that your details reached our team.'),
@@ -220,7 +200,7 @@ describe('ContractorsAllRisksCalculator', () => {
       async (_, answer) => {
         const user = userEvent.setup();
         answering(answer, created('CAR-2026-000004'));
-        renderCalculator();
+        renderCalculator('contractors all risks');
         await user.click(await screen.findByRole('button', { name: 'Calculate' }));
 
         expect(
@@ -250,7 +230,7 @@ describe('ContractorsAllRisksCalculator', () => {
         { status: 201 },
       ),
     );
-    renderCalculator();
+    renderCalculator('contractors all risks');
     await user.click(await screen.findByRole('button', { name: 'Calculate' }));
     expect(await screen.findByText('Your reference: CAR-2026-000005')).toBeInTheDocument();
     expect(screen.getByText(RATES_CHANGED_MESSAGE)).toBeInTheDocument();
@@ -264,7 +244,7 @@ describe('ContractorsAllRisksCalculator', () => {
   it('should not say so when the team’s quote was made with the page’s own rates', async () => {
     const user = userEvent.setup();
     answering(created('CAR-2026-000006'));
-    renderCalculator();
+    renderCalculator('contractors all risks');
     await user.click(await screen.findByRole('button', { name: 'Calculate' }));
     expect(await screen.findByText('Your reference: CAR-2026-000006')).toBeInTheDocument();
     expect(screen.queryByText(RATES_CHANGED_MESSAGE)).not.toBeInTheDocument();
