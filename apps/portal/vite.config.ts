@@ -5,12 +5,19 @@ import { defineConfig } from 'vitest/config';
 
 import { loginRouteGuard } from './build/login-route-guard.ts';
 import { precompress } from './build/precompress.ts';
+import { reactRouterProduction } from './build/react-router-production.ts';
 import { routePreloadsPlugin } from './build/route-preloads.ts';
 
 const apiTarget = 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), loginRouteGuard(), routePreloadsPlugin(), precompress()],
+  plugins: [
+    react(),
+    reactRouterProduction(),
+    loginRouteGuard(),
+    routePreloadsPlugin(),
+    precompress(),
+  ],
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),
@@ -64,7 +71,7 @@ export default defineConfig({
             // The hub's data and state libraries and hooks (every page but the login page).
             {
               name: 'hub',
-              test: /node_modules[\\/](swr|dequal|use-sync-external-store|zustand)[\\/]|src[\\/](hooks[\\/](use-client|use-refused-amounts)|lib[\\/]activity|features[\\/]content[\\/]utils[\\/]search-text)\.ts$/,
+              test: /node_modules[\\/](swr|dequal|use-sync-external-store|zustand)[\\/]|src[\\/](hooks[\\/](use-client|use-refused-amounts|use-session-check)|lib[\\/]activity|features[\\/]content[\\/]utils[\\/]search-text)\.ts$/,
               priority: 3,
             },
             // The pricing library (calculators, framework and due diligence).

@@ -4,12 +4,18 @@ import type { Plugin } from 'vite';
 
 import { appClosure, closure } from './route-preloads.ts';
 
-/** Modules the login page must never load: calculators, pricing, the framework and guide pages, PDF code. */
+/**
+ * Modules the login page must never load: calculators, pricing, the framework and guide pages, PDF code, the hub's
+ * content answers (their shapes, the served-answer fallback), and React Router's development build (the build takes
+ * its production one: build/react-router-production.ts).
+ */
 const FORBIDDEN = [
   /packages\/pricing\//,
   /@firm\/pricing/,
   /src\/features\/(calculators|framework|guide)\//,
   /pdf/i,
+  /src\/lib\/(content-shapes|boot-fallback)\.ts$/,
+  /react-router\/dist\/development\//,
 ];
 
 interface OutputChunk {
