@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { makeClient } from '@/testing/fixtures';
 
-import { isArticle, isClient, isContent, isLoginResponse, isVideo } from './answer-shapes';
+import { isClient, isLoginResponse } from './answer-shapes';
+import { isArticle, isContent, isVideo } from './content-shapes';
 
 const item = {
   id: 'riverside',

@@ -4,7 +4,8 @@ import useSWR, { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { apiFetch, REQUEST_TIMEOUT_MS } from './api-client';
-import { bootAnswer, bootModules, endBoot, resetBootForTests, useBootFallback } from './boot';
+import { bootAnswer, bootModules, endBoot, resetBootForTests } from './boot';
+import { useBootFallback } from './boot-fallback';
 import { fetchPageAnswers } from './page-answers';
 import type { PageCall } from './page-answers';
 

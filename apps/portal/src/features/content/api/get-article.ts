@@ -1,9 +1,9 @@
 import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
-import { isArticle } from '@/lib/answer-shapes';
+import { isArticle } from '@/lib/content-shapes';
 import { apiFetch } from '@/lib/api-client';
-import { useBootFallback } from '@/lib/boot';
+import { useBootFallback } from '@/lib/boot-fallback';
 import type { Article, ContentType } from '@/types/api';
 
 /** GET /api/{client}/article?id=…&type=…; 404 when unknown. */

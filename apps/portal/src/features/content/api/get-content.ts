@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 
 import { paths } from '@/config/paths';
-import { isContent } from '@/lib/answer-shapes';
+import { isContent } from '@/lib/content-shapes';
 import { apiFetch } from '@/lib/api-client';
-import { useBootFallback } from '@/lib/boot';
+import { useBootFallback } from '@/lib/boot-fallback';
 import type { Content } from '@/types/api';
 
 /** GET /api/{client}/content: case studies, insights and the information hub's topics. */

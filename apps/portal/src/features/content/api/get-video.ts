@@ -1,9 +1,9 @@
 import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
-import { isVideo } from '@/lib/answer-shapes';
+import { isVideo } from '@/lib/content-shapes';
 import { ApiError, apiFetch } from '@/lib/api-client';
-import { useBootFallback } from '@/lib/boot';
+import { useBootFallback } from '@/lib/boot-fallback';
 import type { Video } from '@/types/api';
 
 /** GET /api/{client}/video: the dashboard video, or null when the client has none (404). */

@@ -1,9 +1,9 @@
 import useSWR from 'swr';
 
 import { paths } from '@/config/paths';
-import { isContent } from '@/lib/answer-shapes';
+import { isContent } from '@/lib/content-shapes';
 import { apiFetch } from '@/lib/api-client';
-import { useBootFallback } from '@/lib/boot';
+import { useBootFallback } from '@/lib/boot-fallback';
 import type { SearchResult } from '@/types/api';
 
 /** GET /api/{client}/content?search=…: the same shape as the content, filtered by the server. */
