@@ -1,5 +1,5 @@
 import { defaultTheme } from '@firm/ui';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ThemeProvider } from 'styled-components';
 import useSWR, { SWRConfig } from 'swr';
@@ -11,7 +11,7 @@ import { ApiError } from '@/lib/api-client';
 import { makeClient } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
 
-import { LoadState } from './load-state';
+import { LoadState, STALE_DATA_MESSAGE } from './load-state';
 import { LogInAgainLink, OPEN_LOGIN_STARTS_EMPTY } from './log-in-again-link';
 
 describe('LoadState', () => {
@@ -171,6 +171,102 @@ describe('LoadState while SWR retries a failure by itself', () => {
     rerender(<Harness error={undefined} isLoading={false} onRetry={onRetry} />);
     await waitFor(() => expect(document.activeElement?.id).toBe(MAIN_CONTENT_ID));
     expect(onRetry).not.toHaveBeenCalled();
+  });
+});
+
+/** A page drawing GET /api/demo/content, with a Refresh standing for SWR asking again (focus, reconnecting). */
+function RefreshedPage({ fetcher }: { fetcher: () => Promise<string> }) {
+  const { data, error, isLoading, mutate } = useSWR('/api/demo/content', fetcher);
+  return (
+    <>
+      <button type="button" onClick={() => void mutate()}>
+        Refresh
+      </button>
+      <LoadState
+        error={error}
+        isLoading={isLoading}
+        hasData={data !== undefined}
+        label="Loading topics…"
+        onRetry={() => void mutate()}
+      />
+      {data ? <p>{data}</p> : null}
+    </>
+  );
+}
+
+// Found in review: a failed refresh of data on screen showed the page's failure notice, as an
+// alert, above content that was still there.
+describe('LoadState when data on screen could not be refreshed', () => {
+  it('keeps the data and says so politely, with Retry, never as an alert', async () => {
+    const fetcher = vi
+      .fn<() => Promise<string>>()
+      .mockResolvedValueOnce('Contractors all risks')
+      .mockRejectedValueOnce(new ApiError(503, 'Service unavailable'))
+      .mockResolvedValueOnce('Contractors all risks, revised');
+    const user = userEvent.setup();
+    const alerts = watchAlerts();
+    try {
+      renderWithClient(
+        <SWRConfig value={{ shouldRetryOnError: false }}>
+          <RefreshedPage fetcher={fetcher} />
+        </SWRConfig>,
+        { path: '/demo/info' },
+      );
+      await screen.findByText('Contractors all risks');
+
+      await user.click(screen.getByRole('button', { name: 'Refresh' }));
+      const status = await screen.findByRole('status');
+      expect(status).toHaveTextContent(`${STALE_DATA_MESSAGE} Service unavailable`);
+      expect(screen.getByText('Contractors all risks')).toBeInTheDocument();
+
+      await user.click(within(status).getByRole('button', { name: 'Retry' }));
+      expect(await screen.findByText('Contractors all risks, revised')).toBeInTheDocument();
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+      expect(alerts.seen).toEqual([]);
+    } finally {
+      alerts.stop();
+    }
+    expect(fetcher).toHaveBeenCalledTimes(3);
+  });
+
+  it('shows no spinner over the data while a refused refresh has the session checked', async () => {
+    const fetcher = vi
+      .fn<() => Promise<string>>()
+      .mockResolvedValueOnce('Contractors all risks')
+      .mockRejectedValueOnce(new ApiError(401, 'You are not logged in. Please log in again.'));
+    // The session check's GET /api/demo, answered when the test says.
+    let failCheck: () => void = () => {};
+    const check = vi.fn<typeof fetch>(
+      () =>
+        new Promise<Response>((_, reject) => (failCheck = () => reject(new TypeError('offline')))),
+    );
+    vi.stubGlobal('fetch', check);
+    const user = userEvent.setup();
+    const alerts = watchAlerts();
+    try {
+      renderWithClient(
+        <SWRConfig value={{ shouldRetryOnError: false }}>
+          <RefreshedPage fetcher={fetcher} />
+        </SWRConfig>,
+        { path: '/demo/info' },
+      );
+      await screen.findByText('Contractors all risks');
+      await user.click(screen.getByRole('button', { name: 'Refresh' }));
+      await waitFor(() => expect(check).toHaveBeenCalledOnce());
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+      expect(screen.getByText('Contractors all risks')).toBeInTheDocument();
+
+      // The check fails: the refusal stands, with Log in again below the same polite words.
+      act(() => failCheck());
+      const status = await screen.findByRole('status');
+      expect(status).toHaveTextContent(STALE_DATA_MESSAGE);
+      expect(within(status).getByRole('link', { name: 'Log in again' })).toBeInTheDocument();
+      expect(screen.getByText('Contractors all risks')).toBeInTheDocument();
+      expect(alerts.seen).toEqual([]);
+    } finally {
+      alerts.stop();
+      vi.unstubAllGlobals();
+    }
   });
 });
 

@@ -15,6 +15,11 @@ import { Notice } from './notice';
 interface LoadStateProps {
   error: unknown;
   isLoading: boolean;
+  /**
+   * Whether the page shows this call's data (SWR keeps it when asking again fails, setting `error` beside it): a
+   * failure then only says that what is shown could not be brought up to date.
+   */
+  hasData?: boolean;
   /** What is loading, for the spinner's label ('Loading articles…'). */
   label?: string;
   onRetry: () => void;
@@ -22,7 +27,8 @@ interface LoadStateProps {
 
 /**
  * What a page shows while its data is not there: a labelled spinner, or the failure with a Retry button (Log in
- * again when the session has ended, where Retry could only fail again). Renders nothing once there is data.
+ * again when the session has ended, where Retry could only fail again). Renders nothing once there is data, unless
+ * refreshing it fails (below).
  *
  * A call refused for want of a session (401) has the hub check the session: once the client's answer says it has
  * ended, the hub says so once, above the page (`app-root.tsx`), and this says nothing more. Found by the
@@ -36,8 +42,19 @@ interface LoadStateProps {
  * (`older`) is not shown while a request is on its way: the spinner is. A notice on screen stays until the answer,
  * whatever asks again (Retry, SWR's own retries of a failure, the window regaining focus), so a focused Retry
  * never vanishes under the keyboard while the request it stands for is still out.
+ *
+ * A failure to refresh data that is on screen (SWR asking again on focus, on reconnecting, or by Retry) leaves that
+ * data in place: it is said politely (a status, not an alert), with Retry, as what is shown being possibly out of
+ * date, not as a failure of the page; nothing is said while the session is checked. Before, the page's full failure
+ * notice, announced as an alert, stood above content that was still there and still usable.
  */
-export function LoadState({ error, isLoading, label = 'Loading…', onRetry }: LoadStateProps) {
+export function LoadState({
+  error,
+  isLoading,
+  hasData = false,
+  label = 'Loading…',
+  onRetry,
+}: LoadStateProps) {
   const { client: prefix } = useParams();
   // Pressed, or holding keyboard focus (kept through the window losing focus): where focus goes once it is gone.
   const retryHadFocus = useRef(false);
@@ -65,40 +82,44 @@ export function LoadState({ error, isLoading, label = 'Loading…', onRetry }: L
   useEffect(() => () => focusMainIfDropped(retryHadFocus), []);
 
   if (refused && hubSaysEnded) return null;
-  // The check is brief (one small call): a spinner meanwhile, rather than a notice the hub's may replace.
-  if (refused && loggedIn === undefined) return <Spinner label={label} />;
-  if (error && !showError) return <Spinner label={label} />;
+  // The check is brief (one small call): a spinner meanwhile, rather than a notice the hub's may replace; nothing
+  // above data that is shown.
+  if (refused && loggedIn === undefined) return hasData ? null : <Spinner label={label} />;
+  if (error && !showError) return hasData ? null : <Spinner label={label} />;
   if (error) {
     // Logged in again meanwhile (in another tab): Retry can work now.
-    const loggedOut = refused && loggedIn === false;
+    const action =
+      refused && loggedIn === false ? (
+        <LogInAgainLink prefix={prefix} />
+      ) : (
+        <Button
+          type="button"
+          variant="secondary"
+          onFocus={() => {
+            retryHadFocus.current = true;
+          }}
+          onBlur={(event) => {
+            // To another control: the user has moved on. (To nothing: the window lost focus, or the button is
+            // going away.)
+            if (event.relatedTarget !== null) retryHadFocus.current = false;
+          }}
+          onClick={() => {
+            retryHadFocus.current = true;
+            onRetry();
+          }}
+        >
+          Retry
+        </Button>
+      );
+    if (hasData) {
+      return (
+        <Notice action={action}>
+          {STALE_DATA_MESSAGE} {messageOf(error)}
+        </Notice>
+      );
+    }
     return (
-      <Notice
-        tone="failure"
-        action={
-          loggedOut ? (
-            <LogInAgainLink prefix={prefix} />
-          ) : (
-            <Button
-              type="button"
-              variant="secondary"
-              onFocus={() => {
-                retryHadFocus.current = true;
-              }}
-              onBlur={(event) => {
-                // To another control: the user has moved on. (To nothing: the window lost focus, or the button
-                // is going away.)
-                if (event.relatedTarget !== null) retryHadFocus.current = false;
-              }}
-              onClick={() => {
-                retryHadFocus.current = true;
-                onRetry();
-              }}
-            >
-              Retry
-            </Button>
-          )
-        }
-      >
+      <Notice tone="failure" action={action}>
         {messageOf(error)}
       </Notice>
     );
@@ -106,6 +127,9 @@ export function LoadState({ error, isLoading, label = 'Loading…', onRetry }: L
   if (isLoading) return <Spinner label={label} />;
   return null;
 }
+
+/** Said, before the failure's own message, when data on screen could not be refreshed. */
+export const STALE_DATA_MESSAGE = 'What is shown could not be brought up to date.';
 
 function focusMainIfDropped(retryHadFocus: { current: boolean }) {
   if (!retryHadFocus.current) return;

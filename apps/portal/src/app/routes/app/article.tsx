@@ -91,6 +91,7 @@ export function Component() {
             <LoadState
               error={error}
               isLoading={isLoading}
+              hasData={data !== undefined}
               label="Loading the article…"
               onRetry={() => void mutate()}
             />

@@ -72,6 +72,7 @@ export function Component() {
         <LoadState
           error={video.error}
           isLoading={video.isLoading}
+          hasData={video.data !== undefined}
           label="Loading the video…"
           onRetry={() => void video.mutate()}
         />
@@ -97,6 +98,7 @@ export function Component() {
       <LoadState
         error={content.error}
         isLoading={content.isLoading}
+        hasData={content.data !== undefined}
         label="Loading articles…"
         onRetry={() => void content.mutate()}
       />

@@ -42,6 +42,7 @@ export function Component() {
       <LoadState
         error={error}
         isLoading={isLoading}
+        hasData={data !== undefined}
         label="Loading topics…"
         onRetry={() => void mutate()}
       />

@@ -89,6 +89,7 @@ export function Component() {
       <LoadState
         error={error}
         isLoading={isLoading}
+        hasData={data !== undefined}
         label="Searching…"
         onRetry={() => void mutate()}
       />
