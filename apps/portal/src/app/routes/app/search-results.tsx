@@ -86,10 +86,11 @@ export function Component() {
       {text === '' ? (
         <Notice>Type what you are looking for in the search box at the top of the page.</Notice>
       ) : null}
+      {/* No `hasData`: each search is the user's own request, and one that fails is said as a failure (an alert
+          with Retry), even where SWR still holds an earlier copy of the same search (`e2e/content.spec.ts`). */}
       <LoadState
         error={error}
         isLoading={isLoading}
-        hasData={data !== undefined}
         label="Searching…"
         onRetry={() => void mutate()}
       />
