@@ -194,6 +194,17 @@ function RefreshedPage({ fetcher }: { fetcher: () => Promise<string> }) {
   );
 }
 
+/** Draws `RefreshedPage` (without SWR's own retries) and waits for its first answer, 'Contractors all risks'. */
+async function showRefreshedPage(fetcher: () => Promise<string>) {
+  renderWithClient(
+    <SWRConfig value={{ shouldRetryOnError: false }}>
+      <RefreshedPage fetcher={fetcher} />
+    </SWRConfig>,
+    { path: '/demo/info' },
+  );
+  await screen.findByText('Contractors all risks');
+}
+
 // Found in review: a failed refresh of data on screen showed the page's failure notice, as an
 // alert, above content that was still there.
 describe('LoadState when data on screen could not be refreshed', () => {
@@ -206,13 +217,7 @@ describe('LoadState when data on screen could not be refreshed', () => {
     const user = userEvent.setup();
     const alerts = watchAlerts();
     try {
-      renderWithClient(
-        <SWRConfig value={{ shouldRetryOnError: false }}>
-          <RefreshedPage fetcher={fetcher} />
-        </SWRConfig>,
-        { path: '/demo/info' },
-      );
-      await screen.findByText('Contractors all risks');
+      await showRefreshedPage(fetcher);
 
       await user.click(screen.getByRole('button', { name: 'Refresh' }));
       const status = await screen.findByRole('status');
@@ -244,13 +249,7 @@ describe('LoadState when data on screen could not be refreshed', () => {
     const user = userEvent.setup();
     const alerts = watchAlerts();
     try {
-      renderWithClient(
-        <SWRConfig value={{ shouldRetryOnError: false }}>
-          <RefreshedPage fetcher={fetcher} />
-        </SWRConfig>,
-        { path: '/demo/info' },
-      );
-      await screen.findByText('Contractors all risks');
+      await showRefreshedPage(fetcher);
       await user.click(screen.getByRole('button', { name: 'Refresh' }));
       await waitFor(() => expect(check).toHaveBeenCalledOnce());
       expect(screen.queryByRole('status')).not.toBeInTheDocument();
