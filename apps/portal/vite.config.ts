@@ -87,7 +87,7 @@ export default defineConfig({
             // that it loads no more than it needs (the bundle budget holds it to 125 KB).
             {
               name: 'ui',
-              test: /packages[\\/]ui[\\/]src[\\/](accordion|card|money-slider-field|select|slider|toggle|tooltip|utils)[\\/]|src[\\/]components[\\/]/,
+              test: /packages[\\/]ui[\\/]src[\\/](accordion|card|money-slider-field|select|slider|text-area|toggle|tooltip|utils)[\\/]|src[\\/]components[\\/]/,
               minShareCount: 2,
               priority: 1,
             },

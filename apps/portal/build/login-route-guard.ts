@@ -6,8 +6,9 @@ import { appClosure, closure } from './route-preloads.ts';
 
 /**
  * Modules the login page must never load: calculators, pricing, the framework and guide pages, PDF code, the hub's
- * content answers (their shapes, the served-answer fallback), and React Router's development build (the build takes
- * its production one: build/react-router-production.ts).
+ * content answers (their shapes, the served-answer fallback), the UI kit's parts only the hub uses (its text field is
+ * the login's, its text area is not), and React Router's development build (the build takes its production one:
+ * build/react-router-production.ts).
  */
 const FORBIDDEN = [
   /packages\/pricing\//,
@@ -15,6 +16,7 @@ const FORBIDDEN = [
   /src\/features\/(calculators|framework|guide)\//,
   /pdf/i,
   /src\/lib\/(content-shapes|boot-fallback)\.ts$/,
+  /packages\/ui\/src\/(accordion|card|money-slider-field|select|slider|text-area|toggle|tooltip)\//,
   /react-router\/dist\/development\//,
 ];
 

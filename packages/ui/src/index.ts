@@ -24,8 +24,10 @@ export { Slider } from './slider';
 export type { SliderProps } from './slider';
 export { Spinner } from './spinner';
 export type { SpinnerProps, SpinnerSize } from './spinner';
-export { TextArea, TextField } from './text-field';
-export type { TextAreaProps, TextFieldProps } from './text-field';
+export { TextArea } from './text-area';
+export type { TextAreaProps } from './text-area';
+export { TextField } from './text-field';
+export type { TextFieldProps } from './text-field';
 export {
   contrastRatio,
   createTheme,

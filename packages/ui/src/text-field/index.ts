@@ -1,2 +1,2 @@
-export { TextArea, TextField } from './text-field';
-export type { TextAreaProps, TextFieldProps } from './text-field';
+export { TextField } from './text-field';
+export type { TextFieldProps } from './text-field';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultTheme } from '../theme/theme';
 import { expectNoAxeViolations } from '../test/axe';
 import { renderWithTheme } from '../test/render';
-import { TextArea, TextField } from './text-field';
+import { TextField } from './text-field';
 
 function ControlledName() {
   const [name, setName] = useState('');
@@ -92,28 +92,6 @@ describe('TextField', () => {
     it('should use it for the input', () => {
       renderWithTheme(<TextField label="Name" id="first-name" />);
       expect(screen.getByLabelText('Name')).toHaveAttribute('id', 'first-name');
-    });
-  });
-});
-
-describe('TextArea', () => {
-  describe('given it is invalid with an error message', () => {
-    it('should be a labelled, described, invalid multi-line field', () => {
-      renderWithTheme(
-        <TextArea label="Project description" invalid errorMessage="Describe the project" />,
-      );
-      const textArea = screen.getByRole('textbox', { name: 'Project description' });
-      expect(textArea.tagName).toBe('TEXTAREA');
-      expect(textArea).toHaveAttribute('aria-invalid', 'true');
-      expect(textArea).toHaveAccessibleDescription('Describe the project');
-      expect(textArea).toHaveStyle({ borderColor: defaultTheme.color.failure });
-    });
-
-    it('should have no accessibility violations', async () => {
-      const { container } = renderWithTheme(
-        <TextArea label="Project description" invalid errorMessage="Describe the project" />,
-      );
-      await expectNoAxeViolations(container);
     });
   });
 });
