@@ -234,6 +234,50 @@ describe('LoadState when data on screen could not be refreshed', () => {
     expect(fetcher).toHaveBeenCalledTimes(3);
   });
 
+  // Found in review: the dashboard and the information hub share this key, and SWR says it is not loading while it
+  // asks again for data it has: a refresh failed on the dashboard was said on the information hub at once, while the
+  // hub's own request was on its way, then went when it answered.
+  it('says nothing of a refresh failed on another page while this page’s own request is on its way', async () => {
+    let answer: (topics: string) => void = () => {};
+    const fetcher = vi
+      .fn<() => Promise<string>>()
+      .mockResolvedValueOnce('Contractors all risks')
+      .mockRejectedValueOnce(new ApiError(503, 'Service unavailable'))
+      .mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const { router } = renderWithClient(
+      <SWRConfig value={{ shouldRetryOnError: false }}>
+        <RefreshedPage key="dashboard" fetcher={fetcher} />
+      </SWRConfig>,
+      {
+        path: '/demo/dashboard',
+        routes: [
+          { path: 'insurance-guide', element: <h1>Insurance guide</h1> },
+          {
+            path: 'info',
+            element: (
+              <SWRConfig value={{ shouldRetryOnError: false }}>
+                <RefreshedPage key="info" fetcher={fetcher} />
+              </SWRConfig>
+            ),
+          },
+        ],
+      },
+    );
+    await screen.findByText('Contractors all risks');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(STALE_DATA_MESSAGE);
+
+    await act(() => router.navigate('/demo/insurance-guide'));
+    await act(() => router.navigate('/demo/info'));
+    await waitFor(() => expect(fetcher).toHaveBeenCalledTimes(3));
+    expect(screen.getByText('Contractors all risks')).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+
+    await act(async () => answer('Contractors all risks, revised'));
+    expect(await screen.findByText('Contractors all risks, revised')).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
   it('shows no spinner over the data while a refused refresh has the session checked', async () => {
     const fetcher = vi
       .fn<() => Promise<string>>()

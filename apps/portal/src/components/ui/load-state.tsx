@@ -41,7 +41,10 @@ interface LoadStateProps {
  * page's own request was on its way, then gave way to the data. An error that was there before this page drew
  * (`older`) is not shown while a request is on its way: the spinner is. A notice on screen stays until the answer,
  * whatever asks again (Retry, SWR's own retries of a failure, the window regaining focus), so a focused Retry
- * never vanishes under the keyboard while the request it stands for is still out.
+ * never vanishes under the keyboard while the request it stands for is still out. Above data an older error is not
+ * said at all: SWR says it is not loading while it asks again for data it has (and asks only a frame after the page
+ * draws), so a refresh failed on the dashboard was said at once on the information hub, while the hub's own request
+ * was still out (found in review). The page's own request says its failure, if it fails.
  *
  * A failure to refresh data that is on screen (SWR asking again on focus, on reconnecting, or by Retry) leaves that
  * data in place: it is said politely (a status, not an alert), with Retry, as what is shown being possibly out of
@@ -70,7 +73,8 @@ export function LoadState({
   useLayoutEffect(() => setDrawn(true), []);
   // The error whose notice is on screen: it stays until the answer.
   const [shown, setShown] = useState<unknown>(undefined);
-  const showError = Boolean(error) && (error === shown || error !== older || (drawn && !isLoading));
+  const showError =
+    Boolean(error) && (error === shown || error !== older || (!hasData && drawn && !isLoading));
   if (showError && shown !== error) setShown(error);
 
   // Retry disappears once the data is there (this notice is emptied or unmounted): give its keyboard focus to
