@@ -2,6 +2,7 @@ import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 
+import { LateAnswerPlace } from '@/components/ui/late-answer-place';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
 import { LoadState } from '@/components/ui/load-state';
@@ -86,32 +87,35 @@ export function Component() {
       {text === '' ? (
         <Notice>Type what you are looking for in the search box at the top of the page.</Notice>
       ) : null}
-      {/* No `hasData`: each search is the user's own request, and one that fails is said as a failure (an alert
-          with Retry), even where SWR still holds an earlier copy of the same search (`e2e/content.spec.ts`). */}
-      <LoadState
-        error={error}
-        isLoading={isLoading}
-        label="Searching…"
-        onRetry={() => void mutate()}
-      />
       <StatusMessage>{searchedHere ? news : ''}</StatusMessage>
-      {/* A new search's results are drawn anew, not the last ones' sections moved to their new places (the
+      {/* Results later than the loader's wait arrive in a place held for them, not pushing the footer down. */}
+      <LateAnswerPlace answerKey={text} waiting={text !== '' && isLoading}>
+        {/* No `hasData`: each search is the user's own request, and one that fails is said as a failure (an alert
+            with Retry), even where SWR still holds an earlier copy of the same search (`e2e/content.spec.ts`). */}
+        <LoadState
+          error={error}
+          isLoading={isLoading}
+          label="Searching…"
+          onRetry={() => void mutate()}
+        />
+        {/* A new search's results are drawn anew, not the last ones' sections moved to their new places (the
           same Case Studies row moved down under a longer Information section, a layout shift of 0.05). */}
-      <Fragment key={text}>
-        {empty ? <Notice announce={false}>No results found</Notice> : null}
-        {data && data.insurance.length > 0 ? (
-          <section aria-labelledby={informationId}>
-            <SectionTitle id={informationId}>Information</SectionTitle>
-            <TopicAccordion topics={data.insurance} headingLevel={3} />
-          </section>
-        ) : null}
-        {data && data.case_studies.length > 0 ? (
-          <ContentRow prefix={prefix} title="Case Studies" items={data.case_studies} />
-        ) : null}
-        {data && data.insights.length > 0 ? (
-          <ContentRow prefix={prefix} title="Insights" items={data.insights} />
-        ) : null}
-      </Fragment>
+        <Fragment key={text}>
+          {empty ? <Notice announce={false}>No results found</Notice> : null}
+          {data && data.insurance.length > 0 ? (
+            <section aria-labelledby={informationId}>
+              <SectionTitle id={informationId}>Information</SectionTitle>
+              <TopicAccordion topics={data.insurance} headingLevel={3} />
+            </section>
+          ) : null}
+          {data && data.case_studies.length > 0 ? (
+            <ContentRow prefix={prefix} title="Case Studies" items={data.case_studies} />
+          ) : null}
+          {data && data.insights.length > 0 ? (
+            <ContentRow prefix={prefix} title="Insights" items={data.insights} />
+          ) : null}
+        </Fragment>
+      </LateAnswerPlace>
     </>
   );
 }
