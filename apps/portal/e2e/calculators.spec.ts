@@ -329,3 +329,36 @@ test('leaving the page while the details are on their way says so when the user 
   ).toBeVisible();
   await expect(estimate(page).getByRole('button', { name: 'Try again' })).toBeVisible();
 });
+
+// Found by the twenty-seventh session's portal probe: a number sent in Arabic-Indic digits, typed again in ASCII
+// digits (the number the team has, as the API stores it), was said to differ from the one sent, and Calculate
+// stored and e-mailed it a second time; so was the same number in Persian or fullwidth digits.
+test('the same telephone in other digits is the one sent: not said to differ, not sent again', async ({
+  hub: page,
+}) => {
+  const posts: unknown[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/api/demo/car')) {
+      posts.push(request.postDataJSON());
+    }
+  });
+  await page.goto('/demo/calculator/contractors-all-risks');
+  const telephone = page.getByLabel('Telephone', { exact: true });
+  await telephone.fill('٠٢٠ ٧٩٤٦ ٠٠٠٠');
+  await page.getByRole('button', { name: 'Calculate' }).click();
+  const reference = estimate(page).getByText(/^Your reference: CAR-\d{4}-\d{6}$/);
+  await expect(reference).toBeVisible();
+  const sent = await reference.textContent();
+  expect(posts).toEqual([expect.objectContaining({ telephone: '020 7946 0000' })]);
+
+  for (const same of ['020 7946 0000', '۰۲۰ ۷۹۴۶ ۰۰۰۰', '０２０ ７９４６ ００００']) {
+    await telephone.fill(same);
+    await expect(estimate(page).getByText(/changed your contact details/)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    await expect(reference).toHaveText(sent ?? '');
+  }
+  expect(posts).toHaveLength(1);
+  // Another number is another submission.
+  await telephone.fill('020 7946 0001');
+  await expect(estimate(page).getByRole('paragraph')).toContainText(['changed your contact details']);
+});

@@ -2,6 +2,7 @@ import type { BtrTermMonths, BtrWarrantyInput, BtrWarrantyQuote, Stage } from '@
 
 import { paths } from '@/config/paths';
 import { apiFetch } from '@/lib/api-client';
+import { normalisePhoneNumber } from '@/lib/phone-number';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
 import type { ContactDetails } from '../stores/create-draft-store';
@@ -78,7 +79,8 @@ export function toBtrWarrantySubmission(
       : {}),
     name: contact.name.trim(),
     email: contact.email.trim(),
-    contact_number: contact.telephone.trim(),
+    // As the API stores it (its digits in ASCII), so the same number typed in other digits is the same submission.
+    contact_number: normalisePhoneNumber(contact.telephone).trim(),
     subTotal: quote.subTotal,
     ipt: quote.ipt,
     total: quote.total,

@@ -2,6 +2,7 @@ import type { BuildingWarrantyQuote, BuildType, Stage } from '@firm/pricing';
 
 import { paths } from '@/config/paths';
 import { apiFetch } from '@/lib/api-client';
+import { normalisePhoneNumber } from '@/lib/phone-number';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
 import type { ContactDetails } from '../stores/create-draft-store';
@@ -44,7 +45,8 @@ export function toBuildingWarrantySubmission(
     build_value: inputs.sumInsured,
     GDV: inputs.gdv,
     name: contact.name.trim(),
-    telephone: contact.telephone.trim(),
+    // As the API stores it (its digits in ASCII), so the same number typed in other digits is the same submission.
+    telephone: normalisePhoneNumber(contact.telephone).trim(),
     email: contact.email.trim(),
     buildCostValue: quote.rates.buildCost,
     totalPercentage: quote.totalPercentage,

@@ -2,6 +2,7 @@ import type { CarPropertyType, ContractorsAllRisksQuote } from '@firm/pricing';
 
 import { paths } from '@/config/paths';
 import { apiFetch } from '@/lib/api-client';
+import { normalisePhoneNumber } from '@/lib/phone-number';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
 import type { ContactDetails } from '../stores/create-draft-store';
@@ -34,7 +35,8 @@ export function toContractorsAllRisksSubmission(
     propertyType: inputs.propertyType,
     contractWorksValue: inputs.contractWorksValue,
     name: contact.name.trim(),
-    telephone: contact.telephone.trim(),
+    // As the API stores it (its digits in ASCII), so the same number typed in other digits is the same submission.
+    telephone: normalisePhoneNumber(contact.telephone).trim(),
     email: contact.email.trim(),
     lowPremium: quote.low,
     mediumPremium: quote.medium,
