@@ -316,3 +316,44 @@ test.describe('search answers later than the page’s wait', () => {
     });
   }
 });
+
+// Found by the twenty-seventh session's probe: a link clicked twice (or Enter pressed twice in the search box)
+// while its page was on its way started the navigation anew, giving up the first one's request and making it again.
+test('a link clicked twice or a search sent twice while its page is on its way asks for its answer once', async ({
+  hub: page,
+}) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/demo/content') asked.push(url.search);
+  });
+  await slowDown(page, /\/api\/demo\/content(\?|$)/, 2_000);
+  const link = page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Information Hub' });
+  await link.dblclick();
+  await page.waitForTimeout(300);
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/demo\/info$/);
+  await expect(
+    page.getByRole('button', { name: /Building and structural warranties/ }),
+  ).toBeVisible();
+  expect(asked).toEqual(['']);
+  // One entry in the history: Back is the dashboard.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/demo\/dashboard$/);
+  await expect(page.getByRole('region', { name: 'Case Studies' })).toBeVisible();
+
+  asked.length = 0;
+  const box = page.getByRole('searchbox', { name: 'Search the hub' });
+  await box.fill('warranty');
+  await box.press('Enter');
+  await page.waitForTimeout(300);
+  await box.press('Enter');
+  await expect(page).toHaveURL(/search=warranty$/);
+  await expect(
+    page.getByRole('status').filter({ hasText: /results? for “warranty”$/ }),
+  ).toBeVisible();
+  expect(asked).toEqual(['?search=warranty']);
+});

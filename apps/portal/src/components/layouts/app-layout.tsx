@@ -3,6 +3,7 @@ import type { ReactNode, RefObject } from 'react';
 import styled, { useTheme } from 'styled-components';
 
 import { InsideMainLandmark } from '@/lib/main-landmark';
+import { useIgnoreRepeatedLinkClicks } from '@/lib/repeated-navigation';
 import type { Client } from '@/types/api';
 
 import { ContactCard } from './contact-card';
@@ -29,6 +30,8 @@ interface AppLayoutProps {
  */
 export function AppLayout({ client, showFooterBanner, mainRef, notice, children }: AppLayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
+  // A link to the page already on its way, clicked again, lets that navigation go on rather than start it anew.
+  useIgnoreRepeatedLinkClicks();
   const menuButton = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const closeMenu = () => setMenuOpen(false);

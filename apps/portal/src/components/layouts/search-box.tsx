@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 
 import { paths } from '@/config/paths';
 import { MAX_SEARCH_LENGTH, searchText } from '@/features/content/utils/search-text';
+import { isNavigatingTo } from '@/lib/repeated-navigation';
 
 interface SearchBoxProps {
   prefix: string;
@@ -16,6 +17,7 @@ interface SearchBoxProps {
  */
 export function SearchBox({ prefix }: SearchBoxProps) {
   const navigate = useNavigate();
+  const navigation = useNavigation();
   const { pathname } = useLocation();
   const [searchParams] = useSearchParams();
   const onResults = pathname === paths.app.searchResults(prefix);
@@ -36,7 +38,11 @@ export function SearchBox({ prefix }: SearchBoxProps) {
     // As the results page will read it (no control characters or direction marks); nothing visible: no search.
     const text = searchText(value);
     if (text === '') return;
-    navigate(paths.app.searchResults(prefix, text));
+    const href = paths.app.searchResults(prefix, text);
+    // Enter pressed again while this very search is on its way: it goes on, rather than being asked for anew (found
+    // by the twenty-seventh session's probe: each Enter gave up the search's request and made it again).
+    if (isNavigatingTo(navigation, href)) return;
+    navigate(href);
   };
 
   return (
