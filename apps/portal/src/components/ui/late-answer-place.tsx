@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import styled from 'styled-components';
 
 interface LateAnswerPlaceProps {
-  /** What the place is for (a search's text): another one starts afresh, with no place held. */
+  /** What the place is for (a search's text, an article): another one starts afresh, with no place held. */
   answerKey: string;
   /** Whether the page is drawn without its answer, waiting for it (its spinner showing). */
   waiting: boolean;
@@ -15,10 +15,11 @@ interface LateAnswerPlaceProps {
  * and the content, whatever its height, arrives without moving anything in view. An answer that came in time
  * holds no place: the page draws whole, as before.
  *
- * Found by the twenty-seventh session's probe: results coming after the loader's 4 s wait arrived under
+ * Found by the twenty-seventh session's probe: search results coming after the loader's 4 s wait arrived under
  * "Searching…" and pushed the footer's 243 px banner down (a layout shift of 0.40 on a phone, 0.07-0.13 at
- * 1280 px, on a results page opened directly too). The place stays for that answer (an empty one, "No results
- * found", leaves space under it), so the footer never comes back up into view as it arrives.
+ * 1280 px, on a results page opened directly too); the information hub's topics and an article did the same (0.38
+ * and 0.40 on a phone). The place stays for that answer (an empty one, "No results found", leaves space under it),
+ * so the footer never comes back up into view as it arrives.
  */
 export function LateAnswerPlace({ answerKey, waiting, children }: LateAnswerPlaceProps) {
   const [lateFor, setLateFor] = useState<string | null>(null);

@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs } from 'react-router-dom';
 import styled from 'styled-components';
 
 import { SafeHtml } from '@/components/safe-html';
+import { LateAnswerPlace } from '@/components/ui/late-answer-place';
 import { LoadState } from '@/components/ui/load-state';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
@@ -73,52 +74,58 @@ export function Component() {
   }, [prefix, viewed]);
 
   return (
-    <Layout>
-      <Article>
-        <BackButton type="button" variant="secondary" onClick={goBack}>
-          Go Back
-        </BackButton>
-        {notFound ? (
-          <PageHeading lead="This article does not exist or is no longer available.">
-            Article not found
-          </PageHeading>
-        ) : (
-          <>
-            {/* Found by the eighteenth session's portal probe: while the article loads, or when it cannot be
+    // An article later than the loader's wait arrives in a place held for it, not pushing the footer down.
+    <LateAnswerPlace
+      answerKey={item ? `${item.type}:${item.id}` : ''}
+      waiting={item !== null && isLoading}
+    >
+      <Layout>
+        <Article>
+          <BackButton type="button" variant="secondary" onClick={goBack}>
+            Go Back
+          </BackButton>
+          {notFound ? (
+            <PageHeading lead="This article does not exist or is no longer available.">
+              Article not found
+            </PageHeading>
+          ) : (
+            <>
+              {/* Found by the eighteenth session's portal probe: while the article loads, or when it cannot be
                 loaded (a 500, an ended session's 401), the page had no h1 (axe page-has-heading-one) and the tab
                 kept the hub's title; every page has an h1 and a title ending with the client's name. */}
-            {data ? null : <PageHeading>Article</PageHeading>}
-            <LoadState
-              error={error}
-              isLoading={isLoading}
-              hasData={data !== undefined}
-              label="Loading the article…"
-              onRetry={() => void mutate()}
-            />
-          </>
-        )}
-        {data && !notFound ? (
-          <>
-            {data.image_url ? <HeroImage key={data.image_url} src={data.image_url} /> : null}
-            <PageHeading documentTitle={data.title}>{data.title}</PageHeading>
-            <SafeHtml html={data.description} headingsFrom={2} />
-          </>
+              {data ? null : <PageHeading>Article</PageHeading>}
+              <LoadState
+                error={error}
+                isLoading={isLoading}
+                hasData={data !== undefined}
+                label="Loading the article…"
+                onRetry={() => void mutate()}
+              />
+            </>
+          )}
+          {data && !notFound ? (
+            <>
+              {data.image_url ? <HeroImage key={data.image_url} src={data.image_url} /> : null}
+              <PageHeading documentTitle={data.title}>{data.title}</PageHeading>
+              <SafeHtml html={data.description} headingsFrom={2} />
+            </>
+          ) : null}
+        </Article>
+        {data && !notFound && data.related.length > 0 ? (
+          <Related aria-labelledby={relatedId}>
+            <h2 id={relatedId}>You may also like…</h2>
+            <ul>
+              {data.related.map((related) => (
+                <li key={`${related.type}:${related.id}`}>
+                  <Link to={paths.app.article(prefix, related)}>{related.title}</Link>
+                  {related.description_text ? <p>{related.description_text}</p> : null}
+                </li>
+              ))}
+            </ul>
+          </Related>
         ) : null}
-      </Article>
-      {data && !notFound && data.related.length > 0 ? (
-        <Related aria-labelledby={relatedId}>
-          <h2 id={relatedId}>You may also like…</h2>
-          <ul>
-            {data.related.map((related) => (
-              <li key={`${related.type}:${related.id}`}>
-                <Link to={paths.app.article(prefix, related)}>{related.title}</Link>
-                {related.description_text ? <p>{related.description_text}</p> : null}
-              </li>
-            ))}
-          </ul>
-        </Related>
-      ) : null}
-    </Layout>
+      </Layout>
+    </LateAnswerPlace>
   );
 }
 

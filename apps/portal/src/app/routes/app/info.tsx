@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from 'react-router-dom';
 
+import { LateAnswerPlace } from '@/components/ui/late-answer-place';
 import { PageHeading } from '@/components/ui/page-heading';
 import { LoadState } from '@/components/ui/load-state';
 import { Notice } from '@/components/ui/notice';
@@ -39,19 +40,22 @@ export function Component() {
       >
         Information Hub
       </PageHeading>
-      <LoadState
-        error={error}
-        isLoading={isLoading}
-        hasData={data !== undefined}
-        label="Loading topics…"
-        onRetry={() => void mutate()}
-      />
-      {data && data.insurance.length > 0 ? (
-        <TopicAccordion topics={data.insurance} headingLevel={2} />
-      ) : null}
-      {data && data.insurance.length === 0 ? (
-        <Notice>No topics have been published yet.</Notice>
-      ) : null}
+      {/* Topics later than the loader's wait arrive in a place held for them, not pushing the footer down. */}
+      <LateAnswerPlace answerKey="topics" waiting={isLoading}>
+        <LoadState
+          error={error}
+          isLoading={isLoading}
+          hasData={data !== undefined}
+          label="Loading topics…"
+          onRetry={() => void mutate()}
+        />
+        {data && data.insurance.length > 0 ? (
+          <TopicAccordion topics={data.insurance} headingLevel={2} />
+        ) : null}
+        {data && data.insurance.length === 0 ? (
+          <Notice>No topics have been published yet.</Notice>
+        ) : null}
+      </LateAnswerPlace>
     </>
   );
 }
