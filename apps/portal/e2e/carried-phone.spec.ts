@@ -141,3 +141,31 @@ test('a stored phone that is no number is flagged with the digits message, and p
   await expect(other).toHaveValue('ask for Sam');
   await expect(other).toHaveAttribute('aria-invalid', 'true');
 });
+
+// Found by the twenty-seventh session's probe: an estimate sent with the login's phone, visited again after another
+// calculator sent a new number, showed that number and said "You have changed your contact details since they were
+// sent", to a user who had changed nothing there.
+test('a calculator whose estimate the team has keeps the number it sent; one yet to send prefills the new one', async ({
+  hub: page,
+}) => {
+  const loginPhone = await page.evaluate(async () => {
+    const answer = await fetch('/api/demo');
+    return ((await answer.json()) as { phone: string }).phone;
+  });
+  await page.goto(CALCULATORS[0].path);
+  await page.getByRole('button', { name: 'Calculate' }).click();
+  await expect(estimate(page).getByText(CALCULATORS[0].reference)).toBeVisible();
+
+  await page.goto(CALCULATORS[1].path);
+  await page.getByLabel('Telephone', { exact: true }).fill('020 7946 0003');
+  await page.getByRole('button', { name: 'Calculate' }).click();
+  await expect(estimate(page).getByText(CALCULATORS[1].reference)).toBeVisible();
+
+  await page.goto(CALCULATORS[0].path);
+  await expect(estimate(page).getByText(CALCULATORS[0].reference)).toBeVisible();
+  await expect(page.getByLabel('Telephone', { exact: true })).toHaveValue(loginPhone);
+  await expect(estimate(page).getByText(/changed your contact details/)).toHaveCount(0);
+
+  await page.goto(CALCULATORS[2].path);
+  await expect(page.getByLabel('Contact number', { exact: true })).toHaveValue('020 7946 0003');
+});

@@ -101,15 +101,20 @@ export function useCalculator<I extends object, Q, B>({
   const { anyRefused, onAmountRefused } = useRefusedAmounts<string & keyof I>();
 
   /**
-   * Posts `body`; once the team has it (the API answered with a reference), its telephone is what every calculator
-   * prefills next for this user, while its own contact fields are not edited.
+   * Posts `body` with `details`; once the team has it (the API answered with a reference), its telephone is what
+   * every calculator prefills next for this user, while its own contact fields are not edited. This calculator
+   * keeps the details it sent: found by the twenty-seventh session's probe, an estimate sent with the login's
+   * phone, visited again after another calculator sent a new number, showed that number and said "You have changed
+   * your contact details since they were sent", to a user who had changed nothing there.
    */
   const sendAndRemember = useCallback(
-    async (body: B, telephone: string) => {
+    async (body: B, details: ContactDetails) => {
       await send(body);
-      const outcome = store.getState().submission;
+      const state = store.getState();
+      const outcome = state.submission;
       if (outcome.status === 'sent' && outcome.body === body) {
-        useContactPrefillStore.getState().remember(owner, telephone);
+        if (state.owner === owner && state.contact === null) state.setContact(details);
+        useContactPrefillStore.getState().remember(owner, details.telephone);
       }
     },
     [send, store, owner],
@@ -158,12 +163,12 @@ export function useCalculator<I extends object, Q, B>({
     // a second time under a new reference.
     if (same && last.status === 'failed') {
       revealEstimate(estimateRef.current);
-      void sendAndRemember(body, details.telephone);
+      void sendAndRemember(body, details);
       return;
     }
     store.getState().setEstimate({ inputs: current, quote: figures });
     revealEstimate(estimateRef.current);
-    void sendAndRemember(body, details.telephone);
+    void sendAndRemember(body, details);
   }, [store, client, owner, idPrefix, quote, toSubmission, sendAndRemember]);
 
   // Found by the eighteenth session's portal probe: Try again posted the failed body as it was, so a telephone (or
