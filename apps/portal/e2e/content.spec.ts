@@ -179,6 +179,9 @@ test.describe('search answers that fail or come late', () => {
     await expect(page).toHaveURL(/search=warranty$/);
     await expect(page.getByRole('alert').getByRole('button', { name: 'Retry' })).toBeVisible();
     await expect(page.getByRole('alert')).toContainText('Boom');
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Case Studies' })).toHaveCount(0);
+    await expect(main.getByRole('heading', { name: 'Information' })).toHaveCount(0);
   });
 
   test('a late answer is taken up by the page when it comes, asked for once', async ({

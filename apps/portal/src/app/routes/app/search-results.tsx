@@ -46,7 +46,11 @@ export function Component() {
   useEffect(() => {
     if (text !== firstText.current) setSearchedHere(true);
   }, [text]);
-  const { data, error, isLoading, mutate } = useSearchContent(prefix, text);
+  const search = useSearchContent(prefix, text);
+  const { error, isLoading, mutate } = search;
+  // A failed search shows its failure alone: not an earlier copy of the same search that SWR still holds, drawn
+  // under the alert as if it were this search's answer (found in review).
+  const data = error === undefined ? search.data : undefined;
   const informationId = useId();
 
   // A search activity for every search (spec §4).
