@@ -58,10 +58,7 @@ export const FULL_NAME_MAX_LENGTH = 2 * NAME_MAX_LENGTH + 1;
 
 /**
  * The phone number rule, as the portal has it (apps/portal/src/lib/phone-number.ts: `phoneNumberProblem` and
- * `normalisePhoneNumber`, which behave as these do; a change to one is made to the other). One difference, from
- * the twenty-seventh session (an API-only change, the portal's copy still to follow): this one reads the digits of
- * every script, where the portal's reads the Arabic-Indic and fullwidth ones only (a number the portal refuses is
- * never sent, so the API taking more loses nothing).
+ * `normalisePhoneNumber`, which behave as these do; a change to one is made to the other).
  *
  * A phone number: digits, with spaces, `+`, brackets, dashes and dots (the login's `phone`, the calculators'
  * `telephone` and `contact_number`). Found by the twenty-fifth session's portal probe: the calculators took any

@@ -25,6 +25,14 @@ const PHONE_NUMBERS: [string, 'not-a-phone-number' | 'extension' | undefined][] 
   ['\u06F0\u06F2\u06F0 \u06F7\u06F9\u06F4\u06F6', undefined],
   ['\uFF10\uFF12\uFF10\u3000\uFF17\uFF19\uFF14\uFF16\uFF0D\uFF10\uFF10\uFF10\uFF10', undefined],
   ['\uFF0B\uFF14\uFF14\uFF08\uFF10\uFF09\uFF12\uFF10\uFF0E\uFF17', undefined],
+  // Devanagari, Bengali, Thai and mathematical bold digits: every script's (as the API reads them).
+  ['\u0966\u0968\u0966 \u096D\u096F\u096A\u096C', undefined],
+  ['\u09E6\u09E8\u09E6 \u09ED\u09EF\u09EA\u09EC', undefined],
+  ['\u0E50\u0E52\u0E50 \u0E57\u0E59\u0E54\u0E56', undefined],
+  ['\u{1D7CE}\u{1D7D0}\u{1D7CE} \u{1D7D5}\u{1D7D7}\u{1D7D2}\u{1D7D4}', undefined],
+  // Superscripts and circled numbers are no decimal digits.
+  ['\u00B2\u00B3', 'not-a-phone-number'],
+  ['\u2460\u2461', 'not-a-phone-number'],
   ['020 7946 0000 x12', 'extension'],
   ['020 7946 0000x12', 'extension'],
   ['020 7946 0000 X 12', 'extension'],
@@ -55,7 +63,7 @@ describe('phoneNumberProblem', () => {
 });
 
 describe('normalisePhoneNumber', () => {
-  it('reads Arabic-Indic, Eastern Arabic-Indic and fullwidth digits as ASCII, and leaves the rest', () => {
+  it('reads the decimal digits of every script as ASCII, and leaves the rest', () => {
     expect(
       normalisePhoneNumber('\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669'),
     ).toBe('0123456789');
@@ -66,6 +74,11 @@ describe('normalisePhoneNumber', () => {
       normalisePhoneNumber('\uFF10\uFF11\uFF12\uFF13\uFF14\uFF15\uFF16\uFF17\uFF18\uFF19'),
     ).toBe('0123456789');
     expect(normalisePhoneNumber('\uFF0B\uFF08\uFF09\uFF0D\uFF0E\u3000')).toBe('+()-. ');
+    // Every script's ten digits, the mathematical ones (five sets in a row) included.
+    for (const zero of [0x0966, 0x09e6, 0x0e50, 0x1d7ce, 0x1d7d8, 0x1d7f6]) {
+      const digits = Array.from({ length: 10 }, (_, n) => String.fromCodePoint(zero + n)).join('');
+      expect(normalisePhoneNumber(digits), zero.toString(16)).toBe('0123456789');
+    }
     expect(normalisePhoneNumber('020\u00A07946 call')).toBe('020\u00A07946 call');
   });
 });

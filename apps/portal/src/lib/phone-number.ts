@@ -17,12 +17,13 @@ const PHONE_NUMBER =
 const EXTENSION = /^(.*?)[\s,;]*(?:extension|extn|ext|x|#)[\s.:]*[0-9]+$/i;
 
 /**
- * The digits of other scripts a phone's keyboard may type (Arabic-Indic, Eastern Arabic-Indic, fullwidth) and the
- * fullwidth `+`, brackets, hyphen, full stop and the ideographic space (a Japanese or Chinese keyboard's), read as
- * the ASCII ones they mean. Found by the twenty-sixth session: such a number was refused as not in digits.
+ * A decimal digit of any script (`\p{Nd}`: Arabic-Indic, Eastern Arabic-Indic, Devanagari, Bengali, Thai,
+ * fullwidth, the mathematical digits…) and the fullwidth `+`, brackets, hyphen, full stop and the ideographic space
+ * (a Japanese or Chinese keyboard's), read as the ASCII ones they mean. Found by the twenty-sixth session: an
+ * Arabic-Indic or fullwidth number was refused as not in digits; and by the twenty-seventh: a Devanagari, Bengali or
+ * mathematical-digit one still was, where the API took it.
  */
-const WIDE_CHARACTERS =
-  /[\u0660-\u0669\u06F0-\u06F9\uFF10-\uFF19\uFF0B\uFF08\uFF09\uFF0D\uFF0E\u3000]/g;
+const WIDE_CHARACTERS = /[\p{Nd}\uFF0B\uFF08\uFF09\uFF0D\uFF0E\u3000]/gu;
 const WIDE_PUNCTUATION: Record<string, string> = {
   '\uFF0B': '+',
   '\uFF08': '(',
@@ -31,19 +32,33 @@ const WIDE_PUNCTUATION: Record<string, string> = {
   '\uFF0E': '.',
   '\u3000': ' ',
 };
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
 
 /**
- * `value` with Arabic-Indic, Eastern Arabic-Indic and fullwidth digits (and the fullwidth `+ ( ) - .` and the
- * ideographic space) as ASCII: what the API stores.
+ * The value of a decimal digit of any script. Unicode encodes every script's digits as ten contiguous code points
+ * from zero up (a stability guarantee), and where sets follow one another (the five mathematical ones) each is whole,
+ * so a digit's value is its distance from the start of its run of digits, modulo ten.
+ */
+function digitValue(digit: string): string {
+  const codePoint = digit.codePointAt(0) as number;
+  let start = codePoint;
+  while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
+  return String((codePoint - start) % 10);
+}
+
+/**
+ * `value` with the decimal digits of every script (and the fullwidth `+ ( ) - .` and the ideographic space) as
+ * ASCII: what the API stores.
  *
  * @example normalisePhoneNumber('٠٢٠ ٧٩٤٦ ٠٠٠٠') // '020 7946 0000'
+ * @example normalisePhoneNumber('०२० ७९४६') // '020 7946'
  * @example normalisePhoneNumber('０２０－７９４６') // '020-7946'
  */
 export function normalisePhoneNumber(value: string): string {
-  return value.replace(
-    WIDE_CHARACTERS,
-    // Each script's zero is at a code point ending in 0 (U+0660, U+06F0, U+FF10).
-    (character) => WIDE_PUNCTUATION[character] ?? String(character.charCodeAt(0) % 16),
+  return value.replace(WIDE_CHARACTERS, (character) =>
+    character >= '0' && character <= '9'
+      ? character
+      : (WIDE_PUNCTUATION[character] ?? digitValue(character)),
   );
 }
 
