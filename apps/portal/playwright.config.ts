@@ -13,8 +13,12 @@ const PORT = Number(process.env.E2E_PORT ?? 3111);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // The config is evaluated by the runner and again by each worker: the first evaluation creates the data directory
-// and the workers inherit its path through the environment (global-teardown removes it).
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'firm-portal-e2e-'));
+// and the workers inherit its path through the environment. global-teardown removes it, and only it: never a folder
+// given as E2E_DATA_DIR (with E2E_REUSE_SERVER=1, the data of a server the developer started).
+if (process.env.E2E_DATA_DIR === undefined) {
+  process.env.E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'firm-portal-e2e-'));
+  process.env.E2E_OWN_DATA_DIR = process.env.E2E_DATA_DIR;
+}
 const dataDir = process.env.E2E_DATA_DIR;
 
 /** Screenshots for CI artefacts (gitignored). */
