@@ -360,5 +360,7 @@ test('the same telephone in other digits is the one sent: not said to differ, no
   expect(posts).toHaveLength(1);
   // Another number is another submission.
   await telephone.fill('020 7946 0001');
-  await expect(estimate(page).getByRole('paragraph')).toContainText(['changed your contact details']);
+  await expect(estimate(page).getByRole('paragraph')).toContainText([
+    'changed your contact details',
+  ]);
 });
