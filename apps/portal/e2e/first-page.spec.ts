@@ -4,6 +4,7 @@ import {
   VIEWPORTS,
   expect,
   expectNoAxeViolations,
+  followHubLink,
   loginOpen,
   slowDown,
   test,
@@ -151,17 +152,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     };
 
     // By the menu, from a page that has the articles but not the video.
-    const goTo = async (link: string) => {
-      if (name === 'phone') {
-        await page.getByRole('button', { name: 'Menu', exact: true }).click();
-        await page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: link }).click();
-      } else {
-        await page
-          .getByRole('navigation', { name: 'Main' })
-          .getByRole('link', { name: link })
-          .click();
-      }
-    };
+    const goTo = (link: string) => followHubLink(page, link, name === 'phone');
     await goTo('Information Hub');
     await expect(page.getByRole('button', { name: 'Contractors all risks' })).toBeVisible();
     const gets = apiGets(page);
@@ -195,18 +186,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await expect(page.getByRole('heading', { level: 1, name: 'Information Hub' })).toBeVisible();
     await slowDown(page, '**/api/demo/video', 6_000);
     await shifts.reset();
-    if (name === 'phone') {
-      await page.getByRole('button', { name: 'Menu', exact: true }).click();
-      await page
-        .getByRole('dialog', { name: 'Menu' })
-        .getByRole('link', { name: 'Dashboard' })
-        .click();
-    } else {
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Dashboard' })
-        .click();
-    }
+    await followHubLink(page, 'Dashboard', name === 'phone');
     await expect(page).toHaveURL(/\/demo\/dashboard$/);
     // Shown before the video came, with its place kept and said to be loading.
     await expect(page.getByRole('status')).toHaveText('Loading the video…');
@@ -236,18 +216,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     const gets = apiGets(page);
 
     await shifts.reset();
-    if (name === 'phone') {
-      await page.getByRole('button', { name: 'Menu', exact: true }).click();
-      await page
-        .getByRole('dialog', { name: 'Menu' })
-        .getByRole('link', { name: 'Information Hub' })
-        .click();
-    } else {
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Information Hub' })
-        .click();
-    }
+    await followHubLink(page, 'Information Hub', name === 'phone');
     await expect(page.getByRole('button', { name: 'Contractors all risks' })).toBeVisible();
     await page.waitForTimeout(500);
     expect(await shifts.total()).toBeLessThan(0.01);
@@ -308,18 +277,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 
     await page.goto('/demo/dashboard');
     await expect(page.getByRole('heading', { name: 'Case Studies' })).toBeVisible();
-    if (name === 'phone') {
-      await page.getByRole('button', { name: 'Menu', exact: true }).click();
-      await page
-        .getByRole('dialog', { name: 'Menu' })
-        .getByRole('link', { name: 'Information Hub' })
-        .click();
-    } else {
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Information Hub' })
-        .click();
-    }
+    await followHubLink(page, 'Information Hub', name === 'phone');
     await expect(page.getByText('Loading topics…')).toBeVisible({ timeout: 6_000 });
     await shifts.reset();
     await expect(page.getByRole('button', { name: 'Contractors all risks' })).toBeVisible({

@@ -208,6 +208,19 @@ export async function trackLayoutShifts(page: Page) {
   };
 }
 
+/**
+ * Follows the hub's link named `link` as a user would: from the menu drawer on a phone (`phone`), from the sidebar's
+ * main navigation otherwise.
+ */
+export async function followHubLink(page: Page, link: string, phone: boolean) {
+  if (phone) {
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: link }).click();
+  } else {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+  }
+}
+
 /** Holds back each answer of the API calls matching `pattern` by `ms`, as a slow connection would. */
 export async function slowDown(page: Page, pattern: string | RegExp, ms = 1_500) {
   await page.route(pattern, async (route) => {

@@ -1,3 +1,4 @@
+import type { ReactElement } from 'react';
 import { defaultTheme } from '@firm/ui';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -92,24 +93,9 @@ describe('LoadState with an error from before the page', () => {
       .fn<() => Promise<string>>()
       .mockRejectedValueOnce(new ApiError(500, 'Internal server error'))
       .mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
-    const { router } = renderWithClient(
-      <SWRConfig value={{ shouldRetryOnError: false }}>
-        <ContentPage key="dashboard" label="Loading articles…" fetcher={fetcher} />
-      </SWRConfig>,
-      {
-        path: '/demo/dashboard',
-        routes: [
-          { path: 'insurance-guide', element: <h1>Insurance guide</h1> },
-          {
-            path: 'info',
-            element: (
-              <SWRConfig value={{ shouldRetryOnError: false }}>
-                <ContentPage key="info" label="Loading topics…" fetcher={fetcher} />
-              </SWRConfig>
-            ),
-          },
-        ],
-      },
+    const { router } = renderTwoPages(
+      <ContentPage key="dashboard" label="Loading articles…" fetcher={fetcher} />,
+      <ContentPage key="info" label="Loading topics…" fetcher={fetcher} />,
     );
     await screen.findByRole('button', { name: 'Retry' });
 
@@ -244,24 +230,9 @@ describe('LoadState when data on screen could not be refreshed', () => {
       .mockResolvedValueOnce('Contractors all risks')
       .mockRejectedValueOnce(new ApiError(503, 'Service unavailable'))
       .mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
-    const { router } = renderWithClient(
-      <SWRConfig value={{ shouldRetryOnError: false }}>
-        <RefreshedPage key="dashboard" fetcher={fetcher} />
-      </SWRConfig>,
-      {
-        path: '/demo/dashboard',
-        routes: [
-          { path: 'insurance-guide', element: <h1>Insurance guide</h1> },
-          {
-            path: 'info',
-            element: (
-              <SWRConfig value={{ shouldRetryOnError: false }}>
-                <RefreshedPage key="info" fetcher={fetcher} />
-              </SWRConfig>
-            ),
-          },
-        ],
-      },
+    const { router } = renderTwoPages(
+      <RefreshedPage key="dashboard" fetcher={fetcher} />,
+      <RefreshedPage key="info" fetcher={fetcher} />,
     );
     await screen.findByText('Contractors all risks');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Refresh' }));
@@ -312,6 +283,26 @@ describe('LoadState when data on screen could not be refreshed', () => {
     }
   });
 });
+
+/**
+ * Two pages sharing one SWR key, without SWR's own retries: `dashboard` at /demo/dashboard, `info` at /demo/info,
+ * and an insurance guide page between them to leave by.
+ */
+function renderTwoPages(dashboard: ReactElement, info: ReactElement) {
+  return renderWithClient(
+    <SWRConfig value={{ shouldRetryOnError: false }}>{dashboard}</SWRConfig>,
+    {
+      path: '/demo/dashboard',
+      routes: [
+        { path: 'insurance-guide', element: <h1>Insurance guide</h1> },
+        {
+          path: 'info',
+          element: <SWRConfig value={{ shouldRetryOnError: false }}>{info}</SWRConfig>,
+        },
+      ],
+    },
+  );
+}
 
 /** LoadState in the hub's main area. */
 function Harness(props: { error: unknown; isLoading: boolean; onRetry: () => void }) {
