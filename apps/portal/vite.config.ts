@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-import { loginRouteGuard } from './build/login-route-guard.ts';
+import { HUB_ONLY_UI_PARTS, loginRouteGuard } from './build/login-route-guard.ts';
 import { precompress } from './build/precompress.ts';
 import { reactRouterProduction } from './build/react-router-production.ts';
 import { routePreloadsPlugin } from './build/route-preloads.ts';
@@ -87,7 +87,9 @@ export default defineConfig({
             // that it loads no more than it needs (the bundle budget holds it to 125 KB).
             {
               name: 'ui',
-              test: /packages[\\/]ui[\\/]src[\\/](accordion|card|money-slider-field|select|slider|text-area|toggle|tooltip|utils)[\\/]|src[\\/]components[\\/]/,
+              test: new RegExp(
+                `packages[\\\\/]ui[\\\\/]src[\\\\/](${[...HUB_ONLY_UI_PARTS, 'utils'].join('|')})[\\\\/]|src[\\\\/]components[\\\\/]`,
+              ),
               minShareCount: 2,
               priority: 1,
             },

@@ -10,13 +10,25 @@ import { appClosure, closure } from './route-preloads.ts';
  * the login's, its text area is not), and React Router's development build (the build takes its production one:
  * build/react-router-production.ts).
  */
+/** The UI kit's parts only the hub uses (the `ui` chunk group in vite.config.ts takes them too). */
+export const HUB_ONLY_UI_PARTS = [
+  'accordion',
+  'card',
+  'money-slider-field',
+  'select',
+  'slider',
+  'text-area',
+  'toggle',
+  'tooltip',
+] as const;
+
 const FORBIDDEN = [
   /packages\/pricing\//,
   /@firm\/pricing/,
   /src\/features\/(calculators|framework|guide)\//,
   /pdf/i,
   /src\/lib\/(content-shapes|boot-fallback)\.ts$/,
-  /packages\/ui\/src\/(accordion|card|money-slider-field|select|slider|text-area|toggle|tooltip)\//,
+  new RegExp(`packages/ui/src/(${HUB_ONLY_UI_PARTS.join('|')})/`),
   /react-router\/dist\/development\//,
 ];
 
