@@ -36,7 +36,6 @@ import contentRoutes from './routes/api/content.js';
 import dueDiligenceRoutes, { MULTIPART_ONLY_MESSAGE } from './routes/api/due-diligence.js';
 import loginRoutes from './routes/api/login.js';
 import submissionRoutes from './routes/api/submissions.js';
-import { ONE_LINE_RULE } from './routes/schemas.js';
 import {
   PortalFilesMissing,
   encodePage,
@@ -57,8 +56,9 @@ import {
 } from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
+import { formatSchemaError, type AjvError } from './services/schema-error.js';
 import { shownText } from './services/shown-text.js';
-import { PHONE_NUMBER_KEYWORD, phoneNumberKeyword } from './routes/schemas.js';
+import { phoneNumberKeyword } from './routes/schemas.js';
 
 export interface AppOptions {
   config: Config;
@@ -86,52 +86,6 @@ declare module 'fastify' {
     /** The portal's built index.html and page preloads, when PORTAL_DIST has them (plugins/app/static.ts). */
     portalShell?: () => Promise<PortalShell>;
   }
-}
-
-interface AjvError {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
-/** Validation errors as one plain sentence naming the field. */
-export function formatSchemaError(errors: AjvError[], dataVar: string): Error {
-  const error = errors[0];
-  const noun = dataVar === 'querystring' ? 'query parameter' : 'field';
-  let message = 'Invalid request.';
-  if (error !== undefined) {
-    // Names the sender chose are quoted without control characters and cut short, as elsewhere (shown-text.ts);
-    // an unknown field's name went back as sent, an ESC or a bidi override included (found by the seventeenth
-    // session's API probe).
-    const where = shownText(error.instancePath.replace(/^\//, '').replace(/\//g, '.'));
-    if (error.keyword === 'additionalProperties') {
-      message = `Unknown ${noun} "${shownText(String(error.params.additionalProperty))}".`;
-    } else if (error.keyword === 'required') {
-      message = `Missing required ${noun} "${String(error.params.missingProperty)}".`;
-    } else if (
-      error.keyword === 'type' &&
-      error.params.type === 'string' &&
-      dataVar === 'querystring' &&
-      where !== ''
-    ) {
-      // A query parameter is text, or a list of texts when it is given more than once (`?id=a&id=b`).
-      message = `Invalid query parameter "${where}": give it once.`;
-    } else if (error.keyword === PHONE_NUMBER_KEYWORD && where !== '') {
-      // Found by the twenty-sixth session: a number with an extension was refused as "not well formed".
-      message = `Invalid ${noun} "${where}": ${error.message ?? 'bad value'}.`;
-    } else if (error.keyword === 'pattern' && where !== '') {
-      // Found by the twenty-sixth session's probe: every pattern said "it must not be blank and must be well
-      // formed", which told the sender of "０２０ ７９４６" or of a pasted bidi mark nothing of what to change.
-      // (A phone number's own rule is worded by its keyword, above; this pattern is every one-line field's.)
-      message = `Invalid ${noun} "${where}": ${ONE_LINE_RULE}`;
-    } else if (where !== '') {
-      message = `Invalid ${noun} "${where}": ${error.message ?? 'bad value'}.`;
-    } else {
-      message = `Invalid ${dataVar}: ${error.message ?? 'bad value'}.`;
-    }
-  }
-  return Object.assign(new Error(message), { statusCode: 400 });
 }
 
 /**

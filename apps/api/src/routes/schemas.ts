@@ -73,7 +73,23 @@ const PHONE_NUMBER =
  * A number with an extension after it: `x12`, `ext 12`, `ext. 12`, `extn 12`, `extension 12`, `#12`. Found by the
  * twenty-sixth session: refused as "not well formed", which said nothing of the extension.
  */
-const EXTENSION = /^(.*?)[\s,;]*(?:extension|extn|ext|x|#)[\s.:]*[0-9]+$/i;
+const EXTENSION = /^(.*?)[\s,;]*(?:extension|extn|ext|x|#)[\s.:=]*[0-9]+$/i;
+
+/**
+ * The invisible format characters (`\p{Cf}`) a copied number may carry: the zero-width space and joiners, the word
+ * joiner, the soft hyphen, a BOM, and the text-direction marks and embeddings a Windows or right-to-left page wraps
+ * around a number it copies (U+202A … U+202C). A phone number shows none of them, and keeps none: it is stored,
+ * e-mailed and answered in digits and separators alone. Found by the twenty-seventh session's portal probe: a
+ * number with a zero-width space was told to be given "in digits", with nothing visibly wrong.
+ */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+/**
+ * A `tel:` URI's scheme before the number (RFC 3966), as a number copied from a link has it; `;ext=12` after the
+ * number is an extension (`EXTENSION`). Found by the twenty-seventh session's portal probe: such a number was told
+ * to be given "in digits".
+ */
+const TEL_SCHEME = /^(?:\s*tel:)+/i;
 
 /**
  * A decimal digit of any script (`\p{Nd}`: Arabic-Indic, Eastern Arabic-Indic, Devanagari, Bengali, Thai,
@@ -107,16 +123,20 @@ function digitValue(digit: string): string {
 
 /**
  * `value` with the decimal digits of every script (and the fullwidth `+ ( ) - .` and the ideographic space) as
- * ASCII: what is stored, e-mailed and answered.
+ * ASCII, without its invisible format characters or a `tel:` before it: what is stored, e-mailed and answered.
  *
  * @example normalisePhoneNumber('٠٢٠ ٧٩٤٦ ٠٠٠٠') // '020 7946 0000'
+ * @example normalisePhoneNumber('tel:+44\u200B20 7946 0000') // '+4420 7946 0000'
  */
 export function normalisePhoneNumber(value: string): string {
-  return value.replace(WIDE_CHARACTERS, (character) =>
-    character >= '0' && character <= '9'
-      ? character
-      : (WIDE_PUNCTUATION[character] ?? digitValue(character)),
-  );
+  return value
+    .replace(FORMAT_CHARACTERS, '')
+    .replace(WIDE_CHARACTERS, (character) =>
+      character >= '0' && character <= '9'
+        ? character
+        : (WIDE_PUNCTUATION[character] ?? digitValue(character)),
+    )
+    .replace(TEL_SCHEME, '');
 }
 
 /** The spaces and dashes a pasted number may hold, as the ASCII space and hyphen. */
@@ -206,15 +226,28 @@ validatePhoneNumber.errors = undefined as
   { keyword: string; message: string; params: Record<string, unknown> }[] | undefined;
 
 /**
+ * What a phone field must be before its own rule reads it: one line, not blank, without control characters. Unlike
+ * other one-line fields it may hold the invisible format controls (a text-direction mark around a copied number),
+ * which its rule removes (`normalisePhoneNumber`), so none is stored.
+ */
+export const PHONE_LINE_PATTERN = `^[^${LINE_BREAK}${CONTROL_CHARACTER}]*${VISIBLE_CHARACTER}[^${LINE_BREAK}${CONTROL_CHARACTER}]*$`;
+
+/** What a phone field must be, as a refusal of {@link PHONE_LINE_PATTERN} says it. */
+export const PHONE_LINE_RULE =
+  'it must be one line of text that is not blank, without control characters.';
+
+/**
  * A phone number field: a one-line text of at most 40 characters that is a phone number (`phoneNumberProblem`),
  * its digits stored as ASCII (`normalisePhoneNumber`).
  */
 export const phoneField = {
   ...requiredText(
     40,
-    'A phone number: digits (of any script, stored as ASCII) with spaces, +, brackets, dashes and dots; ' +
-      'no extension. Stored trimmed, with plain spaces and hyphens.',
+    'A phone number: digits (of any script, stored as ASCII) with spaces, +, brackets, dashes and dots, ' +
+      'optionally after tel:; no extension. Stored trimmed, with plain spaces and hyphens, without tel: or ' +
+      'invisible format characters.',
   ),
+  pattern: PHONE_LINE_PATTERN,
   [PHONE_NUMBER_KEYWORD]: true,
 } as const;
 

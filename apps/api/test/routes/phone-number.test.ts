@@ -39,7 +39,36 @@ const PHONE_NUMBERS: [string, 'not-a-phone-number' | 'extension' | undefined][] 
   ['020 7946 0000 ext', 'not-a-phone-number'],
   ['020 7946 0000 or 12', 'not-a-phone-number'],
   ['\u0661\u0662a', 'not-a-phone-number'],
+  // Invisible format characters a copied number carries (a zero-width space, a word joiner, a soft hyphen, the
+  // text-direction embedding Windows wraps a copied number in), and a tel: URI's scheme; RFC 3966's ;ext=.
+  ['020\u200B7946\u200B0000', undefined],
+  ['020\u20607946\u00AD0000', undefined],
+  ['\u202A+44 20 7946 0000\u202C', undefined],
+  ['\u200E020 7946 0000\u200F', undefined],
+  ['tel:+44-20-7946-0000', undefined],
+  [' TEL: 020 7946 0000', undefined],
+  ['+44 20 7946 0000;ext=12', 'extension'],
+  ['tel:+44-20-7946-0000;ext=12', 'extension'],
+  ['tel:', 'not-a-phone-number'],
+  ['\u200B', 'not-a-phone-number'],
+  ['hotel:020 7946', 'not-a-phone-number'],
+  ['tel:+44-20-7946-0000;phone-context=example.com', 'not-a-phone-number'],
 ];
+
+describe('the rule read twice', () => {
+  // The API reads a number it has already put as it is to be stored: a reading that left a second `tel:` (or
+  // anything else) for the next would let that be stored.
+  it('reads a number as it reads the number it makes of it', () => {
+    for (const [value] of [...PHONE_NUMBERS, ['tel:tel: 020 7946', undefined] as const]) {
+      const once = normalisePhoneNumber(value);
+      expect(normalisePhoneNumber(once), JSON.stringify(value)).toBe(once);
+      expect(phoneNumberProblem(once), JSON.stringify(value)).toBe(phoneNumberProblem(value));
+      const stored = storedPhoneNumber(value);
+      expect(storedPhoneNumber(stored), JSON.stringify(value)).toBe(stored);
+      expect(phoneNumberProblem(stored), JSON.stringify(value)).toBe(phoneNumberProblem(value));
+    }
+  });
+});
 
 describe('phoneNumberProblem', () => {
   it('takes digits of any of the scripts it reads, and tells an extension from what is no number', () => {
@@ -88,5 +117,11 @@ describe('storedPhoneNumber', () => {
     expect(storedPhoneNumber('\uFF10\uFF12\uFF10\u20097946\u20110000\u3000')).toBe('020 7946-0000');
     expect(storedPhoneNumber('020 \u2013 7946')).toBe('020 - 7946');
     expect(storedPhoneNumber('+44 (0)20 7946 0000')).toBe('+44 (0)20 7946 0000');
+  });
+
+  it('stores no invisible format character and no tel: before the number', () => {
+    expect(storedPhoneNumber('\u202A+44 20\u200B7946\u20600000\u202C')).toBe('+44 2079460000');
+    expect(storedPhoneNumber(' tel:+44-20-7946-0000 ')).toBe('+44-20-7946-0000');
+    expect(storedPhoneNumber('Tel: 020 7946 0000')).toBe('020 7946 0000');
   });
 });

@@ -51,7 +51,33 @@ const PHONE_NUMBERS: [string, 'not-a-phone-number' | 'extension' | undefined][] 
   ['020 7946 0000 ext', 'not-a-phone-number'],
   ['020 7946 0000 or 12', 'not-a-phone-number'],
   ['\u0661\u0662a', 'not-a-phone-number'],
+  // Invisible format characters a copied number carries (a zero-width space, a word joiner, a soft hyphen, the
+  // text-direction embedding Windows wraps a copied number in), and a tel: URI's scheme; RFC 3966's ;ext=.
+  ['020\u200B7946\u200B0000', undefined],
+  ['020\u20607946\u00AD0000', undefined],
+  ['\u202A+44 20 7946 0000\u202C', undefined],
+  ['\u200E020 7946 0000\u200F', undefined],
+  ['tel:+44-20-7946-0000', undefined],
+  [' TEL: 020 7946 0000', undefined],
+  ['+44 20 7946 0000;ext=12', 'extension'],
+  ['tel:+44-20-7946-0000;ext=12', 'extension'],
+  ['tel:', 'not-a-phone-number'],
+  ['\u200B', 'not-a-phone-number'],
+  ['hotel:020 7946', 'not-a-phone-number'],
+  ['tel:+44-20-7946-0000;phone-context=example.com', 'not-a-phone-number'],
 ];
+
+describe('the rule read twice', () => {
+  // The API reads a number it has already put as it is to be stored: a reading that left a second `tel:` (or
+  // anything else) for the next would let that be stored.
+  it('reads a number as it reads the number it makes of it', () => {
+    for (const [value] of [...PHONE_NUMBERS, ['tel:tel: 020 7946', undefined] as const]) {
+      const once = normalisePhoneNumber(value);
+      expect(normalisePhoneNumber(once), JSON.stringify(value)).toBe(once);
+      expect(phoneNumberProblem(once), JSON.stringify(value)).toBe(phoneNumberProblem(value));
+    }
+  });
+});
 
 describe('phoneNumberProblem', () => {
   it('takes digits of any of the scripts it reads, and tells an extension from what is no number', () => {

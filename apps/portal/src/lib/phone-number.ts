@@ -14,7 +14,21 @@ const PHONE_NUMBER =
  * A number with an extension after it: `x12`, `ext 12`, `ext. 12`, `extn 12`, `extension 12`, `#12`. Found by the
  * twenty-sixth session: refused with the message asking for digits, which the number was in.
  */
-const EXTENSION = /^(.*?)[\s,;]*(?:extension|extn|ext|x|#)[\s.:]*[0-9]+$/i;
+const EXTENSION = /^(.*?)[\s,;]*(?:extension|extn|ext|x|#)[\s.:=]*[0-9]+$/i;
+
+/**
+ * The invisible format characters (`\p{Cf}`) a copied number may carry: the zero-width space and joiners, the word
+ * joiner, the soft hyphen, a BOM, and the text-direction marks and embeddings a Windows or right-to-left page wraps
+ * around a number it copies (U+202A … U+202C). A phone number keeps none of them. Found by the twenty-seventh
+ * session's probe: a number with a zero-width space was told to be "in digits", with nothing visibly wrong.
+ */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+/**
+ * A `tel:` URI's scheme before the number (RFC 3966), as a number copied from a link has it; `;ext=12` after the
+ * number is an extension (`EXTENSION`). Found by the twenty-seventh session's probe: told to be "in digits".
+ */
+const TEL_SCHEME = /^(?:\s*tel:)+/i;
 
 /**
  * A decimal digit of any script (`\p{Nd}`: Arabic-Indic, Eastern Arabic-Indic, Devanagari, Bengali, Thai,
@@ -48,18 +62,22 @@ function digitValue(digit: string): string {
 
 /**
  * `value` with the decimal digits of every script (and the fullwidth `+ ( ) - .` and the ideographic space) as
- * ASCII: what the API stores.
+ * ASCII, without its invisible format characters or a `tel:` before it: what the API stores.
  *
  * @example normalisePhoneNumber('٠٢٠ ٧٩٤٦ ٠٠٠٠') // '020 7946 0000'
  * @example normalisePhoneNumber('०२० ७९४६') // '020 7946'
  * @example normalisePhoneNumber('０２０－７９４６') // '020-7946'
+ * @example normalisePhoneNumber('tel:+44\u200B20') // '+4420'
  */
 export function normalisePhoneNumber(value: string): string {
-  return value.replace(WIDE_CHARACTERS, (character) =>
-    character >= '0' && character <= '9'
-      ? character
-      : (WIDE_PUNCTUATION[character] ?? digitValue(character)),
-  );
+  return value
+    .replace(FORMAT_CHARACTERS, '')
+    .replace(WIDE_CHARACTERS, (character) =>
+      character >= '0' && character <= '9'
+        ? character
+        : (WIDE_PUNCTUATION[character] ?? digitValue(character)),
+    )
+    .replace(TEL_SCHEME, '');
 }
 
 /** Why a value is not a phone number: not one at all, or one with an extension after it. */

@@ -130,6 +130,59 @@ describe.each(databases)('login ($name)', (target) => {
       expect(me.phone).toBe('020 7946 0000');
     });
 
+    // Found by the twenty-seventh session: a number copied with an invisible character in it (a zero-width space,
+    // the text-direction embedding Windows wraps a copied number in) or from a tel: link was told to be given "in
+    // digits", or to lose its "invisible text-direction marks"; `;ext=` was not seen as an extension.
+    it('should take a number copied with invisible characters or from a tel: link, stored without them', async () => {
+      for (const [phone, stored] of [
+        ['\u202A+44 20 7946 0000\u202C', '+44 20 7946 0000'],
+        ['020\u200B7946\u200B0000', '02079460000'],
+        ['tel:+44-20-7946-0000', '+44-20-7946-0000'],
+      ]) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: { ...PERSON, phone },
+        });
+        expect(response.statusCode, phone).toBe(200);
+        const me = await t.app.inject({
+          method: 'GET',
+          url: '/api/demo',
+          headers: { cookie: sessionCookie(response) },
+        });
+        expect(me.json<{ phone: string }>().phone, phone).toBe(stored);
+      }
+      const extension = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: { ...PERSON, phone: 'tel:+44-20-7946-0000;ext=12' },
+      });
+      expect(extension.json()).toEqual({
+        error:
+          'Invalid field "phone": leave out the extension and give the phone number on its own.',
+      });
+    });
+
+    // Found by the twenty-seventh session's API probe: the validator's own words (`must NOT have fewer than 1
+    // characters`, `must be string`), which the login page shows as they come.
+    it('should say in plain words what a field must be', async () => {
+      for (const [phone, says] of [
+        ['', 'it must not be empty.'],
+        [' ', 'it must be one line of text that is not blank, without control characters.'],
+        ['0'.repeat(41), 'it must be at most 40 characters long.'],
+        [44, 'it must be text.'],
+        [null, 'it must be text.'],
+      ] as const) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: { ...PERSON, phone },
+        });
+        expect(response.statusCode, String(phone)).toBe(400);
+        expect(response.json(), String(phone)).toEqual({ error: `Invalid field "phone": ${says}` });
+      }
+    });
+
     it('should reject an extra field by name, not drop it', async () => {
       const response = await t.app.inject({
         method: 'POST',
@@ -176,7 +229,7 @@ describe.each(databases)('login ($name)', (target) => {
         expect(response.statusCode).toBe(status);
         if (status === 400) {
           expect(response.json()).toEqual({
-            error: 'Invalid field "email": must match format "email".',
+            error: 'Invalid field "email": give an e-mail address, such as name@example.com.',
           });
         }
       },

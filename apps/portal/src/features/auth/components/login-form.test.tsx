@@ -39,7 +39,7 @@ describe('LoginForm', () => {
   });
 
   // Found by the sixteenth session's portal probe: what the API refuses was sent, and its answer shown above the
-  // button in its own words (`Invalid field "first_name": must NOT have more than 100 characters.`).
+  // button in the validator's words of the time (`Invalid field "first_name": must NOT have more than 100 characters.`).
   describe('when Continue is pressed with a field the API would refuse', () => {
     it.each([
       ['First name', '\u200B', 'Enter your first name'],
@@ -111,6 +111,25 @@ describe('LoginForm', () => {
 
       answer(jsonResponse({ redirect: false }));
       expect(await screen.findByText('An email has been sent with a link to log in')).toBeVisible();
+    });
+  });
+
+  // Found by the twenty-seventh session: a number copied with a zero-width space was asked for "in digits", and one
+  // copied with the text-direction marks Windows wraps it in was asked to lose its hidden characters.
+  it('should send a copied phone number without the invisible characters and tel: it came with', async () => {
+    const user = userEvent.setup();
+    fetchMock.mockResolvedValue(jsonResponse({ redirect: false }));
+    renderForm();
+    await fillIn(user);
+    const phone = screen.getByLabelText('Phone');
+    await user.clear(phone);
+    await user.click(phone);
+    await user.paste('\u202Atel:+44 20\u200B7946 0000\u202C');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]?.body))).toMatchObject({
+      phone: '+44 207946 0000',
     });
   });
 

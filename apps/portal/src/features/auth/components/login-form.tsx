@@ -4,6 +4,7 @@ import type { FormEvent } from 'react';
 import styled from 'styled-components';
 
 import { ApiError } from '@/lib/api-client';
+import { normalisePhoneNumber } from '@/lib/phone-number';
 import type { LoginRequest, LoginResponse } from '@/types/api';
 
 import { useLogin } from '../api/login';
@@ -57,7 +58,7 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
       first_name: details.first_name.trim(),
       last_name: details.last_name.trim(),
       email: details.email.trim(),
-      phone: details.phone.trim(),
+      phone: normalisePhoneNumber(details.phone).trim(),
     });
     if (!response) return; // the error is in `error`
     if (response.redirect) {

@@ -1,5 +1,5 @@
 import { EMAIL_ADDRESS_MESSAGE, isEmailAddress } from '@/lib/email-address';
-import { phoneNumberMessage, phoneNumberProblem } from '@/lib/phone-number';
+import { normalisePhoneNumber, phoneNumberMessage, phoneNumberProblem } from '@/lib/phone-number';
 import {
   characterCount,
   hasHiddenCharacters,
@@ -35,14 +35,15 @@ const WHAT: Record<LoginField, string> = {
 
 /**
  * What a login field says when the form cannot be sent with it, as the API would judge it, or `undefined`:
- * empty (or only invisible characters), holding a line break, a control character or a text-direction mark,
- * too long, or not an e-mail address or a phone number (or a phone number with an extension). The API refused these too, but in its own words
- * (`Invalid field "first_name": must NOT have more than 100 characters.`) and not at the field.
+ * empty (or only invisible characters), holding a line break, a control character or a text-direction mark (a
+ * phone number may hold the marks, which are not sent), too long, or not an e-mail address or a phone number (or a
+ * phone number with an extension). The API refuses these too, but above the button, not at the field.
  *
  * @example loginFieldMessage({ first_name: ' ', last_name: 'Lee', email: 'a@b.co', phone: '1' }, 'first_name') // 'Enter your first name'
  */
 export function loginFieldMessage(details: LoginRequest, field: LoginField): string | undefined {
-  const value = details[field];
+  // A phone number is judged as it is sent: without the invisible characters a copied number may carry.
+  const value = field === 'phone' ? normalisePhoneNumber(details[field]) : details[field];
   if (isBlank(value)) return `Enter ${WHAT[field]}`;
   if (hasHiddenCharacters(value)) {
     return HIDDEN_CHARACTERS_MESSAGE;

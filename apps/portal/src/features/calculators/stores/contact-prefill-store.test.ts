@@ -25,7 +25,9 @@ describe('useContactPrefillStore', () => {
       [{ owner, telephone: '020 7946 0000' }, '020 7946 0000'],
       [{ owner, telephone: 'call me' }, null],
       [{ owner, telephone: '0'.repeat(41) }, null],
-      [{ owner, telephone: '020\u202E7946' }, null],
+      // A phone number's invisible format characters are not sent (since the twenty-eighth session), nor shown.
+      [{ owner, telephone: '020\u202E7946' }, '0207946'],
+      [{ owner, telephone: '020\u20287946' }, null],
       [{ owner, telephone: 79_460_000 }, null],
       [{ owner: 42, telephone: '020 7946 0000' }, null],
       ['nonsense', null],

@@ -41,7 +41,8 @@ export const useContactPrefillStore = create<ContactPrefillState>()(
       version: 1,
       storage: createJSONStorage(() => sessionStorage),
       partialize: ({ owner, telephone }) => ({ owner, telephone }),
-      // Read back as if typed: anything but an owner and a phone number (altered in the tab's storage) is forgotten.
+      // Read back as if typed: anything but an owner and a phone number (altered in the tab's storage) is forgotten,
+      // and a phone number is read as it would be sent (`normalisePhoneNumber`).
       merge: (persisted, current) => {
         const saved = (
           typeof persisted === 'object' && persisted !== null ? persisted : {}
@@ -54,7 +55,8 @@ export const useContactPrefillStore = create<ContactPrefillState>()(
         return {
           ...current,
           owner: valid ? (saved.owner as string) : null,
-          telephone: valid ? (saved.telephone as string) : null,
+          // As it would be sent: a right-to-left override typed into the tab's storage is not shown in the field.
+          telephone: valid ? normalisePhoneNumber(saved.telephone as string).trim() : null,
         };
       },
     },

@@ -79,6 +79,9 @@ describe('contactProblem', () => {
       [{ ...ok, telephone: '020 7946 0000 ext 12' }, 'telephone', 'phone-extension'],
       [{ ...ok, telephone: '020 7946 0000 x12' }, 'telephone', 'phone-extension'],
       [{ ...ok, telephone: 'ext 12' }, 'telephone', 'not-a-phone-number'],
+      // RFC 3966's extension; a telephone of invisible characters alone is empty.
+      [{ ...ok, telephone: 'tel:+44-20-7946-0000;ext=12' }, 'telephone', 'phone-extension'],
+      [{ ...ok, telephone: '\u202A\u200B\u202C' }, 'telephone', 'missing'],
     ] as const) {
       expect(contactProblem(contact, field), JSON.stringify(contact[field]).slice(0, 40)).toBe(
         problem,
@@ -101,6 +104,12 @@ describe('contactProblem', () => {
       // Arabic-Indic and fullwidth digits.
       { ...ok, telephone: '\u0660\u0662\u0660 \u0667\u0669\u0664\u0666 \u0660\u0660\u0660\u0660' },
       { ...ok, telephone: '\uFF10\uFF12\uFF10\uFF0D\uFF17\uFF19\uFF14\uFF16' },
+      // Found by the twenty-seventh session: copied numbers with the invisible characters they carry (a zero-width
+      // space, the text-direction embedding Windows wraps a copied number in, of which the 40 digits do not count)
+      // and from a tel: link.
+      { ...ok, telephone: '020\u200B7946\u200B0000' },
+      { ...ok, telephone: `\u202A${'0'.repeat(40)}\u202C` },
+      { ...ok, telephone: 'tel:+44-20-7946-0000' },
     ]) {
       expect(invalidContactFields(contact), contact.name.slice(0, 20)).toEqual([]);
     }

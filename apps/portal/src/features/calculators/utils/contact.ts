@@ -1,5 +1,5 @@
 import { isEmailAddress } from '@/lib/email-address';
-import { phoneNumberProblem } from '@/lib/phone-number';
+import { normalisePhoneNumber, phoneNumberProblem } from '@/lib/phone-number';
 import { characterCount, hasHiddenCharacters, isBlank } from '@/lib/text';
 import type { ContactDetails } from '../stores/create-draft-store';
 
@@ -74,7 +74,8 @@ export function contactProblem(
   contact: ContactDetails,
   field: ContactField,
 ): ContactProblem | undefined {
-  const value = contact[field];
+  // A telephone is judged as it is sent: without the invisible characters a copied number may carry.
+  const value = field === 'telephone' ? normalisePhoneNumber(contact[field]) : contact[field];
   if (isBlank(value)) return 'missing';
   if (hasHiddenCharacters(value)) return 'hidden-characters';
   if (characterCount(value.trim()) > CONTACT_MAX_LENGTH[field]) return 'too-long';
