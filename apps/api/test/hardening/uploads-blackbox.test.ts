@@ -668,7 +668,10 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
       headers: { ...tooLong.headers, cookie },
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ error: 'The field "SingleLine" (Project name) is too long.' });
+    expect(refused.json()).toEqual({
+      error:
+        'The field "SingleLine" (Project name) is too long: it must be at most 200 characters long.',
+    });
     await t.app.background.drain();
   });
 

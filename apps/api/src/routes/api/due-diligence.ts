@@ -717,7 +717,8 @@ async function readParts(
     } else if (received.fields[part.fieldname] !== undefined) {
       received.problem ??= `The field "${part.fieldname}" was sent twice.`;
     } else if (part.valueTruncated || characterCount(value) > FIELDS[part.fieldname].max) {
-      received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) is too long.`;
+      // The limit said, as the JSON calls say it (until the twenty-eighth session: only "is too long").
+      received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) is too long: it must be at most ${FIELDS[part.fieldname].max.toLocaleString('en-GB')} characters long.`;
     } else if (!('multiline' in FIELDS[part.fieldname]) && ANY_LINE_BREAK.test(value.trim())) {
       received.problem ??= `The field "${part.fieldname}" (${FIELDS[part.fieldname].label}) must be one line.`;
     } else if (value.includes('\uFFFD')) {
