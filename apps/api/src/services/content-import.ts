@@ -186,12 +186,48 @@ function readYaml(source: string): object {
 
 const FRONT_MATTER = { engines: { yaml: readYaml, javascript: refuseCode, js: refuseCode } };
 
+/**
+ * A front matter's opening line, as gray-matter reads it (`----` opens none): `---`, then the language, if any
+ * (`---json`). In a text with `\n` line ends and no BOM.
+ */
+const FRONT_MATTER_OPENING = /^---(?!-)([^\n]*)(?:\n|$)/;
+
+/** The languages a front matter may name: YAML (also with none, the default) and JSON, in any case. */
+const FRONT_MATTER_LANGUAGES = new Map([
+  ['', ''],
+  ['yaml', 'yaml'],
+  ['yml', 'yaml'],
+  ['json', 'json'],
+]);
+
+/**
+ * The text with its front matter's language checked and written as gray-matter's engines are named: gray-matter
+ * looks any other word up in a plain object of engines, so `---toString`, `---valueOf` or `---constructor` ran one
+ * of Object.prototype's functions as the parser (the file then refused as having no title, which it had), and
+ * `---__proto__`, `---coffee` or `---JSON` were refused in the library's words (`gray-matter engine "JSON" is not
+ * registered`). Found by the twenty-eighth session's staff-tool probe.
+ */
+function checkedLanguage(text: string): string {
+  const opening = FRONT_MATTER_OPENING.exec(text.replace(/^\ufeff/, ''));
+  if (opening === null) return text;
+  const given = (opening[1] ?? '').trim();
+  const language = given.toLowerCase();
+  if (language === 'js' || language === 'javascript') refuseCode();
+  const engine = FRONT_MATTER_LANGUAGES.get(language);
+  if (engine === undefined) {
+    throw new ContentError(
+      `front matter must be YAML (opened by --- alone on its line) or JSON (opened by ---json); "${shownText(given.slice(0, 40))}" front matter is not read.`,
+    );
+  }
+  return text.replace(/^(\ufeff?)---[^\n]*/, (_line, bom: string) => `${bom}---${engine}`);
+}
+
 function frontMatter(source: string, where: string): matter.GrayMatterFile<string> {
   let parsed: matter.GrayMatterFile<string>;
   try {
     // Line ends as any editor writes them: a file saved with Windows line ends (CRLF) kept a `\r` on its front
     // matter's last value (`order: 1` read as the text "1\r"), failing the import.
-    parsed = matter(source.replace(/\r\n?/g, '\n'), FRONT_MATTER);
+    parsed = matter(checkedLanguage(source.replace(/\r\n?/g, '\n')), FRONT_MATTER);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new ContentError(`${where}: ${message.split('\n')[0]}`);

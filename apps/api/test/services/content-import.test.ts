@@ -95,6 +95,57 @@ describe('content import, hostile files', () => {
     ).resolves.toBeDefined();
   });
 
+  it('should refuse front matter in another language than YAML or JSON in its own words, and read those in any case', async () => {
+    // Found by the twenty-eighth session's staff-tool probe: gray-matter looked the language up in a plain object,
+    // so `---toString` or `---constructor` ran an Object.prototype function as the parser (refused as having no
+    // title, which it had), and the others were refused as `gray-matter engine "coffee" is not registered`.
+    for (const language of [
+      'coffee',
+      'toml',
+      'constructor',
+      'toString',
+      'valueOf',
+      '__proto__',
+      '__defineGetter__',
+    ]) {
+      const attempt = importWith(
+        'insights/language.md',
+        `---${language}\ntitle: Language\nsummary: S\n---\n\nBody.\n`,
+      );
+      await expect(attempt, language).rejects.toThrow(ContentError);
+      await expect(attempt, language).rejects.toThrow(
+        `insights/language.md: front matter must be YAML (opened by --- alone on its line) or JSON (opened by ---json); "${language}" front matter is not read.`,
+      );
+    }
+    // JavaScript keeps its own words, whatever its case.
+    await expect(
+      importWith(
+        'insights/language.md',
+        '---JavaScript\n({ title: "T", summary: "S" })\n---\n\nBody.\n',
+      ),
+    ).rejects.toThrow(
+      'insights/language.md: front matter must be YAML (or JSON); JavaScript front matter is never run.',
+    );
+    for (const [opening, data, title] of [
+      ['---JSON', '{ "title": "Upper JSON", "summary": "S" }', 'Upper JSON'],
+      ['--- Json ', '{ "title": "Spaced JSON", "summary": "S" }', 'Spaced JSON'],
+      ['---YML', 'title: Upper YML\nsummary: S', 'Upper YML'],
+      ['---yaml', 'title: YAML\nsummary: S', 'YAML'],
+      ['\ufeff---json', '{ "title": "JSON after a BOM", "summary": "S" }', 'JSON after a BOM'],
+    ] as const) {
+      await expect(
+        importWith('insights/language.md', `${opening}\n${data}\n---\n\nBody.\n`),
+        opening,
+      ).resolves.toBeDefined();
+      const row = await t.app.db.kysely
+        .selectFrom('content_items')
+        .select('title')
+        .where('slug', '=', 'language')
+        .executeTakeFirstOrThrow();
+      expect(row.title, opening).toBe(title);
+    }
+  });
+
   it('should refuse a /media/ path that is not one of the client’s published files', async () => {
     for (const image of [
       '/media/../api/demo/logout',
