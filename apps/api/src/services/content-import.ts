@@ -557,10 +557,27 @@ class MediaCopier {
 /** A character that shows (not a space, nor an invisible one such as U+200B): a text without one is blank. */
 const SHOWN = new RegExp(VISIBLE_CHARACTER, 'u');
 
-function text(data: Record<string, unknown>, field: string, where: string): string {
+/** Where a refusal about client.yml says it is. */
+const CLIENT_FILE = 'client.yml';
+
+/**
+ * How a refusal names a field: `front matter "title"` in a content file, and in client.yml, which holds no front
+ * matter, `"name"` or `"branding.logo"` (found by the twenty-eighth session's staff-tool probe: `client.yml
+ * branding: front matter "primary" must be text`).
+ */
+function fieldLabel(where: string, label: string): string {
+  return where === CLIENT_FILE ? `"${label}"` : `front matter "${label}"`;
+}
+
+function text(
+  data: Record<string, unknown>,
+  field: string,
+  where: string,
+  label: string = field,
+): string {
   const value = data[field];
   if (typeof value !== 'string' || !SHOWN.test(value)) {
-    throw new ContentError(`${where}: front matter "${field}" is required (text).`);
+    throw new ContentError(`${where}: ${fieldLabel(where, label)} is required (text).`);
   }
   return value.trim();
 }
@@ -624,11 +641,12 @@ function optionalText(
   data: Record<string, unknown>,
   field: string,
   where: string,
+  label: string = field,
 ): string | undefined {
   const value = data[field];
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') {
-    throw new ContentError(`${where}: front matter "${field}" must be text.`);
+    throw new ContentError(`${where}: ${fieldLabel(where, label)} must be text.`);
   }
   return value.trim();
 }
@@ -780,7 +798,7 @@ export async function readClientFile(folder: string): Promise<ClientFile> {
   if (!existsSync(file))
     throw new ContentError(`${path.join(folder, 'client.yml')} does not exist.`);
   const data = parseClientYaml(await root.readText(file, 'client.yml'));
-  const where = 'client.yml';
+  const where = CLIENT_FILE;
   const prefix = text(data, 'prefix', where);
   const problem = prefixProblem(prefix);
   if (problem !== undefined) throw new ContentError(`${where}: ${problem}`);
@@ -788,10 +806,21 @@ export async function readClientFile(folder: string): Promise<ClientFile> {
   if (login !== 'open' && login !== 'magic-link') {
     throw new ContentError(`${where}: "login" must be open or magic-link.`);
   }
+  // `branding: media/logo.svg` (the logo's path where the mapping goes) was read as no branding at all: the import
+  // said the file named no logo (found by the twenty-eighth session's staff-tool probe).
+  if (
+    data.branding !== undefined &&
+    data.branding !== null &&
+    (typeof data.branding !== 'object' || Array.isArray(data.branding))
+  ) {
+    throw new ContentError(
+      `${where}: "branding" must hold its settings (primary, accent, logo), each on a line of its own under it, such as "  logo: media/logo.svg".`,
+    );
+  }
   const brandingData = (data.branding ?? {}) as Record<string, unknown>;
   const branding: Partial<Branding> = {};
   for (const key of ['primary', 'accent'] as const) {
-    const value = optionalText(brandingData, key, `${where} branding`);
+    const value = optionalText(brandingData, key, where, `branding.${key}`);
     if (value !== undefined) {
       if (!isHexColour(value)) {
         throw new ContentError(`${where}: branding.${key} must be a colour like #1f3a5f.`);
@@ -806,7 +835,7 @@ export async function readClientFile(folder: string): Promise<ClientFile> {
       loginPolicy: login as LoginPolicy,
       branding,
     },
-    logo: optionalText(brandingData, 'logo', `${where} branding`),
+    logo: optionalText(brandingData, 'logo', where, 'branding.logo'),
     unknown: [
       ...Object.keys(data).filter((key) => !CLIENT_KEYS.includes(key)),
       ...(typeof data.branding === 'object' && data.branding !== null

@@ -334,6 +334,35 @@ describe('content import, hostile files', () => {
       expect(after).toEqual(before);
     });
 
+    // Found by the twenty-eighth session's staff-tool probe: `branding: media/logo.svg` was read as no branding (the
+    // import said the file named no logo), and client.yml's fields were called front matter.
+    it('should refuse a branding that is not a mapping, and name client.yml’s fields as its own', async () => {
+      for (const [yaml, message] of [
+        [
+          'branding: media/logo.svg',
+          'client.yml: "branding" must hold its settings (primary, accent, logo), each on a line of its own under it, such as "  logo: media/logo.svg".',
+        ],
+        [
+          'branding: [media/logo.svg]',
+          'client.yml: "branding" must hold its settings (primary, accent, logo), each on a line of its own under it, such as "  logo: media/logo.svg".',
+        ],
+        ['branding:\n  primary: 12', 'client.yml: "branding.primary" must be text.'],
+        ['branding:\n  logo: [media/logo.svg]', 'client.yml: "branding.logo" must be text.'],
+        ['login: 1', 'client.yml: "login" must be text.'],
+      ] as const) {
+        const attempt = importWith('client.yml', `prefix: demo\nname: Demo\n${yaml}\n`);
+        await expect(attempt, yaml).rejects.toThrow(ContentError);
+        await expect(attempt, yaml).rejects.toThrow(message);
+      }
+      await expect(importWith('client.yml', 'prefix: demo\nname: [Demo]\n')).rejects.toThrow(
+        'client.yml: "name" is required (text).',
+      );
+      // An empty branding is none, as before.
+      await expect(
+        importWith('client.yml', 'prefix: demo\nname: Demo\nlogin: open\nbranding:\n'),
+      ).resolves.toBeDefined();
+    });
+
     it('should name client.yml in a YAML error, on one line', async () => {
       const attempt = importWith('client.yml', 'prefix: demo\nname: [unclosed\n');
       await expect(attempt).rejects.toThrow(ContentError);
