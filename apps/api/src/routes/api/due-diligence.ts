@@ -710,7 +710,11 @@ async function readParts(
       // Content under the file's name with no `filename` is a text field to the parser (cut at its size
       // limit): refused in words that say so, not as an unknown field.
       received.problem ??= FILE_AS_TEXT;
-    } else if (value.includes('\u0000') || part.fieldname.includes('\u0000')) {
+    } else if (part.fieldname.includes('\u0000')) {
+      // Its name, not its value (found by the twenty-eighth session's probe: `name="SingleLine\0"` was told that the
+      // field "SingleLine" held a NUL character, its name quoted without it).
+      received.problem ??= `The name of the field "${shownText(part.fieldname)}" contains a NUL character.`;
+    } else if (value.includes('\u0000')) {
       received.problem ??= `The field "${shownText(part.fieldname)}" contains a NUL character.`;
     } else if (!isField(part.fieldname)) {
       received.problem ??= `Unknown field "${shownText(part.fieldname)}".`;

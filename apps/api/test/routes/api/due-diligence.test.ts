@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
+  countRows,
   databases,
   decodeMail,
   loginOpen,
@@ -382,6 +383,26 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
     expect(await t.app.db.kysely.selectFrom('due_diligence').select('id').execute()).toHaveLength(
       rows.length,
     );
+  });
+
+  // Found by the twenty-eighth session's probe: told that the field "SingleLine" held a NUL character.
+  it('should say that a NUL character is in a field’s name, not in its value', async () => {
+    const before = await countRows(t.app, 'due_diligence');
+    for (const [fields, says] of [
+      [
+        { ...FIELDS, 'SingleLine\u0000': 'Harbour Quay' },
+        'The name of the field "SingleLine" contains a NUL character.',
+      ],
+      [
+        { ...FIELDS, SingleLine: 'Harbour\u0000Quay' },
+        'The field "SingleLine" contains a NUL character.',
+      ],
+    ] as const) {
+      const response = await post(multipart(fields));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: says });
+    }
+    expect(await countRows(t.app, 'due_diligence')).toBe(before);
   });
 
   it('should quote a field name in a message cut to 40 characters', async () => {
