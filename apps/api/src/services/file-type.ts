@@ -84,6 +84,8 @@ export class FileSniffer {
    */
   #opening: 'unknown' | 'markup' | 'plain' = 'unknown';
   #size = 0;
+  /** Whether the bytes stopped being text only by not being UTF-8 (no NUL byte seen): 8-bit text, as Latin-1. */
+  #notUtf8 = false;
 
   update(chunk: Buffer): void {
     this.#size += chunk.length;
@@ -98,8 +100,11 @@ export class FileSniffer {
           this.#judgeOpening(this.#decoder.decode(chunk, { stream: true }));
         } catch {
           this.#text = false;
+          this.#notUtf8 = true;
         }
       }
+    } else if (this.#notUtf8 && chunk.includes(0)) {
+      this.#notUtf8 = false; // a NUL byte: no text in any encoding
     }
   }
 
@@ -144,11 +149,23 @@ export class FileSniffer {
       try {
         this.#judgeOpening(this.#decoder.decode());
       } catch {
+        this.#notUtf8 = true;
         return undefined;
       }
       return textType(this.#opening === 'markup', fileName);
     }
     return undefined;
+  }
+
+  /**
+   * Whether a file `finish` refused is a text or CSV file (by its name) in another encoding than UTF-8: 8-bit text
+   * with no NUL byte, as Excel saves "CSV (Comma delimited)" (Windows-1252). Its sender is told to save it as UTF-8
+   * rather than that its type is not allowed (found by the twenty-eighth session's probe). Only after `finish`.
+   */
+  isTextNotUtf8(fileName: string): boolean {
+    if (!this.#notUtf8) return false;
+    const ext = extensionOf(fileName);
+    return ext === 'csv' || ext === 'txt';
   }
 }
 

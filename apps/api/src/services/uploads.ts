@@ -12,6 +12,9 @@ export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 export const TOO_LARGE_MESSAGE = 'File size should be less than 20MB.';
 export const TYPE_NOT_ALLOWED_MESSAGE =
   'This file type is not allowed. Upload a PDF, Word, Excel, image or text file.';
+/** What a text or CSV file in another encoding than UTF-8 is told (`FileSniffer.isTextNotUtf8`). */
+export const TEXT_NOT_UTF8_MESSAGE =
+  'This text or CSV file is not saved as UTF-8. Save it as UTF-8 (in Excel: "CSV UTF-8 (Comma delimited)") and upload it again.';
 export const EMPTY_FILE_MESSAGE =
   'The attached file is empty (0 bytes). Choose the file again, or send the form without one.';
 
@@ -33,6 +36,7 @@ export type UploadResult =
   | { status: 'empty-file' }
   | { status: 'too-large' }
   | { status: 'type-not-allowed' }
+  | { status: 'text-not-utf8' }
   | {
       status: 'stored';
       /** Generated file name under the uploads folder. */
@@ -116,7 +120,9 @@ export async function storeUpload(
       await handle.close();
       closed = true;
       await rm(tmp, { force: true });
-      return { status: 'type-not-allowed' };
+      return {
+        status: sniffer.isTextNotUtf8(fileName ?? '') ? 'text-not-utf8' : 'type-not-allowed',
+      };
     }
     const displayName = displayFileName(fileName ?? '', type.ext);
     await handle.sync();

@@ -227,3 +227,42 @@ describe('FileSniffer: text is plain text or CSV, and only when it says so', () 
     expect(await sniff(Buffer.from('\u0301\u00AD< 5,1\n'), 'ages.csv')).toBe('csv');
   });
 });
+
+// Found by the twenty-eighth session's probe: a CSV as Excel saves it by default ("CSV (Comma delimited)", in
+// Windows-1252) was told its file type is not allowed, which says nothing of what to change.
+describe('FileSniffer: a text or CSV file in another encoding than UTF-8', () => {
+  async function judged(content: Buffer, fileName: string) {
+    const sniffer = new FileSniffer();
+    for (let i = 0; i < content.length; i += 1000) sniffer.update(content.subarray(i, i + 1000));
+    const type = await sniffer.finish(fileName, (position, length) =>
+      Promise.resolve(content.subarray(position, position + length)),
+    );
+    return { type: type?.ext, notUtf8: sniffer.isTextNotUtf8(fileName) };
+  }
+  const latin1 = Buffer.from('Item,Cost\nBuild cost,£2,500,000\nCafé fit-out,£45,000\n', 'latin1');
+
+  it('is refused, and said to be text that is not UTF-8 when it is named .csv or .txt', async () => {
+    expect(await judged(latin1, 'costs.csv')).toEqual({ type: undefined, notUtf8: true });
+    expect(await judged(latin1, 'NOTES.TXT')).toEqual({ type: undefined, notUtf8: true });
+    // Past the first kilobyte too.
+    const late = Buffer.concat([Buffer.from('a,b\n'.repeat(600)), latin1]);
+    expect(await judged(late, 'costs.csv')).toEqual({ type: undefined, notUtf8: true });
+  });
+
+  it('is only a refused type when it is named as another, or holds a NUL byte anywhere', async () => {
+    expect(await judged(latin1, 'costs.pdf')).toEqual({ type: undefined, notUtf8: false });
+    expect(await judged(latin1, 'costs')).toEqual({ type: undefined, notUtf8: false });
+    const nul = Buffer.concat([latin1, Buffer.alloc(3000, 0x41), Buffer.from([0])]);
+    expect(await judged(nul, 'costs.csv')).toEqual({ type: undefined, notUtf8: false });
+    // UTF-16 (Excel's "Unicode Text") has NUL bytes: not text this way either.
+    expect(await judged(Buffer.from('\uFEFFa,b\n', 'utf16le'), 'costs.csv')).toEqual({
+      type: undefined,
+      notUtf8: false,
+    });
+    // UTF-8 text is taken, and is no refusal at all.
+    expect(await judged(Buffer.from('a,£1\n'), 'costs.csv')).toEqual({
+      type: 'csv',
+      notUtf8: false,
+    });
+  });
+});

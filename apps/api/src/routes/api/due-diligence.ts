@@ -21,6 +21,7 @@ import {
   EMPTY_FILE_MESSAGE,
   MAX_UPLOAD_BYTES,
   TOO_LARGE_MESSAGE,
+  TEXT_NOT_UTF8_MESSAGE,
   TYPE_NOT_ALLOWED_MESSAGE,
   removeUpload,
   storeUpload,
@@ -848,6 +849,7 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       throw new HttpError(400, problem);
     }
     if (upload?.status === 'type-not-allowed') throw new HttpError(415, TYPE_NOT_ALLOWED_MESSAGE);
+    if (upload?.status === 'text-not-utf8') throw new HttpError(415, TEXT_NOT_UTF8_MESSAGE);
     if (upload?.status === 'empty-file') throw new HttpError(400, EMPTY_FILE_MESSAGE);
     for (const [name, field] of Object.entries(FIELDS)) {
       if (field.required && !VISIBLE.test(fields[name as FieldName] ?? '')) {

@@ -196,7 +196,8 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
         content: Buffer.from('MZ\x90\x00binary exe'),
       },
       { filename: 'notes.txt', content: Buffer.from([0x68, 0x69, 0x00, 0x21]) },
-      { filename: 'bad.txt', content: Buffer.from([0xc3, 0x28, 0x41]) },
+      // Not UTF-8, and named as no text.
+      { filename: 'bad.pdf', content: Buffer.from([0xc3, 0x28, 0x41]) },
       { filename: 'archive.zip', content: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]) },
       { filename: 'page.html', content: Buffer.from('<svg onload=alert(1)>\0') },
       // Text, but not what its name says, or a page rather than plain text.
@@ -216,6 +217,26 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
       });
     }
     expect(await uploads()).toEqual(before);
+  });
+
+  // Found by the twenty-eighth session's probe: a CSV as Excel saves it by default (Windows-1252) was told that its
+  // file type is not allowed.
+  it('should tell a text or CSV file that is not UTF-8 to be saved as UTF-8, and leave nothing on disk', async () => {
+    const before = await uploads();
+    const rows = await countRows(t.app, 'due_diligence');
+    for (const file of [
+      { filename: 'costs.csv', content: Buffer.from('Item,Cost\nCafé,£45,000\n', 'latin1') },
+      { filename: 'bad.txt', content: Buffer.from([0xc3, 0x28, 0x41]) },
+    ]) {
+      const response = await post(multipart(FIELDS, file));
+      expect(response.statusCode, file.filename).toBe(415);
+      expect(response.json()).toEqual({
+        error:
+          'This text or CSV file is not saved as UTF-8. Save it as UTF-8 (in Excel: "CSV UTF-8 (Comma delimited)") and upload it again.',
+      });
+    }
+    expect(await uploads()).toEqual(before);
+    expect(await countRows(t.app, 'due_diligence')).toBe(rows);
   });
 
   it('should accept Office documents, images and text by their content', async () => {
