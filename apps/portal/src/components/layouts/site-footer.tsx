@@ -1,5 +1,6 @@
 import styled from 'styled-components';
 
+import { WAITING_FOR_ANSWER_ATTRIBUTE } from '@/components/ui/late-answer-place';
 import { paths } from '@/config/paths';
 import type { Client } from '@/types/api';
 
@@ -30,6 +31,12 @@ export function SiteFooter({ client, showBanner }: SiteFooterProps) {
 
 const Footer = styled.footer`
   border-top: 1px solid ${({ theme }) => theme.color.divider};
+
+  /* Left out while the page waits for an answer later than its loader's wait, and drawn anew under the answer
+     when it comes: moved there, it would be a layout shift (components/ui/late-answer-place.tsx). */
+  :root:has([${WAITING_FOR_ANSWER_ATTRIBUTE}]) & {
+    display: none;
+  }
 `;
 
 const Banner = styled.div`

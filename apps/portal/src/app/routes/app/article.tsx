@@ -74,11 +74,8 @@ export function Component() {
   }, [prefix, viewed]);
 
   return (
-    // An article later than the loader's wait arrives in a place held for it, not pushing the footer down.
-    <LateAnswerPlace
-      answerKey={item ? `${item.type}:${item.id}` : ''}
-      waiting={item !== null && isLoading}
-    >
+    // An article later than the loader's wait arrives with the footer left out meanwhile, pushing nothing down.
+    <LateAnswerPlace waiting={item !== null && isLoading}>
       <Layout>
         <Article>
           <BackButton type="button" variant="secondary" onClick={goBack}>

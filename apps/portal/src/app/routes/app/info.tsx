@@ -40,8 +40,8 @@ export function Component() {
       >
         Information Hub
       </PageHeading>
-      {/* Topics later than the loader's wait arrive in a place held for them, not pushing the footer down. */}
-      <LateAnswerPlace answerKey="topics" waiting={isLoading}>
+      {/* Topics later than the loader's wait arrive with the footer left out meanwhile, pushing nothing down. */}
+      <LateAnswerPlace waiting={isLoading}>
         <LoadState
           error={error}
           isLoading={isLoading}

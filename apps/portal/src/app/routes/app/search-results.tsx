@@ -92,8 +92,8 @@ export function Component() {
         <Notice>Type what you are looking for in the search box at the top of the page.</Notice>
       ) : null}
       <StatusMessage>{searchedHere ? news : ''}</StatusMessage>
-      {/* Results later than the loader's wait arrive in a place held for them, not pushing the footer down. */}
-      <LateAnswerPlace answerKey={text} waiting={text !== '' && isLoading}>
+      {/* Results later than the loader's wait arrive with the footer left out meanwhile, pushing nothing down. */}
+      <LateAnswerPlace waiting={text !== '' && isLoading}>
         {/* No `hasData`: each search is the user's own request, and one that fails is said as a failure (an alert
             with Retry), even where SWR still holds an earlier copy of the same search (`e2e/content.spec.ts`). */}
         <LoadState
