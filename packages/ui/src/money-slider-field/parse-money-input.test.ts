@@ -36,6 +36,17 @@ describe('parseMoneyInput', () => {
       ['1\u202F234\u202F567', 1_234_567],
       ['600\u2009000', 600_000],
       ['1 250k', 1_250_000],
+      // Found by the twenty-eighth session: a figure pasted with characters that draw nothing, or typed with an
+      // East Asian input method's full-width forms, looked right in the field and was refused.
+      ['1,000,000\u200B', 1_000_000],
+      ['\u202D1000000\u202C', 1_000_000],
+      ['\u200E£2,500,000\u200F', 2_500_000],
+      ['\uFEFF750k', 750_000],
+      ['1\u2060000\u2060000', 1_000_000],
+      ['５,０００,０００', 5_000_000],
+      ['￡１２．５ｍ', 12_500_000],
+      ['５，０００，０００', 5_000_000],
+      ['１２\u3000５００\u3000０００', 12_500_000],
     ])('should read %j as %i', (text, expected) => {
       expect(parseMoneyInput(text)).toBe(expected);
     });
@@ -53,6 +64,8 @@ describe('parseMoneyInput', () => {
       ['-500000', 'a negative amount'],
       ['£-500,000', 'a negative amount after £'],
       ['−500000', 'a negative amount with a minus sign'],
+      ['－500000', 'a negative amount with a full-width minus'],
+      ['\u200B', 'a zero-width space alone'],
       ['+500000', 'a plus sign'],
       ['1.5', 'pence'],
       ['£1,234,567.50', 'pence with commas'],

@@ -7,6 +7,26 @@
 const MONEY_INPUT =
   /^£?\s*(?<whole>\d{1,3}(?:,\d{3})+|\d{1,3}(?<space>[ \u00A0\u202F\u2009])\d{3}(?:\k<space>\d{3})*|\d*)(?:\.(?<fraction>\d+))?\s*(?<multiplier>k|m|bn)?$/i;
 
+/**
+ * Characters that draw nothing: a soft hyphen, zero-width spaces and joiners, direction marks, embeddings and
+ * isolates, a word joiner, a byte-order mark. A figure copied from a web page, a PDF or a calculator may carry them
+ * (Windows' Calculator wraps what it copies in U+202D…U+202C): the field shows `1,000,000`, and was refused.
+ */
+const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/** Full-width forms (U+FF01-U+FF5E: digits, comma, point, letters), as an East Asian input method types them. */
+const FULL_WIDTH = /[\uFF01-\uFF5E]/g;
+const FULL_WIDTH_OFFSET = 0xfee0;
+
+/** The typed text with what draws nothing taken out and full-width forms (`５００ｋ`, `￡`, U+3000) made plain. */
+function plainText(text: string): string {
+  return text
+    .replace(INVISIBLE, '')
+    .replace(FULL_WIDTH, (char) => String.fromCharCode(char.charCodeAt(0) - FULL_WIDTH_OFFSET))
+    .replace(/\uFFE1/g, '£')
+    .replace(/\u3000/g, ' ');
+}
+
 /** Powers of ten of the multipliers. */
 const MULTIPLIER_DIGITS = { k: 3, m: 6, bn: 9 } as const satisfies Record<string, number>;
 
@@ -18,7 +38,9 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * 1,150,000, not 1,149,999.9999).
  *
  * Accepts `12500000`, `12,500,000`, `12 500 000`, `£12,500,000`, `£ 1,234,567` (surrounding spaces ignored),
- * `12.5m` / `£12.5M`, `750k` / `£750K`, `1.25bn`, and decimals that are whole pounds (`1234.00`).
+ * `12.5m` / `£12.5M`, `750k` / `£750K`, `1.25bn`, and decimals that are whole pounds (`1234.00`); characters that
+ * draw nothing (a zero-width space, direction marks) are ignored and full-width forms (`５，０００，０００`) read as
+ * their plain ones.
  * Returns `null` for anything else: empty or junk text, negative amounts, pence (`1.5`), more precision
  * than whole pounds (`1.2345678m`), badly placed or mixed separators (`12,50,000`, `12 500,000`) or amounts beyond
  * `Number.MAX_SAFE_INTEGER`. Range checks are the caller's job.
@@ -41,7 +63,7 @@ export function parseMoneyInput(text: string): number | null {
  * from text it cannot read.
  */
 export function readMoneyAmount(text: string): bigint | null {
-  const match = MONEY_INPUT.exec(text.trim());
+  const match = MONEY_INPUT.exec(plainText(text).trim());
   if (!match?.groups) return null;
   const whole = (match.groups.whole ?? '').replace(/[^\d]/g, '');
   const fraction = match.groups.fraction ?? '';
