@@ -44,6 +44,18 @@ describe('searchText with characters that show nothing', () => {
     },
   );
 
+  // Found by the twenty-eighth session's portal probe: a word pasted with a zero-width space or a soft hyphen in it
+  // showed as the word and found nothing.
+  it('should drop invisible word breaks from inside and around words, keeping joiners', () => {
+    expect(searchText('\u200Bwarranty\u200B')).toBe('warranty');
+    expect(searchText('war\u00ADranty')).toBe('warranty');
+    expect(searchText('\uFEFFbuilding\u2060 warranty')).toBe('building warranty');
+    expect(searchText('\u{1F469}\u200D\u{1F469}\u200D\u{1F467}')).toBe(
+      '\u{1F469}\u200D\u{1F469}\u200D\u{1F467}',
+    );
+    expect(searchText('می\u200Cخواهم')).toBe('می\u200Cخواهم');
+  });
+
   it('should drop control characters and read tabs and line breaks as spaces', () => {
     expect(searchText('a\u0001b')).toBe('ab');
     expect(searchText('damp\u001b[31m proofing')).toBe('damp[31m proofing');
