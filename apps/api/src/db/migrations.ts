@@ -382,6 +382,13 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('sessions_client').on('sessions').column('client_id').execute();
     },
   },
+  // Who claimed an outbox row (found by the twenty-eighth session's probe: after a SIGKILL, the login links and team
+  // mails the killed worker had claimed waited for their five-minute lease, though the server was back in seconds).
+  '2026-11-28-008-outbox-claimant': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('outbox').addColumn('claimed_by', 'text').execute();
+    },
+  },
 };
 
 type ColumnList = [name: string, type: 'text' | 'integer', constraint: string][];

@@ -164,8 +164,14 @@ export interface OutboxTable {
   payload: string;
   attempts: number;
   next_attempt_at: string;
-  /** Set while a worker holds the row; a crashed worker's lease simply runs out. */
+  /** Set while a worker holds the row; a crashed worker's lease runs out, or is given up sooner (`claimed_by`). */
   locked_until: string | null;
+  /**
+   * The process that claimed the row last (`host/pid/run`, process-mark.ts), so that a worker starting on the same
+   * host gives up at once the claims of one that is gone (killed) rather than waiting for their lease; `null` for
+   * rows never claimed, or claimed before the twenty-eighth session.
+   */
+  claimed_by: string | null;
   sent_at: string | null;
   last_error: string | null;
   created_at: string;

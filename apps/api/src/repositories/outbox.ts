@@ -105,11 +105,13 @@ export async function claimDue(
   limit: number,
   /** Only rows of this kind (the worker delivers each kind in a lane of its own; the index leads with it). */
   kind: OutboxRow['kind'],
+  /** Who claims them (`CLAIMANT` of process-mark.ts), kept in `claimed_by` for `releaseGoneClaims`. */
+  claimant: string | null = null,
 ): Promise<OutboxRow[]> {
   const nowIso = now.toISOString();
   const rows = await db
     .updateTable('outbox')
-    .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString() })
+    .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString(), claimed_by: claimant })
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('outbox')
@@ -196,6 +198,47 @@ export async function repairClockStep(
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Gives up the claims of workers known to be gone (`gone`: a process of this host that has ended, or an earlier run
+ * of this pid), whose leases have not run out: their rows are due again at once, with no attempt counted, as rows
+ * given back at a stop are. Found by the twenty-eighth session's probe: after a SIGKILL under magic-link logins, the
+ * login links the killed worker had claimed waited up to its five-minute lease, though the server was back in
+ * seconds. A claim of a live process (another instance, this host's or another's) is left to its lease: its
+ * delivery may be under way. Returns how many rows it gave back. Kind by kind, through the index (kind, sent_at).
+ */
+export async function releaseGoneClaims(
+  db: Kysely<Database>,
+  now: Date,
+  gone: (claimant: string) => boolean,
+): Promise<number> {
+  const nowIso = now.toISOString();
+  let released = 0;
+  for (const kind of OUTBOX_KINDS) {
+    const claimants = await db
+      .selectFrom('outbox')
+      .select('claimed_by')
+      .distinct()
+      .where('kind', '=', kind)
+      .where('sent_at', 'is', null)
+      .where('locked_until', '>', nowIso)
+      .where('claimed_by', 'is not', null)
+      .execute();
+    for (const { claimed_by: claimant } of claimants) {
+      if (claimant === null || !gone(claimant)) continue;
+      const result = await db
+        .updateTable('outbox')
+        .set({ locked_until: null, claimed_by: null })
+        .where('kind', '=', kind)
+        .where('sent_at', 'is', null)
+        .where('claimed_by', '=', claimant)
+        .where('locked_until', '>', nowIso)
+        .executeTakeFirst();
+      released += Number(result.numUpdatedRows);
+    }
+  }
+  return released;
+}
 
 /** Marks delivered rows sent, in one statement (one commit for a whole claimed batch). */
 export async function markSent(

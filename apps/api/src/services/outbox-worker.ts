@@ -12,11 +12,13 @@ import {
   readForward,
   readMail,
   releaseClaims,
+  releaseGoneClaims,
   repairClockStep,
   retryDelayMs,
   type OutboxRow,
 } from '../repositories/outbox.js';
 import { MAIL_SEND_ALLOWANCE_MS, type Mailer } from './mailer.js';
+import { CLAIMANT, claimantGone } from './process-mark.js';
 import { findStoredUpload } from './uploads.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 
@@ -83,6 +85,8 @@ export class OutboxWorker {
   #failing: string | undefined;
   /** The clock's time at the last look at it (ms): a time before it means the wall clock was set back. */
   #lastSeen: number | undefined;
+  /** The first run's giving up of the claims of workers that are gone (`releaseGoneClaims`), once per start. */
+  #goneClaimsReleased: Promise<void> | undefined;
 
   constructor(private readonly options: WorkerOptions) {
     this.#halted = new Promise((resolve) => (this.#halt = resolve));
@@ -90,6 +94,7 @@ export class OutboxWorker {
 
   start(): void {
     this.#stopped = false;
+    this.#goneClaimsReleased = undefined;
     this.#stopping = new AbortController();
     this.#cutShort = new AbortController();
     this.#halted = new Promise((resolve) => (this.#halt = resolve));
@@ -218,14 +223,38 @@ export class OutboxWorker {
     this.#lastSeen = now.getTime();
   }
 
+  /**
+   * Gives up the claims of workers of this host that are gone (a killed process, an earlier run of this pid in a
+   * container), once when the worker first runs: their rows are delivered now, not when their leases run out.
+   * Until it has succeeded it is tried again at the next run.
+   */
+  #releaseGoneClaims(): Promise<void> {
+    this.#goneClaimsReleased ??= (async () => {
+      const { db, clock, log } = this.options;
+      const released = await db.write((trx) => releaseGoneClaims(trx, clock(), claimantGone));
+      if (released > 0) {
+        log.info(
+          { released },
+          'Outbox rows claimed by a process of this host that is gone (killed) are delivered now, not when their ' +
+            'claim runs out',
+        );
+      }
+    })().catch((error: unknown) => {
+      this.#goneClaimsReleased = undefined;
+      throw error;
+    });
+    return this.#goneClaimsReleased;
+  }
+
   async #process(kind: OutboxRow['kind']): Promise<number> {
     const { db, clock } = this.options;
     await this.#repairAfterClockStep();
+    await this.#releaseGoneClaims();
     let sent = 0;
     for (;;) {
       const claimedAt = clock().getTime();
       const rows = await db.write((trx) =>
-        claimDue(trx, db.dialect, new Date(claimedAt), LEASE_MS, BATCH, kind),
+        claimDue(trx, db.dialect, new Date(claimedAt), LEASE_MS, BATCH, kind, CLAIMANT),
       );
       if (rows.length === 0) return sent;
       // A delivery is begun only while its longest wait still ends within the lease: after it, another worker

@@ -2,8 +2,8 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { processGone } from './process-mark.js';
-import { PARTIAL_UPLOAD, UPLOAD_WRITER } from './uploads.js';
+import { writerGone } from './process-mark.js';
+import { PARTIAL_UPLOAD } from './uploads.js';
 
 /** A file younger than this may belong to an upload still in flight (on any instance sharing the folder). */
 export const ORPHAN_AGE_MS = 60 * 60_000;
@@ -14,11 +14,9 @@ const LOOKUP_BATCH = 200;
  * earlier run of this very pid (restarted in a container). Another host's, or one in an older name, only
  * its age tells.
  */
-function writerGone(name: string): boolean {
+function partialWriterGone(name: string): boolean {
   const [, host, pid, run] = PARTIAL_UPLOAD.exec(name) ?? [];
-  if (host !== UPLOAD_WRITER.host || pid === undefined) return false;
-  if (Number(pid) === UPLOAD_WRITER.pid) return run !== UPLOAD_WRITER.run;
-  return processGone(Number(pid));
+  return host !== undefined && writerGone(host, Number(pid), run ?? '');
 }
 
 /**
@@ -44,7 +42,7 @@ export async function sweepOrphanUploads(
   for (const name of names) {
     const info = await stat(path.join(uploadsDir, name)).catch(() => undefined);
     if (!info?.isFile()) continue;
-    if (now.getTime() - info.mtimeMs > ORPHAN_AGE_MS || writerGone(name)) old.push(name);
+    if (now.getTime() - info.mtimeMs > ORPHAN_AGE_MS || partialWriterGone(name)) old.push(name);
   }
   const referenced = new Set<string>();
   const stored = old.filter((name) => !name.startsWith('tmp-'));

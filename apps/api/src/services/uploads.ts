@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { newId } from '../crypto.js';
 import { FileSniffer, type AllowedType } from './file-type.js';
-import { HOST_MARK } from './process-mark.js';
+import { THIS_PROCESS } from './process-mark.js';
 import { fsyncPath } from './fsync.js';
 
 /** 20 MB: the largest attachment accepted. */
@@ -20,14 +20,10 @@ export const EMPTY_FILE_MESSAGE =
 
 /**
  * Who writes a partial upload (`tmp-<host>-<pid>-<run>-<random>`): this machine, this process, and this run of
- * it (a pid comes round again, and in a container every start is pid 1). The sweep at the next start then
- * deletes what a killed process left at once, not an hour later (upload-sweep.ts).
+ * it (`THIS_PROCESS`). The sweep at the next start then deletes what a killed process left at once, not an hour
+ * later (upload-sweep.ts).
  */
-export const UPLOAD_WRITER = {
-  host: HOST_MARK,
-  pid: process.pid,
-  run: randomBytes(4).toString('hex'),
-};
+export const UPLOAD_WRITER = THIS_PROCESS;
 /** A partial upload's name, as `storeUpload` makes it. */
 export const PARTIAL_UPLOAD = /^tmp-([A-Za-z0-9_]{1,60})-(\d+)-([0-9a-f]{8})-[0-9a-f]{32}$/;
 

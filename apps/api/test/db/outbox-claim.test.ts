@@ -9,7 +9,12 @@ import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/schema.js';
-import { claimDue, enqueue, type OutboxRow } from '../../src/repositories/outbox.js';
+import {
+  claimDue,
+  enqueue,
+  releaseGoneClaims,
+  type OutboxRow,
+} from '../../src/repositories/outbox.js';
 import { createPgSchema, databases } from '../helper.js';
 
 const NOW = new Date('2026-03-02T09:00:00.000Z');
@@ -106,6 +111,54 @@ describe.each(databases)('the outbox claim ($name)', (target) => {
       [ids.later]: null,
       [ids.sent]: null,
     });
+  });
+
+  // Found by the twenty-eighth session's probe: after a SIGKILL, what the killed worker had claimed waited for its
+  // lease. A claim keeps its claimant; a starting worker gives up those of claimants known to be gone.
+  it('should keep who claimed a row, and give up only the unexpired claims of claimants that are gone', async () => {
+    const claimed = await db.write((trx) =>
+      claimDue(trx, db.dialect, NOW, LEASE_MS, 1, 'mail', 'host/1/aaaaaaaa'),
+    );
+    expect(claimed.map((row) => [row.id, row.claimed_by])).toEqual([[ids.due, 'host/1/aaaaaaaa']]);
+    const claim = (id: string, claimedBy: string, lockedUntil: string, sentAt?: string) =>
+      db.kysely
+        .updateTable('outbox')
+        .set({
+          claimed_by: claimedBy,
+          locked_until: lockedUntil,
+          ...(sentAt ? { sent_at: sentAt } : {}),
+        })
+        .where('id', '=', id)
+        .execute();
+    await claim(ids.leased, 'gone', at(60_000));
+    await claim(ids.forward, 'gone', at(60_000));
+    await claim(ids.expired, 'gone', at(-1_000));
+    await claim(ids.sent, 'gone', at(60_000), at(-200_000));
+    await claim(ids.newest, 'live', at(60_000));
+    const asked: string[] = [];
+    const released = await db.write((trx) =>
+      releaseGoneClaims(trx, NOW, (claimant) => {
+        asked.push(claimant);
+        return claimant === 'gone';
+      }),
+    );
+    // The leased mail and forward; not the expired claim (due already), the sent row or a live claimant's.
+    expect(released).toBe(2);
+    expect(asked.sort()).toEqual(['gone', 'gone', 'host/1/aaaaaaaa', 'live']);
+    const rows = await db.kysely
+      .selectFrom('outbox')
+      .select(['id', 'locked_until', 'claimed_by'])
+      .execute();
+    const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
+    expect(byId[ids.leased]).toEqual({ id: ids.leased, locked_until: null, claimed_by: null });
+    expect(byId[ids.forward]).toEqual({ id: ids.forward, locked_until: null, claimed_by: null });
+    expect(byId[ids.expired]?.claimed_by).toBe('gone');
+    expect(byId[ids.sent]?.locked_until).toBe(at(60_000));
+    expect(byId[ids.newest]?.locked_until).toBe(at(60_000));
+    expect(byId[ids.due]?.claimed_by).toBe('host/1/aaaaaaaa');
+    // Given up, the rows are due at once, to the next claim.
+    const next = await db.write((trx) => claimDue(trx, db.dialect, NOW, LEASE_MS, 100, 'mail'));
+    expect(next.map((row) => row.id)).toEqual([ids.expired, ids.leased]);
   });
 
   it.runIf(target.name === 'postgres')(

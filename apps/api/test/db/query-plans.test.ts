@@ -153,7 +153,9 @@ describe('query plans (SQLite)', () => {
     const db = new SqliteDatabase(`${t.dataDir}/portal.sqlite`, { readonly: true });
     try {
       const claims = [...ran.values()].filter(({ sql }) =>
-        sql.startsWith('update "outbox" set "locked_until" = ? where "id" in (select'),
+        sql.startsWith(
+          'update "outbox" set "locked_until" = ?, "claimed_by" = ? where "id" in (select',
+        ),
       );
       expect(claims.length).toBeGreaterThan(0);
       for (const { sql, parameters } of claims) {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
@@ -20,6 +21,7 @@ import {
 } from '../../src/repositories/outbox.js';
 import type { Mailer } from '../../src/services/mailer.js';
 import { OutboxWorker, retryDelayMs } from '../../src/services/outbox-worker.js';
+import { CLAIMANT, THIS_PROCESS } from '../../src/services/process-mark.js';
 import { silentLogger, TestClock } from '../helper.js';
 
 describe('retryDelayMs', () => {
@@ -94,6 +96,62 @@ describe('OutboxWorker', () => {
     expect(await running).toBe(2);
     expect(sent).toEqual(['first', 'second']);
     expect((await listOutbox(db.kysely)).every((row) => row.sent_at !== null)).toBe(true);
+  });
+
+  // Found by the twenty-eighth session's probe: after a SIGKILL under magic-link logins, the login links the killed
+  // worker had claimed waited up to its five-minute lease, though the server was back in seconds.
+  it('should deliver at once what a killed worker of this host had claimed, and leave a live claimant its rows', async () => {
+    const clock = new TestClock();
+    const sent: string[] = [];
+    const child = spawn(process.execPath, ['-e', '']);
+    const gonePid = child.pid as number;
+    await new Promise((resolve) => child.once('exit', resolve));
+    const { host, run } = THIS_PROCESS;
+    const claimants = {
+      killed: `${host}/${gonePid}/0badc0de`,
+      'earlier run': `${host}/${process.pid}/${run === '00000000' ? '11111111' : '00000000'}`,
+      live: `${host}/${process.ppid}/0badc0de`,
+      'other host': `${host}x/${gonePid}/0badc0de`,
+      unreadable: 'someone',
+    };
+    for (const [to, claimant] of Object.entries(claimants)) {
+      const id = await enqueue(
+        db.kysely,
+        { kind: 'mail', payload: { to, subject: 's', text: 't' } },
+        clock.now(),
+      );
+      await db.kysely
+        .updateTable('outbox')
+        .set({
+          claimed_by: claimant,
+          locked_until: new Date(clock.now().getTime() + 4 * 60_000).toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
+    }
+    const worker = workerWith(recordingMailer(sent), clock);
+    expect(await worker.runOnce()).toBe(2);
+    expect(sent.sort()).toEqual(['earlier run', 'killed']);
+    // What it claims itself carries its own mark; the others wait for their leases.
+    await enqueue(
+      db.kysely,
+      { kind: 'mail', payload: { to: 'new', subject: 's', text: 't' } },
+      clock.now(),
+    );
+    expect(await worker.runOnce()).toBe(1);
+    const rows = await db.kysely
+      .selectFrom('outbox')
+      .select(['payload', 'claimed_by', 'sent_at'])
+      .execute();
+    const byTo = Object.fromEntries(
+      rows.map((row) => [(JSON.parse(row.payload) as { to: string }).to, row]),
+    );
+    expect(byTo.new?.claimed_by).toBe(CLAIMANT);
+    for (const to of ['live', 'other host', 'unreadable']) {
+      expect(byTo[to]?.sent_at, to).toBeNull();
+    }
+    clock.advance(4 * 60_000 + 1);
+    expect(await worker.runOnce()).toBe(3);
   });
 
   // Found by the seventeenth session's fault probe: the wall clock set back an hour held every queued mail, every
