@@ -58,7 +58,7 @@ import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
 import { formatSchemaError, type AjvError } from './services/schema-error.js';
 import { shownText } from './services/shown-text.js';
-import { phoneNumberKeyword } from './routes/schemas.js';
+import { emailAddressKeyword, phoneNumberKeyword } from './routes/schemas.js';
 
 export interface AppOptions {
   config: Config;
@@ -928,9 +928,11 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
       },
       // `format: "email"` with the lengths mail servers hold to (64 before the @, 63 a label).
       // `x-phone-number`: a phone field's check, which reads its digits as ASCII (routes/schemas.ts).
+      // `x-email-address`: an e-mail field's check, `format: "email"` on the address without invisible characters.
       onCreate: (ajv) => {
         ajv.addFormat('email', EMAIL_ADDRESS);
         ajv.addKeyword(phoneNumberKeyword);
+        ajv.addKeyword(emailAddressKeyword);
       },
     },
     schemaErrorFormatter: (errors, dataVar) => formatSchemaError(errors as AjvError[], dataVar),

@@ -5,6 +5,7 @@
  * twenty-seventh session's API probe; the portal shows these sentences as they come).
  */
 import {
+  EMAIL_ADDRESS_KEYWORD,
   ONE_LINE_RULE,
   PHONE_LINE_PATTERN,
   PHONE_LINE_RULE,
@@ -104,6 +105,8 @@ export function plainRule(error: AjvError): string | undefined {
       // formed", which told the sender of "０２０ ７９４６" or of a pasted bidi mark nothing of what to change.
       // A phone field's own pattern lets the format controls through (its rule removes them).
       return params.pattern === PHONE_LINE_PATTERN ? PHONE_LINE_RULE : ONE_LINE_RULE;
+    case EMAIL_ADDRESS_KEYWORD:
+      return 'give an e-mail address, such as name@example.com.';
     case PHONE_NUMBER_KEYWORD:
       // Found by the twenty-sixth session: a number with an extension was refused as "not well formed".
       return error.message === undefined ? undefined : `${error.message}.`;

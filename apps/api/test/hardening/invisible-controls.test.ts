@@ -113,6 +113,12 @@ describe.each(databases)('invisible controls in what users type ($name)', (targe
             url: `/api/${prefix}/login`,
             payload: { ...PERSON, [field]: value },
           });
+          // An e-mail address's invisible format controls are removed (it holds none; since the twenty-eighth
+          // session), so it is the address without them; its control characters are refused.
+          if (field === 'email' && /\p{Cf}/u.test(control)) {
+            expect(response.statusCode, `${field} ${JSON.stringify(control)}`).toBe(200);
+            continue;
+          }
           expect(response.statusCode, `${field} ${JSON.stringify(control)}`).toBe(400);
           expect(response.json<{ error: string }>().error).toContain(`"${field}"`);
           expect(response.cookies.filter((c) => c.value !== '')).toEqual([]);
@@ -122,10 +128,10 @@ describe.each(databases)('invisible controls in what users type ($name)', (targe
     // Nothing of them was stored: no user holds a control character.
     const users = await t.app.db.kysely
       .selectFrom('users')
-      .select(['first_name', 'last_name'])
+      .select(['first_name', 'last_name', 'email'])
       .execute();
     for (const user of users) {
-      expect(`${user.first_name} ${user.last_name}`).not.toMatch(
+      expect(`${user.first_name} ${user.last_name} ${user.email}`).not.toMatch(
         new RegExp(
           String.raw`[\0-\x08\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb]`,
           'u',

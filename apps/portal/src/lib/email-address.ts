@@ -7,13 +7,31 @@ const EMAIL_ADDRESS =
   /^(?=[^@]{1,64}@)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 /**
- * Whether `value` (as it is sent: trimmed) is one e-mail address.
+ * The invisible format characters (`\p{Cf}`) an address copied from a page or a mail program may carry (a
+ * zero-width space or soft hyphen a page breaks a long address at, the text-direction marks Windows wraps a copied
+ * address in). No address holds one; the API removes them too (`storedEmailAddress` in
+ * apps/api/src/routes/schemas.ts). Found by the twenty-eighth session's probe: `a\u200B@example.com` looked right
+ * and was asked for "an email address such as name@example.com".
+ */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+/**
+ * `value` as it is sent: without invisible format characters, trimmed.
+ *
+ * @example normaliseEmailAddress(' ada\u200B@example.com ') // 'ada@example.com'
+ */
+export function normaliseEmailAddress(value: string): string {
+  return value.replace(FORMAT_CHARACTERS, '').trim();
+}
+
+/**
+ * Whether `value` (as it is sent: `normaliseEmailAddress`) is one e-mail address.
  *
  * @example isEmailAddress(' ada@example.com ') // true
  * @example isEmailAddress('ada.example.com') // false
  */
 export function isEmailAddress(value: string): boolean {
-  return EMAIL_ADDRESS.test(value.trim());
+  return EMAIL_ADDRESS.test(normaliseEmailAddress(value));
 }
 
 /** What an e-mail field says when its value is not one address. */

@@ -163,6 +163,36 @@ describe.each(databases)('login ($name)', (target) => {
       });
     });
 
+    // Found by the twenty-eighth session's probe: an address copied with a zero-width space (a page breaking a long
+    // address) or in the text-direction marks Windows wraps a copied address in looked right and was refused.
+    it('should take an e-mail address copied with invisible characters, stored and used without them', async () => {
+      for (const email of [
+        'ada\u200B.lovelace@example.com',
+        '\u202Aada.lovelace@exam\u00ADple.com\u202C',
+      ]) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: { ...PERSON, email },
+        });
+        expect(response.statusCode, email).toBe(200);
+        const me = await t.app.inject({
+          method: 'GET',
+          url: '/api/demo',
+          headers: { cookie: sessionCookie(response) },
+        });
+        expect(me.json<{ email: string }>().email, email).toBe('ada.lovelace@example.com');
+      }
+      for (const email of ['ada\u0000@example.com', '\u200B', 'ada@exa mple.com']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: { ...PERSON, email },
+        });
+        expect(response.statusCode, email).toBe(400);
+      }
+    });
+
     // Found by the twenty-seventh session's API probe: the validator's own words (`must NOT have fewer than 1
     // characters`, `must be string`), which the login page shows as they come.
     it('should say in plain words what a field must be', async () => {

@@ -4,6 +4,7 @@ import type { FormEvent } from 'react';
 import styled from 'styled-components';
 
 import { ApiError } from '@/lib/api-client';
+import { normaliseEmailAddress } from '@/lib/email-address';
 import { normalisePhoneNumber } from '@/lib/phone-number';
 import type { LoginRequest, LoginResponse } from '@/types/api';
 
@@ -57,7 +58,7 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
     const response = await trigger({
       first_name: details.first_name.trim(),
       last_name: details.last_name.trim(),
-      email: details.email.trim(),
+      email: normaliseEmailAddress(details.email),
       phone: normalisePhoneNumber(details.phone).trim(),
     });
     if (!response) return; // the error is in `error`
@@ -65,7 +66,7 @@ export function LoginForm({ prefix, onLoggedIn }: LoginFormProps) {
       // Stays busy while the hub loads; only a failure to get there gives the button back.
       setFinishing(true);
       try {
-        await onLoggedIn(response, details.email.trim());
+        await onLoggedIn(response, normaliseEmailAddress(details.email));
       } catch (failure) {
         setFinishing(false);
         throw failure;

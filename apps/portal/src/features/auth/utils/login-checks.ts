@@ -1,4 +1,4 @@
-import { EMAIL_ADDRESS_MESSAGE, isEmailAddress } from '@/lib/email-address';
+import { EMAIL_ADDRESS_MESSAGE, isEmailAddress, normaliseEmailAddress } from '@/lib/email-address';
 import { normalisePhoneNumber, phoneNumberMessage, phoneNumberProblem } from '@/lib/phone-number';
 import {
   characterCount,
@@ -42,8 +42,14 @@ const WHAT: Record<LoginField, string> = {
  * @example loginFieldMessage({ first_name: ' ', last_name: 'Lee', email: 'a@b.co', phone: '1' }, 'first_name') // 'Enter your first name'
  */
 export function loginFieldMessage(details: LoginRequest, field: LoginField): string | undefined {
-  // A phone number is judged as it is sent: without the invisible characters a copied number may carry.
-  const value = field === 'phone' ? normalisePhoneNumber(details[field]) : details[field];
+  // A phone number and an e-mail address are judged as they are sent: without the invisible characters a copied
+  // one may carry.
+  const value =
+    field === 'phone'
+      ? normalisePhoneNumber(details[field])
+      : field === 'email'
+        ? normaliseEmailAddress(details[field])
+        : details[field];
   if (isBlank(value)) return `Enter ${WHAT[field]}`;
   if (hasHiddenCharacters(value)) {
     return HIDDEN_CHARACTERS_MESSAGE;

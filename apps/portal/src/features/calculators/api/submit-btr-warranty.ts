@@ -2,6 +2,7 @@ import type { BtrTermMonths, BtrWarrantyInput, BtrWarrantyQuote, Stage } from '@
 
 import { paths } from '@/config/paths';
 import { apiFetch } from '@/lib/api-client';
+import { normaliseEmailAddress } from '@/lib/email-address';
 import { normalisePhoneNumber } from '@/lib/phone-number';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
@@ -78,7 +79,7 @@ export function toBtrWarrantySubmission(
         }
       : {}),
     name: contact.name.trim(),
-    email: contact.email.trim(),
+    email: normaliseEmailAddress(contact.email),
     // As the API stores it (its digits in ASCII), so the same number typed in other digits is the same submission.
     contact_number: normalisePhoneNumber(contact.telephone).trim(),
     subTotal: quote.subTotal,

@@ -2,6 +2,7 @@ import type { CarPropertyType, ContractorsAllRisksQuote } from '@firm/pricing';
 
 import { paths } from '@/config/paths';
 import { apiFetch } from '@/lib/api-client';
+import { normaliseEmailAddress } from '@/lib/email-address';
 import { normalisePhoneNumber } from '@/lib/phone-number';
 import type { QuoteSubmissionResponse } from '@/types/api';
 
@@ -37,7 +38,7 @@ export function toContractorsAllRisksSubmission(
     name: contact.name.trim(),
     // As the API stores it (its digits in ASCII), so the same number typed in other digits is the same submission.
     telephone: normalisePhoneNumber(contact.telephone).trim(),
-    email: contact.email.trim(),
+    email: normaliseEmailAddress(contact.email),
     lowPremium: quote.low,
     mediumPremium: quote.medium,
     highPremium: quote.high,

@@ -82,6 +82,8 @@ describe('contactProblem', () => {
       // RFC 3966's extension; a telephone of invisible characters alone is empty.
       [{ ...ok, telephone: 'tel:+44-20-7946-0000;ext=12' }, 'telephone', 'phone-extension'],
       [{ ...ok, telephone: '\u202A\u200B\u202C' }, 'telephone', 'missing'],
+      [{ ...ok, email: '\u200B\u202A' }, 'email', 'missing'],
+      [{ ...ok, email: 'ada\u2028@example.com' }, 'email', 'hidden-characters'],
     ] as const) {
       expect(contactProblem(contact, field), JSON.stringify(contact[field]).slice(0, 40)).toBe(
         problem,
@@ -110,6 +112,9 @@ describe('contactProblem', () => {
       { ...ok, telephone: '020\u200B7946\u200B0000' },
       { ...ok, telephone: `\u202A${'0'.repeat(40)}\u202C` },
       { ...ok, telephone: 'tel:+44-20-7946-0000' },
+      // And copied addresses (since the twenty-eighth session): a zero-width space, a soft hyphen, Windows' marks.
+      { ...ok, email: 'ada\u200B@example.com' },
+      { ...ok, email: '\u202Aada@exam\u00ADple.com\u202C' },
     ]) {
       expect(invalidContactFields(contact), contact.name.slice(0, 20)).toEqual([]);
     }

@@ -1,4 +1,4 @@
-import { isEmailAddress } from '@/lib/email-address';
+import { isEmailAddress, normaliseEmailAddress } from '@/lib/email-address';
 import { normalisePhoneNumber, phoneNumberProblem } from '@/lib/phone-number';
 import { characterCount, hasHiddenCharacters, isBlank } from '@/lib/text';
 import type { ContactDetails } from '../stores/create-draft-store';
@@ -74,8 +74,14 @@ export function contactProblem(
   contact: ContactDetails,
   field: ContactField,
 ): ContactProblem | undefined {
-  // A telephone is judged as it is sent: without the invisible characters a copied number may carry.
-  const value = field === 'telephone' ? normalisePhoneNumber(contact[field]) : contact[field];
+  // A telephone and an e-mail address are judged as they are sent: without the invisible characters a copied one
+  // may carry.
+  const value =
+    field === 'telephone'
+      ? normalisePhoneNumber(contact[field])
+      : field === 'email'
+        ? normaliseEmailAddress(contact[field])
+        : contact[field];
   if (isBlank(value)) return 'missing';
   if (hasHiddenCharacters(value)) return 'hidden-characters';
   if (characterCount(value.trim()) > CONTACT_MAX_LENGTH[field]) return 'too-long';
