@@ -16,7 +16,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, resolveSessionSecret } from '../src/config.js';
@@ -1063,7 +1063,10 @@ describe('loadConfig', () => {
       const url = new URL(process.env.TEST_DATABASE_URL ?? '');
       const user = decodeURIComponent(url.username);
       const host = `${url.hostname}:${url.port || '5432'}`;
-      const schema = `no_create_${process.pid}_${Date.now()}`;
+      // Named as this run's schemas are (`createPgSchema`), so that it is dropped with them once every file has
+      // finished: dropped here, it disappeared while other files' migrations read every schema, which failed them
+      // with "schema … does not exist" (a fresh-clone CI run of the twenty-eighth session).
+      const schema = `t_${inject('pgRunId')}_no_create_${process.pid}`;
       const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-config-'));
       const client = new pg.Client({ connectionString: url.toString() });
       await client.connect();
@@ -1085,7 +1088,6 @@ describe('loadConfig', () => {
         );
         expect(result.stdout).not.toContain('"stack"');
       } finally {
-        await client.query(`drop schema if exists "${schema}" cascade`);
         await client.end();
         await rm(dataDir, { recursive: true, force: true });
       }
