@@ -257,16 +257,14 @@ export const ONE_LINE_RULE =
   'it must be one line of text that is not blank, without control characters or invisible text-direction marks.';
 
 /**
- * The invisible format characters (`\p{Cf}`) an address copied from a page or a mail program may carry: a
- * zero-width space or soft hyphen a page breaks a long address at, the text-direction embedding Windows wraps a
- * copied address in. No address holds one, so removing them changes no address into another. Found by the
- * twenty-eighth session's probe: `a\u200B@example.com` looked right and was refused as no e-mail address.
+ * An e-mail address as it is stored and used: without the invisible format characters (`FORMAT_CHARACTERS`, as a
+ * phone number's) it may be copied with: a zero-width space or soft hyphen a page breaks a long address at, the
+ * text-direction embedding Windows wraps a copied address in. No address holds one, so removing them changes no
+ * address into another. Found by the twenty-eighth session's probe: `a\u200B@example.com` looked right and was
+ * refused as no e-mail address.
  */
-const EMAIL_FORMAT_CHARACTERS = /\p{Cf}/gu;
-
-/** An e-mail address as it is stored and used: without the invisible format characters it was copied with. */
 export function storedEmailAddress(value: string): string {
-  return value.replace(EMAIL_FORMAT_CHARACTERS, '');
+  return value.replace(FORMAT_CHARACTERS, '');
 }
 
 /** The schema keyword of an e-mail field (registered with the validator in app.ts: `emailAddressKeyword`). */

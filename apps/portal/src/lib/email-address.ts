@@ -1,3 +1,5 @@
+import { withoutFormatCharacters } from './text';
+
 /**
  * An e-mail address as the API's `format: "email"` takes it (ajv-formats' full `email`, with at most 64 characters
  * before the @ and 63 in each label of the host name, as mail servers hold to), so that a mistyped address is
@@ -7,21 +9,16 @@ const EMAIL_ADDRESS =
   /^(?=[^@]{1,64}@)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 /**
- * The invisible format characters (`\p{Cf}`) an address copied from a page or a mail program may carry (a
+ * `value` as it is sent: without invisible format characters, trimmed. A copied address may carry them (a
  * zero-width space or soft hyphen a page breaks a long address at, the text-direction marks Windows wraps a copied
- * address in). No address holds one; the API removes them too (`storedEmailAddress` in
- * apps/api/src/routes/schemas.ts). Found by the twenty-eighth session's probe: `a\u200B@example.com` looked right
- * and was asked for "an email address such as name@example.com".
- */
-const FORMAT_CHARACTERS = /\p{Cf}/gu;
-
-/**
- * `value` as it is sent: without invisible format characters, trimmed.
+ * address in); the API removes them too (`storedEmailAddress` in apps/api/src/routes/schemas.ts). Found by the
+ * twenty-eighth session's probe: `a\u200B@example.com` looked right and was asked for "an email address such as
+ * name@example.com".
  *
  * @example normaliseEmailAddress(' ada\u200B@example.com ') // 'ada@example.com'
  */
 export function normaliseEmailAddress(value: string): string {
-  return value.replace(FORMAT_CHARACTERS, '').trim();
+  return withoutFormatCharacters(value).trim();
 }
 
 /**

@@ -1,3 +1,5 @@
+import { withoutFormatCharacters } from './text';
+
 /**
  * The phone number rule, as the API has it (apps/api/src/routes/schemas.ts: `phoneField`, `phoneNumberProblem` and
  * `normalisePhoneNumber`, which behave as these do; a change to one is made to the other).
@@ -15,14 +17,6 @@ const PHONE_NUMBER =
  * twenty-sixth session: refused with the message asking for digits, which the number was in.
  */
 const EXTENSION = /^(.*?)[\s,;]*(?:extension|extn|ext|x|#)[\s.:=]*[0-9]+$/i;
-
-/**
- * The invisible format characters (`\p{Cf}`) a copied number may carry: the zero-width space and joiners, the word
- * joiner, the soft hyphen, a BOM, and the text-direction marks and embeddings a Windows or right-to-left page wraps
- * around a number it copies (U+202A … U+202C). A phone number keeps none of them. Found by the twenty-seventh
- * session's probe: a number with a zero-width space was told to be "in digits", with nothing visibly wrong.
- */
-const FORMAT_CHARACTERS = /\p{Cf}/gu;
 
 /**
  * A `tel:` URI's scheme before the number (RFC 3966), as a number copied from a link has it; `;ext=12` after the
@@ -70,8 +64,9 @@ function digitValue(digit: string): string {
  * @example normalisePhoneNumber('tel:+44\u200B20') // '+4420'
  */
 export function normalisePhoneNumber(value: string): string {
-  return value
-    .replace(FORMAT_CHARACTERS, '')
+  // The invisible format characters a copied number may carry (a zero-width space, the marks Windows wraps it in):
+  // found by the twenty-seventh session's probe, such a number was told to be "in digits".
+  return withoutFormatCharacters(value)
     .replace(WIDE_CHARACTERS, (character) =>
       character >= '0' && character <= '9'
         ? character

@@ -68,3 +68,15 @@ export function characterCount(value: string): number {
 /** What a one-line field says when it holds a character the API refuses in it (see {@link hasHiddenCharacters}). */
 export const HIDDEN_CHARACTERS_MESSAGE =
   'Remove the line breaks or hidden characters (such as text-direction marks) from this field';
+
+/**
+ * `value` without its invisible format characters (`\p{Cf}`: the zero-width space and joiners, the word joiner, the
+ * soft hyphen, a BOM, the text-direction marks and embeddings a Windows or right-to-left page wraps around what it
+ * copies). A phone number or an e-mail address holds none, so they are removed from those before they are judged
+ * and sent (`lib/phone-number.ts`, `lib/email-address.ts`), as the API removes them.
+ *
+ * @example withoutFormatCharacters('ada\u200B@example.com') // 'ada@example.com'
+ */
+export function withoutFormatCharacters(value: string): string {
+  return value.replace(/\p{Cf}/gu, '');
+}
