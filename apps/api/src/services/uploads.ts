@@ -60,6 +60,9 @@ async function writeWhole(handle: FileHandle, chunk: Buffer): Promise<void> {
   }
 }
 
+/** The uploads folders whose own names this process has fsync-ed in their parent (the data folder). */
+const durableFolders = new Set<string>();
+
 /**
  * Streams an uploaded file to `uploadsDir/tmp-<writer>-<random>` while counting bytes, hashing and sniffing its type.
  * Over the limit or not an allowed type: the partial file is deleted. Otherwise it is fsync'd and renamed to a
@@ -76,7 +79,9 @@ export async function storeUpload(
   uploadsDir: string,
   onTooLarge: () => void = () => undefined,
 ): Promise<UploadResult> {
-  await mkdir(uploadsDir, { recursive: true });
+  // Made again if it went (deleted by hand, a restore without it): its name in the data folder is new, not durable.
+  if ((await mkdir(uploadsDir, { recursive: true })) !== undefined)
+    durableFolders.delete(uploadsDir);
   const { host, pid, run } = UPLOAD_WRITER;
   const tmp = path.join(uploadsDir, `tmp-${host}-${pid}-${run}-${randomBytes(16).toString('hex')}`);
   // Read as well as written: the sniffer reads an Office file's directory back once it is complete.
@@ -128,6 +133,13 @@ export async function storeUpload(
     stored = path.join(uploadsDir, storedName);
     await rename(tmp, stored);
     await fsyncPath(uploadsDir);
+    if (!durableFolders.has(uploadsDir)) {
+      // The uploads folder is made by the first upload: its own name in the data folder must be durable too, or
+      // a power cut could take the folder, and the file the committed row names, with it (found by the
+      // twenty-ninth session's probe; imported media and the session secret fsync their folders the same way).
+      await fsyncPath(path.dirname(uploadsDir));
+      durableFolders.add(uploadsDir);
+    }
     return {
       status: 'stored',
       storedName,
