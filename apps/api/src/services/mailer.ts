@@ -137,14 +137,18 @@ export function createMailer(options: MailerOptions): Mailer {
   // What a killed process left half-written goes before this one writes anything.
   const swept = removePartialMessages(options.outboxDir);
   let folder: Promise<void> | undefined;
+  // A folder made here is a new name in the data folder: fsync-ed there before any message is written into it, so
+  // that a power cut cannot take the folder, and the mails marked sent, with it (found by the twenty-ninth
+  // session's probe: the folder's entries were fsync-ed, never its own name).
   const ensureFolder = () =>
-    (folder ??= mkdir(options.outboxDir, { recursive: true }).then(
-      () => undefined,
-      (error: unknown) => {
+    (folder ??= mkdir(options.outboxDir, { recursive: true })
+      .then(async (made) => {
+        if (made !== undefined) await fsyncPath(path.dirname(options.outboxDir));
+      })
+      .catch((error: unknown) => {
         folder = undefined;
         throw error;
-      },
-    ));
+      }));
   return {
     async send(mail, key) {
       // Named by the outbox row, not by the attempt: a row sent again after a kill (delivered, not yet marked

@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Fsync from '../../src/services/fsync.js';
+import type * as Mailer from '../../src/services/mailer.js';
+import { silentLogger } from '../helper.js';
+
+/** The folders fsync-ed, by name, in order. */
+const synced: string[] = [];
+
+// Found by the twenty-ninth session's probe: without SMTP the first mail made `DATA_DIR/outbox`, and `flush`
+// fsync-ed the folder's entries before the rows were marked sent, never the folder's own name in the data folder,
+// so a power cut could take the folder with mails marked sent.
+describe('the outbox folder (no SMTP) is durable before its mails are marked sent', () => {
+  let scratch: string;
+  let createMailer: typeof Mailer.createMailer;
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), 'firm-outbox-fsync-'));
+    // Test files share modules: a fresh copy of the mailer, with fsync noted.
+    vi.doMock('../../src/services/fsync.js', async (importOriginal) => {
+      const actual = await importOriginal<typeof Fsync>();
+      return {
+        fsyncPath: async (file: string) => {
+          await actual.fsyncPath(file);
+          synced.push(path.basename(file));
+        },
+      };
+    });
+    vi.resetModules();
+    ({ createMailer } = await import('../../src/services/mailer.js'));
+  });
+  afterAll(async () => {
+    vi.doUnmock('../../src/services/fsync.js');
+    vi.resetModules();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('should fsync the data folder once it has made the outbox folder, and not again', async () => {
+    const dataDir = path.join(scratch, 'data');
+    await mkdir(dataDir);
+    const mailer = createMailer({
+      smtpUrl: null,
+      from: 'Client Hub <hub@firm.example>',
+      outboxDir: path.join(dataDir, 'outbox'),
+      uploadsDir: path.join(dataDir, 'uploads'),
+      log: silentLogger,
+    });
+    try {
+      synced.length = 0;
+      await mailer.send({ to: 'a@example.com', subject: 'Quote', text: 'Hello' });
+      await mailer.flush?.();
+      expect(synced).toEqual(['data', 'outbox']);
+
+      synced.length = 0;
+      await mailer.send({ to: 'b@example.com', subject: 'Quote', text: 'Hello' });
+      await mailer.flush?.();
+      expect(synced).toEqual(['outbox']);
+      expect(await readdir(path.join(dataDir, 'outbox'))).toHaveLength(2);
+    } finally {
+      mailer.close();
+    }
+  });
+});
