@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
-import { readdir } from 'node:fs/promises';
+import { readdir, statfs } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR } from '../../src/clock.js';
-import { TOO_MANY_REQUESTS } from '../../src/routes/api/due-diligence.js';
+import { MAX_BODY_BYTES, TOO_MANY_REQUESTS } from '../../src/routes/api/due-diligence.js';
 import { TOO_MANY_QUOTES } from '../../src/routes/api/submissions.js';
 import { NO_ROOM_MESSAGE } from '../../src/services/disk-space.js';
 import {
@@ -235,6 +236,59 @@ describe.each(databases)('submission limits ($name)', (target) => {
     const content = await t.app.inject({ url: '/api/demo/content', headers: { cookie } });
     expect(content.statusCode).toBe(200);
     expect(await loginOpen(t.app, 'demo', { email: 'grace@example.com' })).toMatch(/^sid=/);
+  });
+
+  // Found by the twenty-ninth session's probe: each upload was judged against the same reading of the free space,
+  // so eight 19 MB uploads sent together where the minimum left room for two were all stored, leaving the disk
+  // 48 MB under the minimum. The room a request may take (its body and its mail's copy) is now held while it is
+  // stored.
+  it('should hold the room of an upload under way, so that uploads sent together cannot all take it', async () => {
+    const room = 2 * MAX_BODY_BYTES;
+    // A minimum that leaves room for one request under way, not two (the test's data folder is in tmpdir()).
+    const { bavail, bsize } = await statfs(tmpdir());
+    const minimumMb = Math.floor((bavail * bsize - 1.5 * room) / (1024 * 1024));
+    t = await buildTestApp(target, { MIN_FREE_DISK_MB: String(minimumMb) });
+    const app = t;
+    const cookie = await loginOpen(app.app);
+    const port = await listenLocally(app.app);
+    const form = multipart(DUE_DILIGENCE_FIELDS, {
+      filename: 'scheme.pdf',
+      content: pdf(256 * 1024),
+    });
+    let send: () => void = () => undefined;
+    const first = new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/demo/due-diligence',
+          headers: { ...form.headers, cookie, 'content-length': String(form.payload.length) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      // Half the body now: the file is being received (a partial file in the uploads folder).
+      const half = Math.floor(form.payload.length / 2);
+      req.write(form.payload.subarray(0, half));
+      send = () => req.end(form.payload.subarray(half));
+    });
+    while (!(await uploads(app)).some((name) => name.startsWith('tmp-'))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    const second = await postForm(app, cookie);
+    expect(second.statusCode).toBe(507);
+    expect(second.json()).toEqual({ error: NO_ROOM_MESSAGE });
+
+    send();
+    expect(await first).toBe(303);
+    // Its room is given back once it is stored (what it wrote is then in the file system's reading).
+    expect((await postForm(app, cookie)).statusCode).toBe(303);
+    expect(await stored(app, 'due_diligence')).toBe(2);
   });
 
   it('should store quotes and files when the minimum is off or met', async () => {

@@ -29,6 +29,23 @@ describe('DiskSpace', () => {
     expect(await new DiskSpace(dir, 0).allows(Number.MAX_SAFE_INTEGER)).toBe(true);
   });
 
+  it('should hold the room of writes under way, so that writes judged against one reading cannot all pass', async () => {
+    const free = await new DiskSpace(dir, 1).free(0);
+    const bytes = Math.floor(free / 4);
+    // Room for two such writes beside the minimum, not three (with a margin for other writers on this disk).
+    const space = new DiskSpace(dir, free - 2.5 * bytes);
+    const held = await Promise.all([0, 0, 0, 0].map(() => space.reserve(bytes, 0)));
+    expect(held.filter((release) => release !== undefined)).toHaveLength(2);
+    expect(await space.allows(bytes, 0)).toBe(false);
+    // Let go (twice counts once): room for one more.
+    held[0]?.();
+    held[0]?.();
+    expect(await space.reserve(bytes, 0)).toBeDefined();
+    expect(await space.reserve(bytes, 0)).toBeUndefined();
+    // 0 turns the check off.
+    expect(await new DiskSpace(dir, 0).reserve(Number.MAX_SAFE_INTEGER)).toBeDefined();
+  });
+
   it('should ask the file system at most once a second, and share one reading between callers', async () => {
     const space = new DiskSpace(dir, 1);
     const [a, b] = await Promise.all([space.free(1000), space.free(1000)]);

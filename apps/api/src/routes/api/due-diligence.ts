@@ -809,12 +809,16 @@ export default function dueDiligenceRoutes(app: FastifyInstance): void {
       }
       let outcome: 'stored' | 'replayed';
       try {
-        // Room for the body and the copy the queued e-mail may hold, with the minimum left over.
-        if (!(await app.diskSpace.allows(2 * MAX_BODY_BYTES))) {
-          throw new HttpError(507, NO_ROOM_MESSAGE);
+        // Room for the body and the copy the queued e-mail may hold, with the minimum left over, held while the
+        // request is stored so that uploads arriving together cannot all take the same room.
+        const room = await app.diskSpace.reserve(2 * MAX_BODY_BYTES);
+        if (room === undefined) throw new HttpError(507, NO_ROOM_MESSAGE);
+        try {
+          // Counted until it ends, so that a shutdown that cuts the upload off waits for its partial file to go.
+          outcome = await app.background.track(store(request, reply, key));
+        } finally {
+          room();
         }
-        // Counted until it ends, so that a shutdown that cuts the upload off waits for its partial file to go.
-        outcome = await app.background.track(store(request, reply, key));
       } catch (error) {
         // Only stored requests and resends of them count against the limits (a resend is an upload all the
         // same: not counted, one key would carry any number of them).
