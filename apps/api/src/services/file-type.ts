@@ -66,6 +66,8 @@ export function signedDocumentType(head: Buffer): AllowedType | undefined {
 }
 
 const ZIP_LOCAL = [0x50, 0x4b, 0x03, 0x04];
+const UTF16_LE_BOM = [0xff, 0xfe];
+const UTF16_BE_BOM = [0xfe, 0xff];
 const CFB_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
 /**
@@ -159,11 +161,14 @@ export class FileSniffer {
 
   /**
    * Whether a file `finish` refused is a text or CSV file (by its name) in another encoding than UTF-8: 8-bit text
-   * with no NUL byte, as Excel saves "CSV (Comma delimited)" (Windows-1252). Its sender is told to save it as UTF-8
+   * with no NUL byte, as Excel saves "CSV (Comma delimited)" (Windows-1252), or UTF-16 with its byte order mark. Its sender is told to save it as UTF-8
    * rather than that its type is not allowed (found by the twenty-eighth session's probe). Only after `finish`.
    */
   isTextNotUtf8(fileName: string): boolean {
-    if (!this.#notUtf8) return false;
+    // UTF-16 text opens with its byte order mark, as Excel saves "Unicode Text": its NUL bytes rule out 8-bit text,
+    // but it is text all the same (it was told its type is not allowed; twenty-ninth session's upload probe).
+    const utf16 = startsWith(this.#head, UTF16_LE_BOM) || startsWith(this.#head, UTF16_BE_BOM);
+    if (!this.#notUtf8 && !utf16) return false;
     const ext = extensionOf(fileName);
     return ext === 'csv' || ext === 'txt';
   }

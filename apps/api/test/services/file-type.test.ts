@@ -249,13 +249,27 @@ describe('FileSniffer: a text or CSV file in another encoding than UTF-8', () =>
     expect(await judged(late, 'costs.csv')).toEqual({ type: undefined, notUtf8: true });
   });
 
+  it('is UTF-16 with its byte order mark, as Excel saves "Unicode Text", named .csv or .txt', async () => {
+    const text = '\uFEFFItem\tCost\nBuild cost\t£2,500,000\n';
+    const bigEndian = Buffer.from(text, 'utf16le').swap16();
+    expect(await judged(Buffer.from(text, 'utf16le'), 'costs.txt')).toEqual({
+      type: undefined,
+      notUtf8: true,
+    });
+    expect(await judged(bigEndian, 'COSTS.CSV')).toEqual({ type: undefined, notUtf8: true });
+    expect(await judged(Buffer.from(text, 'utf16le'), 'costs.pdf')).toEqual({
+      type: undefined,
+      notUtf8: false,
+    });
+  });
+
   it('is only a refused type when it is named as another, or holds a NUL byte anywhere', async () => {
     expect(await judged(latin1, 'costs.pdf')).toEqual({ type: undefined, notUtf8: false });
     expect(await judged(latin1, 'costs')).toEqual({ type: undefined, notUtf8: false });
     const nul = Buffer.concat([latin1, Buffer.alloc(3000, 0x41), Buffer.from([0])]);
     expect(await judged(nul, 'costs.csv')).toEqual({ type: undefined, notUtf8: false });
-    // UTF-16 (Excel's "Unicode Text") has NUL bytes: not text this way either.
-    expect(await judged(Buffer.from('\uFEFFa,b\n', 'utf16le'), 'costs.csv')).toEqual({
+    // UTF-16 with no byte order mark cannot be told from any file with NUL bytes.
+    expect(await judged(Buffer.from('a,b\n', 'utf16le'), 'costs.csv')).toEqual({
       type: undefined,
       notUtf8: false,
     });

@@ -220,13 +220,18 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
   });
 
   // Found by the twenty-eighth session's probe: a CSV as Excel saves it by default (Windows-1252) was told that its
-  // file type is not allowed.
+  // file type is not allowed; so was UTF-16 text (twenty-ninth).
   it('should tell a text or CSV file that is not UTF-8 to be saved as UTF-8, and leave nothing on disk', async () => {
     const before = await uploads();
     const rows = await countRows(t.app, 'due_diligence');
     for (const file of [
       { filename: 'costs.csv', content: Buffer.from('Item,Cost\nCafé,£45,000\n', 'latin1') },
       { filename: 'bad.txt', content: Buffer.from([0xc3, 0x28, 0x41]) },
+      // Excel's "Unicode Text": UTF-16 with its byte order mark (twenty-ninth session's upload probe).
+      {
+        filename: 'costs.txt',
+        content: Buffer.from('\uFEFFItem\tCost\nCafé\t£45,000\n', 'utf16le'),
+      },
     ]) {
       const response = await post(multipart(FIELDS, file));
       expect(response.statusCode, file.filename).toBe(415);
