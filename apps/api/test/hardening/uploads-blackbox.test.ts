@@ -408,6 +408,20 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
       expect(response.statusCode, header).toBe(400);
       expect(response.json(), header).toEqual({ error });
     }
+    // Spaces or a tab after a boundary (RFC 2046's transport padding, which the parser drops the part for): told as
+    // such, not as a folded header line (twenty-ninth session's upload probe).
+    for (const padding of [' ', '  \t']) {
+      const padded = await send(
+        plain,
+        'Lenient disposition',
+        `--${boundary}${padding}\r\nContent-Disposition: form-data; name="Email"\r\n\r\nrepro3@evil.example\r\n`,
+      );
+      expect(padded.statusCode).toBe(400);
+      expect(padded.json()).toEqual({
+        error:
+          'A boundary line of the form has spaces or tabs after the boundary: end each boundary line right after the boundary.',
+      });
+    }
     // A file part whose disposition is not form-data, behind a lenient boundary: refused, not stored without it.
     const dropped = await send(
       `multipart/form-data; b oundary=${boundary}; boundary=FAKE`,
