@@ -26,8 +26,10 @@ export const EMAIL_ADDRESS =
  * yrosivda.maet (found by the twenty-second session's portal probe).
  */
 export const CONTACT_EMAIL = new RegExp(
-  `^(?=.{1,254}$)[^${UNSHOWN}\\p{Cs}\\p{Co}\\p{Cn}@?#%&,;<>"\\\\]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$`,
-  'iu',
+  `^(?=.{1,254}$)[^${UNSHOWN}\\p{Cs}\\p{Co}\\p{Cn}@?#%&,;<>"\\\\]{1,64}@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$`,
+  // Not `i`: with `u`, `[a-z]` would also match the Kelvin sign K (U+212A) and the long s ſ (U+017F), which
+  // case-fold to k and s: `team@adviſory.example` was taken as an ASCII host name (twenty-ninth session's probe).
+  'u',
 );
 
 /**

@@ -252,6 +252,10 @@ describe('loadConfig', () => {
         'text-direction characters, or any of ? # % & , ; < > " \\ (got "moc.elpmaxe@yrosivda.maet", which holds ' +
         'U+202E, a character that shows nothing or changes the text’s direction).',
     ]);
+    // Twenty-ninth session's probe: ſ (U+017F) case-folds to s, and was taken as an ASCII host name's letter.
+    expect(problemsOf({ PROVIDER_EMAIL: 'team@advi\u017fory.example' })[0]).toMatch(
+      /^PROVIDER_EMAIL must be one e-mail address such as team@advisory\.example/,
+    );
     expect(problemsOf({ PROVIDER_PHONE: '020 7946 0000\nBcc: evil@x.example' })).toEqual([
       'PROVIDER_PHONE must be one line of text, without line breaks, tabs, control characters or text-direction marks.',
     ]);

@@ -220,6 +220,10 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       'te\u2800am@advisory.example',
       'te\u3164am@advisory.example',
       'te\u0301am@advisory.example',
+      // Found by the twenty-ninth session's probe: the long s and the Kelvin sign case-fold to s and k, and were
+      // taken as a host name's ASCII letters (the link goes to another, internationalised host).
+      'team@advi\u017fory.example',
+      'team@\u212aexample.com',
     ]) {
       const refused = await admin('client', 'update', '--prefix', 'acme', '--email', email);
       expect(refused.code, email).toBe(2);
