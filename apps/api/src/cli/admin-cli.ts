@@ -37,6 +37,7 @@ import {
   sweepUnusedMedia,
   isHexColour,
   prefixProblem,
+  quotedPrefix,
 } from '../services/content-import.js';
 import { toCsv } from '../services/csv.js';
 import { shownText } from '../services/shown-text.js';
@@ -164,7 +165,7 @@ function contactEmail(value: string | undefined): string | null | undefined {
 async function clientByPrefix(db: Db, prefix: string): Promise<Client> {
   const client = await findClientByPrefix(db.kysely, prefix);
   if (client === undefined)
-    throw new CommandError(`There is no client with the prefix "${shownText(prefix)}".`);
+    throw new CommandError(`There is no client with the prefix ${quotedPrefix(prefix)}.`);
   return client;
 }
 

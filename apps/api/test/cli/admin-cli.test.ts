@@ -168,6 +168,28 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     const longAdd = await admin('client', 'add', '--prefix', 'y'.repeat(1000), '--name', 'Y');
     expect(longAdd.code).toBe(2);
     expect(longAdd.stderr).toContain(`The prefix "${'y'.repeat(40)}…" must be`);
+    // Found by the twenty-ninth session's probe: a prefix holding a character that shows nothing was quoted as the
+    // valid-looking "acme"; the refusal now names the character.
+    const hidden = await admin(
+      'client',
+      'add',
+      '--prefix',
+      'acme\u0085',
+      '--name',
+      'X',
+      '--login',
+      'open',
+    );
+    expect(hidden.code).toBe(2);
+    expect(hidden.stderr).toContain(
+      'The prefix "acme", which holds U+0085, a character that shows nothing or changes the text’s direction, must be 1–40',
+    );
+    expect((await admin('client', 'update', '--prefix', 'acme\u200b')).stderr).toBe(
+      'There is no client with the prefix "acme\u200b", which holds U+200B, a character that shows nothing or changes the text’s direction.\n',
+    );
+    expect((await admin('client', 'add', '--prefix', 'a cme', '--name', 'X')).stderr).toContain(
+      'The prefix "a cme" must be 1–40',
+    );
     const oneLine =
       'The client name must be one line of text, without line breaks, tabs, control characters or text-direction marks.\n';
     expect(await admin('client', 'update', '--prefix', 'acme', '--name', 'Two\nlines')).toEqual({
