@@ -131,9 +131,18 @@ function required(values: Values, name: 'prefix' | 'name' | 'client' | 'login' |
   return value.trim();
 }
 
+/**
+ * `(got "VALUE")` for a refusal: the value without the control characters that would drive the terminal (an
+ * `--login` or `--primary` with ESC [2J cleared the staff's screen, and one with U+0085 was quoted as the valid
+ * `open`: found by the twenty-ninth session's probe), and the first character that shows nothing named.
+ */
+function got(value: string): string {
+  return `(got "${shownText(value)}"${unshownNote(value.replaceAll(' ', ''))})`;
+}
+
 function loginPolicy(value: string): LoginPolicy {
   if (value !== 'open' && value !== 'magic-link') {
-    throw new UsageError(`--login must be open or magic-link (got "${value}").`);
+    throw new UsageError(`--login must be open or magic-link ${got(value)}.`);
   }
   return value;
 }
@@ -144,7 +153,7 @@ function branding(values: Values): Partial<Branding> {
     const value = values[key];
     if (value !== undefined) {
       if (!isHexColour(value))
-        throw new UsageError(`--${key} must be a colour like #1f3a5f (got "${value}").`);
+        throw new UsageError(`--${key} must be a colour like #1f3a5f ${got(value)}.`);
       result[key] = value;
     }
   }
@@ -410,8 +419,7 @@ async function run(
 function outboxKinds(kind: string | undefined): readonly OutboxRow['kind'][] {
   if (kind === undefined) return OUTBOX_KINDS;
   const wanted = OUTBOX_KINDS.find((k) => k === kind.trim());
-  if (wanted === undefined)
-    throw new UsageError(`--kind must be mail or forward (got "${shownText(kind)}").`);
+  if (wanted === undefined) throw new UsageError(`--kind must be mail or forward ${got(kind)}.`);
   return [wanted];
 }
 
@@ -423,9 +431,7 @@ function listLimit(limit: string | undefined): number {
   const text = limit.trim();
   const n = /^\d{1,9}$/.test(text) ? Number(text) : 0;
   if (n < 1) {
-    throw new UsageError(
-      `--limit must be a whole number from 1 to 999999999 (got "${shownText(limit)}").`,
-    );
+    throw new UsageError(`--limit must be a whole number from 1 to 999999999 ${got(limit)}.`);
   }
   return n;
 }

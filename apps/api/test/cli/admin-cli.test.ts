@@ -187,6 +187,27 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     expect((await admin('client', 'update', '--prefix', 'acme\u200b')).stderr).toBe(
       'There is no client with the prefix "acme\u200b", which holds U+200B, a character that shows nothing or changes the text’s direction.\n',
     );
+    // The same probe: `--login` and `--primary` echoed their value raw, so an ESC [2J in it cleared the terminal.
+    const escape = await admin('client', 'update', '--prefix', 'acme', '--login', 'open\u001b[2J');
+    expect(escape.code).toBe(2);
+    expect(escape.stderr).not.toContain('\u001b');
+    expect(escape.stderr).toContain(
+      '--login must be open or magic-link (got "open[2J", which holds U+001B, a character that shows nothing',
+    );
+    const colour = await admin(
+      'client',
+      'update',
+      '--prefix',
+      'acme',
+      '--primary',
+      '#0b4f6c\u200b',
+    );
+    expect(colour.stderr).toContain(
+      '--primary must be a colour like #1f3a5f (got "#0b4f6c\u200b", which holds U+200B, a character that shows nothing',
+    );
+    expect((await admin('outbox', 'list', '--kind', 'mail\u0085')).stderr).toContain(
+      '(got "mail", which holds U+0085,',
+    );
     expect((await admin('client', 'add', '--prefix', 'a cme', '--name', 'X')).stderr).toContain(
       'The prefix "a cme" must be 1–40',
     );
