@@ -146,7 +146,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parsed = new URL(raw);
       if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
     } catch {
-      problems.push(`${name} must be a ${protocols.join(' or ')}// URL (got "${raw}").`);
+      problems.push(
+        `${name} must be a ${protocols.join(' or ')}// URL (got "${withoutPassword(raw)}").`,
+      );
       return null;
     }
     const problem = credentialsProblem(parsed);
@@ -191,7 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Every login link carried the user and password, or a path the portal does not serve under (found by the
     // seventeenth session's fault probe). Its pages are at /{client}/ on the origin.
     problems.push(
-      `PUBLIC_URL must be an origin such as https://portal.example, without a user, password or path (got "${publicRaw}").`,
+      `PUBLIC_URL must be an origin such as https://portal.example, without a user, password or path (got "${withoutPassword(publicRaw)}").`,
     );
   }
 
@@ -340,6 +342,16 @@ export function publicLink(config: Config, pathname: string): string {
  * the URL parser, but cannot be decoded to send, so every forward failed with "URI malformed", for ever (found by
  * the twenty-third session's staff-tool probe). Says nothing of the password itself.
  */
+/**
+ * A URL as a start-up refusal quotes it: whatever lies between the `:` after the user name and the last `@` written
+ * as `***`, as the staff tool prints a forward's address. A URL refused for its scheme (`smpts://mailer:pw@…`,
+ * `postgress://…`) was quoted whole, its password in the server's log (found by the twenty-ninth session's probe).
+ * Text, not the URL parser: the value may not parse, and its password is hidden all the same.
+ */
+export function withoutPassword(raw: string): string {
+  return raw.replace(/^([^:/?#]+:(?:\/\/)?[^:/?#@]*:).*@/s, '$1***@');
+}
+
 export function credentialsProblem(parsed: URL): string | undefined {
   try {
     decodeURIComponent(parsed.username);

@@ -240,7 +240,19 @@ describe('loadConfig', () => {
       }
     };
     expect(problemsOf({ PUBLIC_URL: 'http://user:pw@portal.example/' })).toEqual([
-      'PUBLIC_URL must be an origin such as https://portal.example, without a user, password or path (got "http://user:pw@portal.example/").',
+      'PUBLIC_URL must be an origin such as https://portal.example, without a user, password or path (got "http://user:***@portal.example/").',
+    ]);
+    // Twenty-ninth session's probe: a URL refused for its scheme was quoted whole, its password in the log.
+    expect(
+      problemsOf({
+        SMTP_URL: 'smpts://mailer:S3cretPw@smtp.example:465',
+        DATABASE_URL: 'postgress://portal:p@ss/w0rd@db.internal/portal',
+        FORM_SERVICE_URL: 'htps://forms:S3cretPw@forms.example/submit',
+      }),
+    ).toEqual([
+      'DATABASE_URL must be a postgres: or postgresql:// URL (got "postgress://portal:***@db.internal/portal").',
+      'SMTP_URL must be a smtp: or smtps:// URL (got "smpts://mailer:***@smtp.example:465").',
+      'FORM_SERVICE_URL must be a http: or https:// URL (got "htps://forms:***@forms.example/submit").',
     ]);
     expect(problemsOf({ PUBLIC_URL: 'https://portal.example/sub/path/' })).toHaveLength(1);
     expect(problemsOf({ PUBLIC_URL: 'https://portal.example/' })).toEqual([]);
