@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
-import { ConfigError, credentialsProblem, loadConfig } from '../config.js';
+import { ConfigError, credentialsProblem, loadConfig, withoutPassword } from '../config.js';
 import { openDatabase, type Db } from '../db/connect.js';
 import { START_LOCK_WAIT_MS } from '../db/migrations.js';
 import { FILES_REPLACED } from '../db/sqlite-files.js';
@@ -467,13 +467,14 @@ function argumentsProblem(error: unknown): string {
 }
 
 /** An address for the form service, as FORM_SERVICE_URL takes it (http or https). */
+/** An http(s) URL for `--to` or `--from`; a refusal quotes it with its password as `***`, as `outbox list` does. */
 function formServiceUrl(option: string, raw: string): string {
   const text = raw.trim();
   // The URL parser drops tabs and line breaks and encodes spaces without a word: an address typed or pasted with
   // them is refused rather than read as another (found by the twenty-first session's staff-tool probe).
   if (/[\s\p{Cc}]/u.test(text)) {
     throw new UsageError(
-      `${option} must be one URL without spaces or control characters (got "${shownText(raw)}").`,
+      `${option} must be one URL without spaces or control characters (got "${shownText(withoutPassword(raw))}").`,
     );
   }
   if (text.length > MAX_URL_LENGTH) {
@@ -491,7 +492,7 @@ function formServiceUrl(option: string, raw: string): string {
     return parsed.href;
   }
   throw new UsageError(
-    `${option} must be an http:// or https:// URL, as FORM_SERVICE_URL is (got "${shownText(raw)}").`,
+    `${option} must be an http:// or https:// URL, as FORM_SERVICE_URL is (got "${shownText(withoutPassword(raw))}").`,
   );
 }
 

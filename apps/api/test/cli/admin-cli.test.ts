@@ -688,6 +688,15 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         ['outbox', 'redirect', '--to', 'https://user:pa%ss@forms.example/f'],
         '--to: its user name or password holds a "%" that starts no escape: write a % in them as %25.',
       ],
+      // Twenty-ninth session's probe: a refused address was quoted with its password, which outbox list stars out.
+      [
+        ['outbox', 'redirect', '--to', 'https://forms:S3cret pw@forms.example/'],
+        '--to must be one URL without spaces or control characters (got "https://forms:***@forms.example/").',
+      ],
+      [
+        ['outbox', 'redirect', '--to', 'ftp://forms:S3cret@forms.example/'],
+        'as FORM_SERVICE_URL is (got "ftp://forms:***@forms.example/").',
+      ],
       [['outbox', 'list', '--to', 'https://forms.example/'], '--to is only for outbox redirect.'],
       [['outbox', 'list', '--kind', 'mails'], '--kind must be mail or forward (got "mails").'],
       // Node's parser's refusals, in one line of the tool's words.
