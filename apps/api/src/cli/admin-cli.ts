@@ -458,6 +458,11 @@ function argumentsProblem(error: unknown): string {
   if (option === undefined) return message.split('\n')[0] ?? message;
   const shown = shownText(option);
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    // `--remove-logo=false`, `--allow-empty=yes`: a switch given a value was told it "needs a value" (found by the
+    // twenty-ninth session's probe).
+    if (message.includes('does not take an argument')) {
+      return `${shown} takes no value: give it alone to turn it on, or leave it out.`;
+    }
     return message.includes('ambiguous')
       ? `${shown} needs a value: one that starts with "-" is written ${shown}=VALUE.`
       : `${shown} needs a value.`;

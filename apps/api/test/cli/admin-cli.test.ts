@@ -705,6 +705,11 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         '--limit needs a value: one that starts with "-" is written --limit=VALUE.',
       ],
       [['outbox', 'list', '--limit'], '--limit needs a value.'],
+      // Twenty-ninth session's probe: a switch given a value was told it "needs a value".
+      [
+        ['content', 'import', '--client', 'acme', '--allow-empty=yes', '/tmp'],
+        '--allow-empty takes no value: give it alone to turn it on, or leave it out.',
+      ],
       [['outbox', 'list', '--bogus'], 'Unknown option --bogus.'],
       [['outbox', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 999999999'],
       [['outbox', 'list', '--limit', '1e3'], '--limit must be a whole number'],
