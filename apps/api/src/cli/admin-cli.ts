@@ -235,7 +235,9 @@ async function run(
         }
         changes.branding = { ...changes.branding, logo_url: null };
       }
-      if (values.name !== undefined) changes.name = required(values, 'name');
+      // Given blank, said as a name of nothing that shows is (`--name is required` was told to an update, which
+      // needs no name: twenty-ninth session's probe).
+      if (values.name !== undefined) changes.name = values.name.trim();
       if (values.login !== undefined) changes.loginPolicy = loginPolicy(values.login);
       if (values.phone !== undefined) changes.contactPhone = values.phone.trim() || null;
       const email = contactEmail(values.email);

@@ -218,6 +218,12 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
       stdout: '',
       stderr: oneLine,
     });
+    // Twenty-ninth session's probe: a blank name was told "--name is required", though an update needs none.
+    expect(await admin('client', 'update', '--prefix', 'acme', '--name', '  ')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'The client name must not be blank.\n',
+    });
     // A right-to-left override would show the name (and what follows it in a mail) reversed.
     for (const name of ['\u202EAcme', 'Acme\u2066 Ltd', 'Acme\u200F']) {
       expect(await admin('client', 'update', '--prefix', 'acme', '--name', name)).toEqual({
