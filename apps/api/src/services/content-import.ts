@@ -316,8 +316,15 @@ class ContentFolder {
     let real: string;
     try {
       real = await realpath(file);
-    } catch {
-      throw new ContentError(`${where}: the file does not exist.`);
+    } catch (error) {
+      // A link that leads back to itself was said not to exist, though the folder lists it (twenty-ninth
+      // session's probe).
+      const code = (error as { code?: unknown }).code;
+      throw new ContentError(
+        code === 'ELOOP'
+          ? `${where}: it is a symbolic link that leads round in a loop, never to a file.`
+          : `${where}: the file does not exist.`,
+      );
     }
     if (!real.startsWith(this.root + path.sep)) {
       throw new ContentError(`${where}: it links outside the content folder.`);

@@ -240,6 +240,14 @@ describe('content import, hostile files', () => {
           symlink('/dev/zero', path.join(folder, 'insights', 'zero.md')),
         ),
       ).rejects.toThrow('insights/zero.md: it links outside the content folder.');
+      // Twenty-ninth session's probe: a link to itself was said not to exist.
+      await expect(
+        importWith('case-studies/ok.md', '---\ntitle: T\nsummary: S\n---\n', (folder) =>
+          symlink('loop.md', path.join(folder, 'insights', 'loop.md')),
+        ),
+      ).rejects.toThrow(
+        'insights/loop.md: it is a symbolic link that leads round in a loop, never to a file.',
+      );
     }, 20_000);
 
     it('should refuse a file that is not UTF-8, naming it', async () => {
