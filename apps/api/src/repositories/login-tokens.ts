@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { MINUTE } from '../clock.js';
 import { randomToken, sha256 } from '../crypto.js';
 import type { Database } from '../db/schema.js';
@@ -49,4 +49,35 @@ export async function consumeLoginToken(
     .where('expires_at', '>', now.toISOString())
     .returning(['email', 'first_name', 'last_name', 'phone'])
     .executeTakeFirst();
+}
+
+/**
+ * The details a token was asked for with, while it may still be used (this client, unused, unexpired), and the
+ * details its e-mail's account holds, if it has one: read only, for the Continue page a link opens (opening it
+ * spends nothing; mail scanners open links).
+ */
+export async function peekLoginToken(
+  db: Kysely<Database>,
+  clientId: string,
+  token: string,
+  now: Date,
+): Promise<{ given: UserDetails; held?: UserDetails } | undefined> {
+  const given = await db
+    .selectFrom('login_tokens')
+    .select(['email', 'first_name', 'last_name', 'phone'])
+    .where('hash', '=', sha256(token))
+    .where('client_id', '=', clientId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  if (given === undefined) return undefined;
+  const held = await db
+    .selectFrom('users')
+    .select(['email', 'first_name', 'last_name', 'phone'])
+    .where('client_id', '=', clientId)
+    .where('email', '=', given.email)
+    // A literal, as in the partial index of verified users.
+    .where('verified', '=', sql.lit(1))
+    .executeTakeFirst();
+  return held === undefined ? { given } : { given, held };
 }

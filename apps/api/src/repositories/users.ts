@@ -43,6 +43,8 @@ export async function upsertVerifiedUser(
   clientId: string,
   details: UserDetails,
   now: Date,
+  /** `held`: an existing account keeps its names and phone (the login link's Continue page offers the choice). */
+  { keep = 'given' }: { keep?: 'given' | 'held' } = {},
 ): Promise<User> {
   const row: User = {
     id: newId(),
@@ -59,11 +61,15 @@ export async function upsertVerifiedUser(
         .columns(['client_id', 'email'])
         // A literal, as in the index: the databases match a partial index only by its own predicate.
         .where('verified', '=', sql.lit(1))
-        .doUpdateSet((eb) => ({
-          first_name: eb.ref('excluded.first_name'),
-          last_name: eb.ref('excluded.last_name'),
-          phone: eb.ref('excluded.phone'),
-        })),
+        .doUpdateSet((eb) =>
+          keep === 'held'
+            ? { first_name: eb.ref('users.first_name') }
+            : {
+                first_name: eb.ref('excluded.first_name'),
+                last_name: eb.ref('excluded.last_name'),
+                phone: eb.ref('excluded.phone'),
+              },
+        ),
     )
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -26,6 +26,7 @@ function page(title: string, body: string): string {
   button, a.button { font: inherit; background: #1f3a5f; color: #fff; border: 0; border-radius: 4px;
          padding: .7rem 1.4rem; cursor: pointer; text-decoration: none; display: inline-block; }
   /* The ring: 11:1 against the card and the page (the accent #c8963e was 2.7:1 and 2.5:1, under the 3:1 of WCAG 1.4.11). */
+  form + form { margin-top: 1rem; }
   button:focus-visible, a:focus-visible { outline: 3px solid #1f3a5f; outline-offset: 2px; }
 </style>
 </head>
@@ -34,16 +35,56 @@ function page(title: string, body: string): string {
 `;
 }
 
-/** The page a login link opens: no side effects (mail scanners open links); its button POSTs the token. */
-export function continuePage(clientName: string, prefix: string, token: string): string {
+/** The details a login link records: a person's names and phone, as the login form gave them. */
+export interface LinkDetails {
+  first_name: string;
+  last_name: string;
+  phone: string;
+}
+
+const sameDetails = (a: LinkDetails, b: LinkDetails): boolean =>
+  a.first_name === b.first_name && a.last_name === b.last_name && a.phone === b.phone;
+
+const described = (details: LinkDetails): string =>
+  `${isolated(`${details.first_name} ${details.last_name}`)}, phone ${isolated(details.phone)}`;
+
+/**
+ * The page a login link opens: no side effects (mail scanners open links); its button POSTs the token. Anyone may
+ * ask for a link to anyone's address, typing names and a phone of their own; opening the link in that mail would
+ * have recorded them as the address's owner, and the team's mails would have named them and their phone
+ * (twenty-ninth session's API probe). So the page names the details the link was asked with (`given`), for a
+ * valid link; and when the address already has an account holding other ones (`held`), it offers both, keeping
+ * the held ones first. The mail itself still holds no text the request chose.
+ */
+export function continuePage(
+  clientName: string,
+  prefix: string,
+  token: string,
+  details?: { given: LinkDetails; held?: LinkDetails },
+): string {
+  const form = (choice: 'held' | 'given' | undefined, label: string) =>
+    `<form method="post" action="/api/${encodeURIComponent(prefix)}/login/link">
+<input type="hidden" name="token" value="${escapeHtml(token)}">${
+      choice === undefined ? '' : `\n<input type="hidden" name="details" value="${choice}">`
+    }
+<button type="submit">${label}</button>
+</form>`;
+  let body: string;
+  if (details === undefined) {
+    body = `<p>Press Continue to finish logging in.</p>\n${form(undefined, 'Continue')}`;
+  } else if (details.held === undefined || sameDetails(details.given, details.held)) {
+    body = `<p>This link was asked for as ${described(details.given)}. If that is not you, close this page: nothing happens until you press Continue.</p>
+${form(undefined, 'Continue')}`;
+  } else {
+    body = `<p>This link was asked for as ${described(details.given)}. We hold ${described(details.held)} for this email address.</p>
+<p>If you did not ask for this link, log in with the details we hold, or close this page.</p>
+${form('held', 'Continue with the details we hold')}
+${form('given', 'Continue and update my details')}`;
+  }
   return page(
     `Log in to ${clientName}`,
     `<h1>Log in to ${isolated(clientName)}</h1>
-<p>Press Continue to finish logging in.</p>
-<form method="post" action="/api/${encodeURIComponent(prefix)}/login/link">
-<input type="hidden" name="token" value="${escapeHtml(token)}">
-<button type="submit">Continue</button>
-</form>`,
+${body}`,
   );
 }
 

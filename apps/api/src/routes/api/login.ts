@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { publicLink } from '../../config.js';
-import { createLoginToken, consumeLoginToken } from '../../repositories/login-tokens.js';
+import {
+  createLoginToken,
+  consumeLoginToken,
+  peekLoginToken,
+} from '../../repositories/login-tokens.js';
 import { recordLoginAttempt } from '../../repositories/login-attempts.js';
 import { enqueue } from '../../repositories/outbox.js';
 import {
@@ -233,11 +237,13 @@ export default function loginRoutes(app: FastifyInstance): void {
             invalidLinkPage(client.name, client.prefix, { loggedIn: request.portalUser !== null }),
           );
       }
-      return continuePage(client.name, client.prefix, token);
+      // Read only: the details the link was asked with, and those its address's account holds.
+      const details = await peekLoginToken(app.db.kysely, client.id, token, app.clock());
+      return continuePage(client.name, client.prefix, token, details);
     },
   );
 
-  app.post<{ Params: { client: string }; Body: { token: string } }>(
+  app.post<{ Params: { client: string }; Body: { token: string; details?: 'given' | 'held' } }>(
     '/api/:client/login/link',
     {
       config: { page: true },
@@ -250,7 +256,16 @@ export default function loginRoutes(app: FastifyInstance): void {
         params: clientParams,
         body: {
           type: 'object',
-          properties: { token: tokenField },
+          properties: {
+            token: tokenField,
+            details: {
+              type: 'string',
+              enum: ['given', 'held'],
+              description:
+                'An existing account: `given` (the default) records the names and phone the link was asked ' +
+                'with, `held` keeps those it holds (the Continue page offers both when they differ).',
+            },
+          },
           required: ['token'],
           additionalProperties: false,
         },
@@ -268,7 +283,9 @@ export default function loginRoutes(app: FastifyInstance): void {
       const token = await app.db.kysely.transaction().execute(async (trx) => {
         const details = await consumeLoginToken(trx, client.id, request.body.token, clock());
         if (details === undefined) return undefined;
-        const user = await upsertVerifiedUser(trx, client.id, details, clock());
+        const user = await upsertVerifiedUser(trx, client.id, details, clock(), {
+          keep: request.body.details,
+        });
         return createSession(trx, client.id, user.id, clock());
       });
       void reply.header('cache-control', 'no-store');

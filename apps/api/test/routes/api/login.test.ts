@@ -398,6 +398,91 @@ describe.each(databases)('login ($name)', (target) => {
       expect((await whoAmI(t, sessionCookie(responseY))).email).toBe('y@example.com');
     });
 
+    // Found by the twenty-ninth session's API probe: anyone may ask for a link to someone else's address, typing
+    // names and a phone of their own; the owner opening the link recorded them on their account, and the team's
+    // mails then named them. The Continue page now names the details the link was asked with and, when the
+    // account holds others, lets the owner keep those.
+    it("should name a link's details on its Continue page, and let an account keep the details it holds", async () => {
+      const vera = {
+        email: 'vera@example.com',
+        first_name: 'Vera',
+        last_name: 'Victim',
+        phone: '020 7946 0111',
+      };
+      const first = await requestLink(t, vera);
+      const firstPage = await t.app.inject({
+        method: 'GET',
+        url: `/api/northbank/login/link?token=${loginLinkToken(first.mail ?? '')}`,
+      });
+      expect(firstPage.body).toContain(
+        'This link was asked for as <bdi>Vera Victim</bdi>, phone <bdi>020 7946 0111</bdi>.',
+      );
+      expect(firstPage.body).not.toContain('name="details"');
+      expect((await useToken(t, loginLinkToken(first.mail ?? ''))).statusCode).toBe(303);
+
+      const mallory = {
+        ...vera,
+        first_name: 'Mallory',
+        last_name: '<b>Evil</b>',
+        phone: '020 7946 0999',
+      };
+      const pageOf = async () => {
+        const { mail } = await requestLink(t, mallory);
+        const token = loginLinkToken(mail ?? '');
+        const page = await t.app.inject({
+          method: 'GET',
+          url: `/api/northbank/login/link?token=${token}`,
+        });
+        return { token, page: page.body };
+      };
+      const asked = await pageOf();
+      expect(asked.page).toContain(
+        'This link was asked for as <bdi>Mallory &lt;b&gt;Evil&lt;/b&gt;</bdi>, phone <bdi>020 7946 0999</bdi>. ' +
+          'We hold <bdi>Vera Victim</bdi>, phone <bdi>020 7946 0111</bdi> for this email address.',
+      );
+      expect(asked.page).toContain('name="details" value="held"');
+      expect(asked.page).toContain('name="details" value="given"');
+      // Opening the page spent nothing and changed nothing.
+      const held = await t.app.inject({
+        method: 'POST',
+        url: '/api/northbank/login/link',
+        payload: `token=${asked.token}&details=held`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(held.statusCode).toBe(303);
+      expect(await whoAmI(t, sessionCookie(held))).toMatchObject({
+        email: 'vera@example.com',
+        first_name: 'Vera',
+        last_name: 'Victim',
+        phone: '020 7946 0111',
+      });
+
+      // The owner who did ask, with a new phone, records it.
+      const updated = await pageOf();
+      const given = await t.app.inject({
+        method: 'POST',
+        url: '/api/northbank/login/link',
+        payload: `token=${updated.token}&details=given`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(given.statusCode).toBe(303);
+      expect(await whoAmI(t, sessionCookie(given))).toMatchObject({
+        first_name: 'Mallory',
+        phone: '020 7946 0999',
+      });
+
+      // A choice that is neither is refused, and spends nothing.
+      const odd = await pageOf();
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/northbank/login/link',
+        payload: `token=${odd.token}&details=both`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect((await useToken(t, odd.token)).statusCode).toBe(303);
+    });
+
     it('should refuse an expired token (15 minutes)', async () => {
       const { mail } = await requestLink(t, { email: 'late@example.com' });
       t.clock.advance(15 * MINUTE + 1000);
