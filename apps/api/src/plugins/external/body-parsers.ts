@@ -79,7 +79,7 @@ function isExactly(token: string, value: number): boolean {
 /**
  * The first number in a JSON text that reads as a whole number it does not say: an integer past 2^53
  * (9007199254740993 reads as …992) or a fraction that rounds to one (999999.99999999999999 reads as
- * 1000000, 1e-400 as 0). Such a number would be checked, priced and stored as another; other fractions
+ * 1000000, 1e-400 as 0), or past the largest double (1e400 reads as Infinity). Such a number would be checked, priced and stored as another; other fractions
  * (0.1) are approximate in any JSON reader and left to the schema.
  */
 export function inexactWholeNumber(text: string): { token: string; value: number } | undefined {
@@ -88,6 +88,9 @@ export function inexactWholeNumber(text: string): { token: string; value: number
     // An integer of at most 15 digits is always exact: the common case costs one test.
     if (SHORT_INTEGER.test(token)) continue;
     const value = Number(token);
+    // Past the largest double (`1e400`) a number reads as Infinity, which the schema refused as not a number
+    // at all (twenty-ninth session's API probe): it is a number too large to be held.
+    if (!Number.isFinite(value)) return { token, value };
     if (Number.isInteger(value) && !isExactly(token, value)) return { token, value };
   }
   return undefined;
@@ -183,7 +186,7 @@ export default fp(
               new HttpError(
                 400,
                 // Past 1e21 a double is written with an exponent: "read as 1e+308" would say nothing.
-                readAs.includes('e')
+                readAs.includes('e') || !Number.isFinite(inexact.value)
                   ? `Invalid body: the number ${token} is too large to be held exactly.`
                   : `Invalid body: the number ${token} cannot be held exactly (it would be read as ${readAs.slice(0, 40)}).`,
               ),
