@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 
 import { expect, expectNoAxeViolations, loginOpen, test } from './fixtures';
-import { admin, settled, trap, type Trap } from './hostile-fixtures/browser';
+import { admin, pageProblems, settled, trap, type Trap } from './hostile-fixtures/browser';
 
 /**
  * A black-box run of the portal with content staff could import (or paste from another page): what the API's
@@ -36,6 +36,8 @@ const MARKUP: Record<string, string> = {
     `<p><font color="#ffffff">White on white</font></p>`,
     `<table bgcolor="#000000"><tr><td><font color="#000001">Black on black</font></td></tr></table>`,
     `<p lang="xx-not-a-language">An unknown language</p>`,
+    // Found by the twenty-ninth session's portal probe: a line that never wraps made the page 4,130 px wide.
+    `<p><nobr>${'Unbroken '.repeat(300)}</nobr></p>`,
   ].join('\n\n'),
   // Nothing to announce, and broken structure (link-name, empty-heading, empty-table-header, summary-name,
   // area-alt, list, definition-list, td-headers-attr, heading-order).
@@ -134,6 +136,10 @@ test('content markup the sanitiser lets through leaves every page accessible (ax
     await expect(page.getByRole('heading', { level: 1, name: `Markup: ${slug}` })).toBeVisible();
     await expectNoAxeViolations(page);
     expect(await contentFocusStops(page), slug).toEqual([]);
+    expect(
+      (await pageProblems(page)).filter((problem) => problem.includes('wider')),
+      slug,
+    ).toEqual([]);
   }
 
   await page.goto(`/${PREFIX}/info`);

@@ -88,6 +88,9 @@ describe('prepareHtml', () => {
     // Sizes of the content's own: nested <big> drew 600 px letters, <hr width=9000> and <td height=6000> pages
     // thousands of pixels wide and tall (found by the twenty-third session's portal probe).
     ['<p><big><big><big>x</big></big></big></p><hr size="3000" width="9000">', '<p>x</p><hr>'],
+    // Found by the twenty-ninth session's portal probe: a line in <nobr> never wraps, and made the page
+    // 4,130 px wide (reflow).
+    ['<p><nobr>a b c</nobr> <nobr>d</nobr></p>', '<p>a b c d</p>'],
     [
       '<table border="900" cellpadding="900" cellspacing="900" width="9000"><tbody><tr><td height="6000" width="9000">c</td></tr></tbody></table>',
       '<div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td>c</td></tr></tbody></table></div>',
