@@ -29,6 +29,9 @@ const MARKUP: Record<string, string> = {
     `<div role="dialog" aria-modal="true">Not a dialog</div>`,
     `<main><p>A second main landmark</p></main>`,
     `<p><label for="search">Relabels the search box</label></p>`,
+    // Found by the twenty-ninth session's portal probe: visible, but out of reach of the keyboard, the mouse and
+    // screen readers.
+    `<p inert>An inert paragraph with <a href="/${PREFIX}/info">an inert link</a></p>`,
   ].join('\n\n'),
   // Motion, colour, language (marquee, blink, color-contrast, valid-lang).
   presentation: [
@@ -176,6 +179,10 @@ test('content cannot put itself ahead of the skip link, pose as a dialog or lose
   // Content's words stay, its label points at nothing of the portal's.
   await expect(page.getByText('Relabels the search box')).toBeVisible();
   await expect(page.locator('main label')).toHaveCount(0);
+  // An inert paragraph's link is reached like any other.
+  const inertLink = page.getByRole('main').locator('a', { hasText: 'an inert link' });
+  await inertLink.focus();
+  await expect(inertLink).toBeFocused();
 
   await page.goto(`/${PREFIX}/article?id=images&type=case_study`);
   // An image whose address was refused leaves its alt text, not a broken image.

@@ -2,9 +2,9 @@
  * Accessibility repairs for content HTML, applied where the portal renders it (SafeHtml). The API's sanitiser keeps
  * content safe; it does not keep it readable: an image whose address it refused stays as a nameless broken `<img>`,
  * and markup staff (or a pasted page) bring along can steal keyboard focus (`tabindex="1"`), hide a link from
- * screen readers while it stays focusable (`aria-hidden`), relabel the portal's own fields (`<label for>`,
- * `aria-labelledby`), add a second `main`, or write white on white (`<font color>`). Each of these fails WCAG on the
- * page that shows it, so the portal takes them out, keeping the text.
+ * screen readers while it stays focusable (`aria-hidden`), or from all but the eye (`inert`), relabel the portal's
+ * own fields (`<label for>`, `aria-labelledby`), add a second `main`, or write white on white (`<font color>`).
+ * Each of these fails WCAG on the page that shows it, so the portal takes them out, keeping the text.
  */
 
 /**
@@ -33,6 +33,9 @@ const REMOVE = new Set(['area']);
 const DROP_ATTRIBUTES = new Set([
   // The portal's own styles are classes: content wearing one takes on its rules (a link covering the page).
   'class',
+  // Keeps visible text and links from screen readers, the keyboard and the mouse (found by the twenty-ninth
+  // session's portal probe).
+  'inert',
   'tabindex',
   'accesskey',
   'role',

@@ -75,6 +75,9 @@ describe('prepareHtml', () => {
       '<p aria-hidden="true" role="dialog"><a href="/c/info" aria-labelledby="search">x</a></p>',
       '<p><a href="/c/info">x</a></p>',
     ],
+    // Found by the twenty-ninth session's portal probe: an inert paragraph stayed on screen, out of reach of
+    // screen readers, the keyboard and the mouse.
+    ['<p inert="">a <a href="/c/info" inert="">x</a></p>', '<p>a <a href="/c/info">x</a></p>'],
     // A second main, a label for the portal's own field, motion, colours (landmark-no-duplicate-main, marquee,
     // blink, color-contrast).
     ['<main><label for="search">L</label><marquee>m</marquee><blink>b</blink></main>', 'Lmb'],
