@@ -52,6 +52,14 @@ const MARKUP: Record<string, string> = {
     `<ul><li>An item</li><p>Not an item</p></ul><dl><p>Not a term</p></dl>`,
     `<h2>Section</h2><h6>Five levels down</h6>`,
   ].join('\n\n'),
+  // Found by the twenty-ninth session's portal probe: landmarks of the page's own, or named alike
+  // (landmark-unique).
+  regions: [
+    `<nav><a href="/${PREFIX}/info">One list of links</a></nav>`,
+    `<nav><a href="/${PREFIX}/dashboard">Another list of links</a></nav>`,
+    `<search>Not the page's search</search>`,
+    `<aside title="Note">A note</aside><aside title="Note">Another note</aside>`,
+  ].join('\n\n'),
 };
 
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><title>Picture</title><rect width="40" height="40" fill="#369"/></svg>\n`;

@@ -14,6 +14,10 @@
  */
 const UNWRAP = new Set([
   'main',
+  // The page's navigation and search are the portal's: two lists of links in content were two unnamed
+  // navigation landmarks beside its own (axe's landmark-unique; found by the twenty-ninth session's portal probe).
+  'nav',
+  'search',
   'dialog',
   'label',
   'marquee',
@@ -139,6 +143,8 @@ export function repairContent(root: DocumentFragment) {
     for (const { name } of [...element.attributes]) {
       if (DROP_ATTRIBUTES.has(name) || name.startsWith('aria-')) element.removeAttribute(name);
     }
+    // An aside's title names its landmark, and content's notes may share one (landmark-unique).
+    if (tag === 'aside') element.removeAttribute('title');
     const lang = element.getAttribute('lang');
     if (lang !== null && !knownLanguage(lang.trim())) element.removeAttribute('lang');
     if (UNWRAP.has(tag)) element.replaceWith(...element.childNodes);

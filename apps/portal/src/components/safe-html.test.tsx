@@ -82,6 +82,12 @@ describe('prepareHtml', () => {
     // blink, color-contrast).
     ['<main><label for="search">L</label><marquee>m</marquee><blink>b</blink></main>', 'Lmb'],
     ['<p><font color="#ffffff">white</font></p>', '<p>white</p>'],
+    // Found by the twenty-ninth session's portal probe: content's lists of links were navigation landmarks beside
+    // the page's own, and notes of one title landmarks of one name (landmark-unique).
+    [
+      '<nav><a href="/c/info">a</a></nav><search>s</search><aside title="Note">n</aside>',
+      '<a href="/c/info">a</a>s<aside>n</aside>',
+    ],
     // The portal's own styles are classes: content wearing one of them took on its rules (found by the
     // twenty-second session's portal probe: a link in the card row's class covered the whole page).
     [
