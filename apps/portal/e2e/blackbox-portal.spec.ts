@@ -53,12 +53,14 @@ const MARKUP: Record<string, string> = {
     `<h2>Section</h2><h6>Five levels down</h6>`,
   ].join('\n\n'),
   // Found by the twenty-ninth session's portal probe: landmarks of the page's own, or named alike
-  // (landmark-unique).
+  // (landmark-unique), and controls inside a summary, itself one (nested-interactive).
   regions: [
     `<nav><a href="/${PREFIX}/info">One list of links</a></nav>`,
     `<nav><a href="/${PREFIX}/dashboard">Another list of links</a></nav>`,
     `<search>Not the page's search</search>`,
     `<aside title="Note">A note</aside><aside title="Note">Another note</aside>`,
+    `<details><summary>See <a href="/${PREFIX}/info">the terms</a></summary>The terms.</details>`,
+    `<details><summary>Outer <details><summary>Inner</summary>Inner text.</details></summary>Outer text.</details>`,
   ].join('\n\n'),
 };
 

@@ -123,6 +123,15 @@ describe('prepareHtml', () => {
       ' <div data-table-box="" role="group" tabindex="0" aria-label="Table"><table><tbody><tr><td></td></tr></tbody></table></div>',
     ],
     ['<details><summary></summary>x</details>', '<details><summary>Details</summary>x</details>'],
+    // Found by the twenty-ninth session's portal probe: controls inside a summary (nested-interactive).
+    [
+      '<details><summary>See <a href="/c/info">the <b>terms</b></a></summary><a href="/c/info">t</a></details>',
+      '<details><summary>See the <b>terms</b></summary><a href="/c/info">t</a></details>',
+    ],
+    [
+      '<details><summary>Outer <details><summary>Inner</summary>i</details></summary>o</details>',
+      '<details><summary>Outer <div><div>Inner</div>i</div></summary>o</details>',
+    ],
     ['<map name="m"><area href="/c/info"></map>', ''],
     // Lists hold items, items sit in lists (list, listitem, definition-list, dlitem).
     ['<ul><li>a</li><p>b</p>c</ul>', '<ul><li>a</li><li><p>b</p></li><li>c</li></ul>'],
