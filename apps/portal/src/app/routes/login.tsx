@@ -64,6 +64,11 @@ const Logo = styled.img`
   display: block;
   height: 3rem;
   width: auto;
+  /* A logo far wider than high (5,000 by 10) is drawn smaller within the panel, rather than 24,000 px wide with the
+     form beyond the window (found by the twenty-ninth session's portal probe). */
+  max-width: 100%;
+  object-fit: contain;
+  object-position: left center;
   margin-bottom: ${({ theme }) => theme.space.md};
 `;
 

@@ -113,6 +113,12 @@ const Brand = styled.div`
 const Logo = styled.img`
   height: 2rem;
   width: auto;
+  /* A logo far wider than high (5,000 by 10) is drawn smaller, within 10rem and half the row it shares with the
+     welcome, rather than widening the page (found by the twenty-ninth session's portal probe). */
+  min-width: 0;
+  max-width: min(10rem, 50%);
+  object-fit: contain;
+  object-position: left center;
 `;
 
 const Welcome = styled.p`
