@@ -118,6 +118,47 @@ test.describe('login', () => {
     await expect(page.getByText(`Welcome, ${user.first_name}`)).toBeVisible();
   });
 
+  // Found by the twenty-ninth session's API probe: anyone may ask for a link to someone else's address with names
+  // and a phone of their own, and the owner opening it recorded them on their account. The Continue page names the
+  // details a link was asked with and lets the account keep the ones it holds.
+  test("a login link asked for with someone else's details lets the account keep its own", async ({
+    page,
+  }) => {
+    const owner = await loginMagicLink(page, 'northbank', newUser('owner'));
+    await page.goto('/api/northbank/logout');
+    await expect(page).toHaveURL(/\/northbank\/login$/);
+
+    const since = Date.now();
+    await page.getByLabel('First name').fill('Mallory');
+    await page.getByLabel('Last name').fill('Evil');
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Phone').fill('020 7946 0999');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('An email has been sent with a link to log in')).toBeVisible();
+
+    await page.goto(await waitForLoginLink(owner.email, since));
+    await expect(
+      page.getByText('This link was asked for as Mallory Evil, phone 020 7946 0999.', {
+        exact: false,
+      }),
+    ).toBeVisible();
+    await expect(
+      page.getByText(`We hold ${owner.first_name} ${owner.last_name}, phone ${owner.phone}`),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+    const keep = page.getByRole('button', { name: 'Continue with the details we hold' });
+    await expect(
+      page.getByRole('button', { name: 'Continue and update my details' }),
+    ).toBeVisible();
+    // The first button is the first stop for the keyboard.
+    await page.keyboard.press('Tab');
+    await expect(keep).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/northbank\/dashboard$/);
+    await expect(page.getByText(`Welcome, ${owner.first_name}`)).toBeVisible();
+    await expect(page.getByRole('banner')).toContainText(`${owner.first_name} ${owner.last_name}`);
+  });
+
   test('a protected page without a session goes to the login page', async ({ page }) => {
     await page.goto('/demo/calculator/building-warranty');
     await expect(page).toHaveURL(/\/demo\/login$/);
