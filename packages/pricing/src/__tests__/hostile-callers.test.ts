@@ -459,6 +459,7 @@ describe('the ESM and CommonJS builds in one program', () => {
   it('recognise each other’s PricingInputError with instanceof', () => {
     const script = `
 import { createRequire } from 'node:module';
+import { inspect } from 'node:util';
 import * as esm from '@firm/pricing';
 const cjs = createRequire(process.cwd() + '/')('@firm/pricing');
 const thrown = (pricing) => {
@@ -477,6 +478,9 @@ console.log(JSON.stringify({
   isError: fromEsm instanceof Error && fromCjs instanceof Error,
   issues: fromCjs.issues.map((issue) => issue.field),
   name: fromCjs.name,
+  // What loggers print: pino's "type" is constructor.name, console.error and inspect head the stack with it.
+  constructorNames: [fromEsm.constructor.name, fromCjs.constructor.name, esm.PricingInputError.name],
+  inspected: [inspect(fromEsm), inspect(fromCjs)].map((text) => text.split(':')[0]),
   others: [new Error('x'), new TypeError('x'), {}, null, 1, proxy, Object.create(null)]
     .some((value) => value instanceof esm.PricingInputError || value instanceof cjs.PricingInputError),
 }));`;
@@ -492,6 +496,8 @@ console.log(JSON.stringify({
       isError: true,
       issues: ['propertyType', 'contractWorksValue'],
       name: 'PricingInputError',
+      constructorNames: ['PricingInputError', 'PricingInputError', 'PricingInputError'],
+      inspected: ['PricingInputError', 'PricingInputError'],
       others: false,
     });
   });

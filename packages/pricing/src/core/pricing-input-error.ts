@@ -21,9 +21,15 @@ export class PricingInputError extends Error {
    * `error instanceof PricingInputError` holds for an error of any copy of the library (the ESM
    * and CommonJS builds each define this class: the dual-package hazard). A subclass keeps the
    * ordinary check. Never throws, whatever `value` is (a revoked Proxy included).
+   *
+   * The class is told from a subclass by what it extends (Error), not by naming it here: a class
+   * that names itself inside its body is renamed `_PricingInputError` by the build, and loggers
+   * print that name (constructor.name) for every error.
    */
   static override [Symbol.hasInstance](value: unknown): value is PricingInputError {
-    if (this !== PricingInputError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    if (Object.getPrototypeOf(this) !== Error) {
+      return Function.prototype[Symbol.hasInstance].call(this, value);
+    }
     try {
       return (
         typeof value === 'object' &&
