@@ -202,6 +202,11 @@ describe('firm-pricing quote', () => {
       ],
       '--colour is not an option of car',
     ],
+    [
+      [...BUILDING_WARRANTY_ARGS, '--csv'],
+      'error: quote prints text, or JSON with --json; --csv is for sweep.',
+    ],
+    [['recommend', 'framework', '--csv'], 'error: recommend prints text, or JSON with --json'],
     [['quote', 'boat'], 'quote needs one of building-warranty|btr|car'],
     [['price'], 'Unknown command "price"'],
     [[], 'No command given'],

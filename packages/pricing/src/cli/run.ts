@@ -54,6 +54,10 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (extra.length > 0) {
     return usage(io, [`Unexpected argument ${describeValue(extra[0] as string)}.`]);
   }
+  if ((command === 'quote' || command === 'recommend') && parsed.switches.has('csv')) {
+    // A script asking for CSV must not be handed the text layout with status 0.
+    return usage(io, [`${command} prints text, or JSON with --json; --csv is for sweep.`]);
+  }
   try {
     if (command === 'quote' && isOneOf(product, QUOTE_PRODUCTS)) {
       return await quote(product, parsed, io);
