@@ -335,6 +335,40 @@ describe('properties', () => {
     );
   });
 
+  it('should never fall as the rental income, the term or the programme of works rises', () => {
+    // decisions.md §1: the loss of rent premium grows with income × term rate × years (0.0085,
+    // 0.0144, 0.0192 of a year's income for 12, 24, 36 months) and with £2,000 a programme month.
+    fc.assert(
+      fc.property(
+        btrInputArb,
+        lossOfRentArb,
+        fc.integer({ min: 0, max: 34_000_000 }),
+        fc.integer({ min: 0, max: 8 }),
+        (input, cover, more, moreSteps) => {
+          const total = (change: Partial<LossOfRentInput>) =>
+            quoteBtrWarranty({ ...input, lossOfRent: { ...cover, ...change } }).total;
+          const base = total({});
+          const income = cover.anticipatedRentalIncome + more;
+          if (income <= BTR_LIMITS.anticipatedRentalIncome.max) {
+            expect(total({ anticipatedRentalIncome: income })).toBeGreaterThanOrEqual(base);
+          }
+          const programme = cover.programmeMonths + moreSteps * 6;
+          if (programme <= BTR_LIMITS.programmeMonths.max) {
+            expect(total({ programmeMonths: programme })).toBeGreaterThanOrEqual(base);
+          }
+          const byTerm = BTR_TERMS.map((termMonths) => total({ termMonths }));
+          byTerm.slice(1).forEach((value, i) => {
+            expect(value).toBeGreaterThanOrEqual(byTerm[i] as number);
+          });
+          // Adding the cover never lowers the quote.
+          expect(base).toBeGreaterThanOrEqual(
+            quoteBtrWarranty({ ...input, lossOfRent: undefined }).total,
+          );
+        },
+      ),
+    );
+  });
+
   it('should survive a JSON round trip unchanged', () => {
     fc.assert(
       fc.property(btrInputArb, (input) => {

@@ -260,6 +260,23 @@ describe('properties', () => {
     );
   });
 
+  it('should never fall as the stage advances, nor for a conversion over a new build', () => {
+    // decisions.md §1: stage rates 0 < 0.25 < 0.5 and build type 0 < 0.25 of the same sum insured.
+    fc.assert(
+      fc.property(buildingWarrantyInputArb, (input) => {
+        const byStage = STAGES.map((stage) => quoteBuildingWarranty({ ...input, stage }).estimate);
+        byStage.slice(1).forEach((estimate, i) => {
+          expect(estimate).toBeGreaterThanOrEqual(byStage[i] as number);
+        });
+        expect(
+          quoteBuildingWarranty({ ...input, buildType: 'Conversion' }).estimate,
+        ).toBeGreaterThanOrEqual(
+          quoteBuildingWarranty({ ...input, buildType: 'New Build' }).estimate,
+        );
+      }),
+    );
+  });
+
   it('should fall at each band edge: the pound below the edge is dearer', () => {
     fc.assert(
       fc.property(

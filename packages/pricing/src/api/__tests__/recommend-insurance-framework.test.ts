@@ -329,6 +329,26 @@ describe('properties', () => {
     );
   });
 
+  it('should never lower a recommended limit as the contract value rises', () => {
+    fc.assert(
+      fc.property(frameworkInputArb, fc.integer({ min: 0, max: 49_500_000 }), (input, more) => {
+        fc.pre(input.contractValue + more <= 50_000_000);
+        const lower = recommendInsuranceFramework(input);
+        const higher = recommendInsuranceFramework({
+          ...input,
+          contractValue: input.contractValue + more,
+        });
+        for (const limit of [
+          'professionalIndemnity',
+          'publicLiability',
+          'employersLiability',
+        ] as const) {
+          expect(higher[limit]).toBeGreaterThanOrEqual(lower[limit]);
+        }
+      }),
+    );
+  });
+
   it('should survive a JSON round trip unchanged', () => {
     fc.assert(
       fc.property(frameworkInputArb, (input) => {
