@@ -144,6 +144,40 @@ describe('firm-pricing quote', () => {
     );
   });
 
+  it.each([
+    ['4,999,999', 'at least £5,000,000'],
+    ['5,000,000', '£10,000,000'],
+    ['25,000,000', '£15,000,000'],
+  ])(
+    'says "at least" of the professional indemnity limit only in the lowest band (contract value %s)',
+    async (contractValue, limit) => {
+      const run = await cli(
+        'recommend',
+        'framework',
+        '--property-type',
+        'Residential',
+        '--contract-value',
+        contractValue,
+        '--has-basement',
+        'no',
+        '--development-type',
+        'Fit-Out',
+        '--gdv',
+        '9000000',
+        '--contractor',
+        'Developer as contractor',
+        '--scheme-location',
+        'Urban',
+        '--reinstatement',
+        '0',
+        '--has-flat-roof',
+        'no',
+      );
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`\\n  Professional indemnity +${limit}\\n`));
+    },
+  );
+
   it('prints every bad option and exits 2', async () => {
     const run = await cli(
       'quote',

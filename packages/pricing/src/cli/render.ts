@@ -11,6 +11,7 @@ import type {
 } from '../api/recommend-insurance-framework';
 import { CAR_ASSUMPTIONS } from '../tables/contractors-all-risks';
 import { IPT_RATE } from '../tables/btr-warranty';
+import { PROFESSIONAL_INDEMNITY_BANDS } from '../tables/framework-limits';
 
 type Line = readonly [label: string, value: string] | string;
 
@@ -115,7 +116,11 @@ export function renderFramework(
     ['Basement', input.hasBasement ? 'yes' : 'no'],
     ['Flat roof', input.hasFlatRoof ? 'yes' : 'no'],
     'Limits',
-    ['Professional indemnity', `at least ${formatPounds(recommendation.professionalIndemnity)}`],
+    [
+      'Professional indemnity',
+      // Only the lowest band's limit is a minimum ("at least £5m", decisions.md §1).
+      `${input.contractValue < PROFESSIONAL_INDEMNITY_BANDS[1].from ? 'at least ' : ''}${formatPounds(recommendation.professionalIndemnity)}`,
+    ],
     ['Public liability', formatPounds(recommendation.publicLiability)],
     ['Employers liability', formatPounds(recommendation.employersLiability)],
   ]);
