@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   quoteBtrWarranty,
@@ -359,4 +360,49 @@ describe('firm-pricing sweep', () => {
       'Conversion,Completed,250,50000000,0.83,0.25,0.5,0,1.58,790000',
     );
   });
+});
+
+describe('firm-pricing writing to a pipe or file that fails', () => {
+  const exit = (child: ReturnType<typeof spawn>) =>
+    new Promise<number | null>((resolve) => child.on('close', resolve));
+
+  it('stops quietly with status 0 when the reader closes stdout (| head -c1)', async () => {
+    const child = spawn(process.execPath, [bin, 'sweep', 'building-warranty']);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    expect(await exit(child)).toBe(0);
+    expect(stderr).toBe('');
+  });
+
+  it('finishes with status 0 when nobody reads stderr', async () => {
+    const child = spawn(process.execPath, [bin, 'sweep', 'car']);
+    child.stderr.destroy();
+    let lines = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (const byte of chunk) if (byte === 10) lines += 1;
+    });
+    expect(await exit(child)).toBe(0);
+    expect(lines).toBe(1 + 4 * 991);
+  });
+
+  it.runIf(existsSync('/dev/full'))(
+    'says in one line that the output could not be written, and exits 1',
+    async () => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const child = spawn(process.execPath, [bin, 'sweep', 'car'], {
+          stdio: ['ignore', full, 'pipe'],
+        });
+        let stderr = '';
+        child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        expect(await exit(child)).toBe(1);
+        expect(stderr).toBe(
+          'firm-pricing: cannot write the output: ENOSPC: no space left on device, write\n',
+        );
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
 });
