@@ -415,6 +415,27 @@ describe('caller text in messages', () => {
     ]);
   });
 
+  it('shows the look-alike characters of a label that only looks right as \\u{…}', () => {
+    // Cyrillic а (U+0430) in "Not Stаrted", fullwidth Ｃ in "Ｃonversion": printed as they are, the
+    // message would quote a label indistinguishable from the one it says is expected.
+    const error = inputError(() =>
+      quoteBuildingWarranty({
+        ...BUILDING_WARRANTY,
+        buildType: '\uFF23onversion',
+        stage: 'Not St\u0430rted',
+      } as never),
+    );
+    expect(error.issues.map((issue) => issue.message)).toEqual([
+      'Must be one of "New Build", "Conversion" (got "\\u{FF23}onversion").',
+      'Must be one of "Not Started", "Part Complete", "Completed" (got "Not St\\u{430}rted").',
+    ]);
+    // A caller's own field name or free text is still shown as written.
+    expect(
+      inputError(() => quoteBuildingWarranty({ ...BUILDING_WARRANTY, prénom: 1 } as never))
+        .issues[0]?.field,
+    ).toBe('prénom');
+  });
+
   it('cuts a long value after 60 characters, counting an escape as the characters it shows', () => {
     const stage = `${'\u0007'.repeat(10)}${'s'.repeat(100)}`;
     const error = inputError(() => quoteBuildingWarranty({ ...BUILDING_WARRANTY, stage } as never));

@@ -31,6 +31,8 @@ interface MessageParams {
   readonly step?: string;
   readonly options?: readonly unknown[];
   readonly count?: string;
+  /** Show `got`'s characters outside printable ASCII as `\u{…}` (see {@link readOption}). */
+  readonly gotAsAscii?: boolean;
 }
 
 /**
@@ -51,8 +53,8 @@ export function collect(
     field,
     message: message.replace(
       /\{(got|min|max|step|options|count)\}/g,
-      (_, name: keyof MessageParams) => {
-        if (name === 'got') return describeValue(params.got);
+      (_, name: Exclude<keyof MessageParams, 'gotAsAscii'>) => {
+        if (name === 'got') return describeValue(params.got, params.gotAsAscii);
         if (name === 'options')
           return (params.options ?? []).map((o) => describeValue(o)).join(', ');
         return params[name] ?? '';
@@ -225,7 +227,10 @@ export function readOption<const T>(
   if (value === UNREADABLE) return undefined; // already reported
   if (value === undefined) return void collect(issues, field, MISSING_MESSAGE);
   if (!options.includes(value as T)) {
-    return void collect(issues, field, UNKNOWN_OPTION_MESSAGE, { got: value, options });
+    // Every option is plain ASCII: a label that only looks like one ("Not Stаrted" with a Cyrillic
+    // а) is quoted with its other characters as \u{…}, so the message shows why it is not the same.
+    const gotAsAscii = options.every((option) => typeof option !== 'string' || ASCII.test(option));
+    return void collect(issues, field, UNKNOWN_OPTION_MESSAGE, { got: value, options, gotAsAscii });
   }
   return value as T;
 }
@@ -274,6 +279,9 @@ export function isPlainWithOnly(record: object, known: readonly string[]): boole
   return true;
 }
 
+/** Printable ASCII only. */
+const ASCII = /^[\x20-\x7E]*$/;
+
 /** The most characters of a caller's text (a name or a value) that a message quotes. */
 const SHOWN = 60;
 
@@ -288,15 +296,17 @@ const HIDDEN =
 /**
  * A caller's text made short and printable for a message: hidden characters shown as `\u{…}`,
  * `\` and `"` escaped, and cut after {@link SHOWN} characters with "…". Reads only the prefix.
+ * With `asAscii`, every character outside printable ASCII is shown as `\u{…}` too.
  */
-export function printable(text: string): string {
+export function printable(text: string, asAscii = false): string {
   let shown = '';
   for (const char of text) {
-    const piece = HIDDEN.test(char)
-      ? `\\u{${(char.codePointAt(0) as number).toString(16).toUpperCase()}}`
-      : char === '\\' || char === '"'
-        ? `\\${char}`
-        : char;
+    const piece =
+      HIDDEN.test(char) || (asAscii && !ASCII.test(char))
+        ? `\\u{${(char.codePointAt(0) as number).toString(16).toUpperCase()}}`
+        : char === '\\' || char === '"'
+          ? `\\${char}`
+          : char;
     if (shown.length + piece.length > SHOWN) return `${shown}…`;
     shown += piece;
   }
@@ -310,8 +320,8 @@ const LARGEST_BIGINT_SHOWN = 10n ** 30n;
  * A short, safe rendering of a bad value for a message. Never throws, and never turns a caller's
  * object into text (no toString, valueOf, toJSON or Symbol.toPrimitive runs).
  */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return `"${printable(value)}"`;
+export function describeValue(value: unknown, asAscii = false): string {
+  if (typeof value === 'string') return `"${printable(value, asAscii)}"`;
   if (typeof value === 'bigint') {
     return value < LARGEST_BIGINT_SHOWN && value > -LARGEST_BIGINT_SHOWN
       ? `${value}n`
