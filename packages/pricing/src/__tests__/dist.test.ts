@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { quoteBuildingWarranty, RATE_TABLE_VERSION } from '../index';
@@ -89,6 +90,46 @@ describe('the built package', () => {
     ]) {
       expect(declarations).toContain(name);
     }
+  });
+
+  it('types what the functions accept for a strict consumer (exactOptionalPropertyTypes), ESM and CJS', () => {
+    // quoteBtrWarranty treats lossOfRent: undefined as no cover; the declarations must allow it.
+    const call = `({ stage: 'Completed', units: 50, sumInsured: 8_000_000, gdv: 20_000_000, lossOfRent: cover })`;
+    writeFileSync(
+      join(projectDir, 'strict-consumer.mts'),
+      `import { quoteBtrWarranty, type LossOfRentInput } from '@firm/pricing';
+declare const cover: LossOfRentInput | undefined;
+export const total: number = quoteBtrWarranty${call}.total;\n`,
+    );
+    writeFileSync(
+      join(projectDir, 'strict-consumer.cts'),
+      `import pricing = require('@firm/pricing');
+declare const cover: pricing.LossOfRentInput | undefined;
+export const total: number = pricing.quoteBtrWarranty${call}.total;\n`,
+    );
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    let errors = '';
+    try {
+      execFileSync(
+        process.execPath,
+        [
+          tsc,
+          '--noEmit',
+          '--strict',
+          '--exactOptionalPropertyTypes',
+          '--module',
+          'nodenext',
+          '--target',
+          'es2022',
+          'strict-consumer.mts',
+          'strict-consumer.cts',
+        ],
+        { cwd: projectDir, encoding: 'utf8' },
+      );
+    } catch (error) {
+      errors = String((error as { stdout?: unknown }).stdout);
+    }
+    expect(errors).toBe('');
   });
 
   it('ships the command-line tool with its shebang', () => {

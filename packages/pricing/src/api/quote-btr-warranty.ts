@@ -39,8 +39,8 @@ export interface BtrWarrantyInput {
   readonly sumInsured: number;
   /** Gross development value in whole pounds, 20,000,000–500,000,000 (recorded, not priced). */
   readonly gdv: number;
-  /** Leave out for no loss of rent cover. */
-  readonly lossOfRent?: LossOfRentInput;
+  /** Leave out (or give undefined) for no loss of rent cover. */
+  readonly lossOfRent?: LossOfRentInput | undefined;
 }
 
 /** The rates behind a BTR quote: percentages of the sum insured, and the loss of rent term rate. */
