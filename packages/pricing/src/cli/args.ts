@@ -13,7 +13,7 @@ const SWITCHES = new Set(['json', 'csv', 'help']);
 
 /**
  * Split the arguments. `--json`, `--csv` and `--help` are switches; every other `--name` takes the
- * next word (or the text after `=`) as its value.
+ * next word (or the text after `=`) as its value. A lone `--` ends the options.
  *
  * @example parseArgs(['quote', 'car', '--contract-works-value=500000', '--json'])
  */
@@ -24,7 +24,12 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   const problems: string[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
-    if (arg === '-h') {
+    if (arg === '--') {
+      // The end of the options, as in every Unix tool: what follows are words, even when they start with `--`
+      // (it was read as an option with no name: "-- needs a value"; twenty-ninth session's pricing probe).
+      positionals.push(...args.slice(i + 1));
+      break;
+    } else if (arg === '-h') {
       switches.add('help');
     } else if (arg.startsWith('--')) {
       const equals = arg.indexOf('=');

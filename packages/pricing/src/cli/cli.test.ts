@@ -246,6 +246,8 @@ describe('firm-pricing quote', () => {
     [['price'], 'Unknown command "price"'],
     [[], 'No command given'],
     [['quote', 'car', '--units'], '--units needs a value'],
+    // A lone `--` ends the options: what follows is a word, not an option (twenty-ninth session's probe).
+    [['quote', 'car', '--', '--units', '3'], 'error: Unexpected argument "--units".'],
     [['constructor'], 'error: Unknown command "constructor".'],
     [['__proto__'], 'error: Unknown command "__proto__".'],
     [['toString', 'car'], 'error: Unknown command "toString".'],
@@ -317,6 +319,23 @@ describe('firm-pricing sweep', () => {
     expect(rows).toHaveLength(991);
     expect(rows[0]).toBe('Conversion,Completed,6,500000,1.13,0.25,0.5,0.06,1.94,9700');
     expect(rows.at(-1)).toBe('Conversion,Completed,6,50000000,0.83,0.25,0.5,0.06,1.64,820000');
+  });
+
+  it('counts one row as one row, and takes the words after -- as words', async () => {
+    const one = await cli(
+      'sweep',
+      'car',
+      '--property-type',
+      'New Build Commercial',
+      '--contract-works-value',
+      '500000',
+    );
+    expect(one.code).toBe(0);
+    expect(one.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(one.stderr).toContain(`: 1 row priced with rate tables ${RATE_TABLE_VERSION}`);
+    const ended = await cli('sweep', 'car', '--');
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toContain('3964 rows priced');
   });
 
   it('sweeps the BTR warranty without loss of rent when asked', async () => {

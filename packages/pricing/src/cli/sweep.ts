@@ -174,7 +174,9 @@ export async function sweep(
       }
   }
   await io.write(buffer);
-  io.error(`firm-pricing: ${rows} rows priced with rate tables ${RATE_TABLE_VERSION}`);
+  io.error(
+    `firm-pricing: ${rows} ${rows === 1 ? 'row' : 'rows'} priced with rate tables ${RATE_TABLE_VERSION}`,
+  );
   return 0;
 }
 
