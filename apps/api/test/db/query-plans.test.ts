@@ -12,7 +12,15 @@ import {
 import { listActivity, listDueDiligence, listQuotes } from '../../src/repositories/records.js';
 import { purgeExpired } from '../../src/repositories/sessions.js';
 import { sweepOrphanUploads } from '../../src/services/upload-sweep.js';
-import { buildTestApp, loginMagic, loginOpen, type TestApp } from '../helper.js';
+import {
+  PERSON,
+  buildTestApp,
+  loginLinkToken,
+  loginMagic,
+  loginOpen,
+  outboxMails,
+  type TestApp,
+} from '../helper.js';
 import { routeKey, routeTable, validRequest } from '../hardening/support.js';
 
 /**
@@ -70,6 +78,27 @@ describe('query plans (SQLite)', () => {
     recording = true;
     const demo = await loginOpen(t.app, 'demo');
     await loginMagic(t, 'northbank');
+    // A link asked for with other details than the account holds: its Continue page reads the token and the
+    // account, and the account keeps its details (`details=held`).
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/northbank/login',
+      payload: { ...PERSON, first_name: 'Mallory' },
+    });
+    await t.app.background.drain();
+    const token = loginLinkToken((await outboxMails(t.dataDir)).at(-1) ?? '');
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/api/northbank/login/link?token=${token}`,
+    });
+    expect(page.body).toContain('name="details" value="held"');
+    const held = await t.app.inject({
+      method: 'POST',
+      url: '/api/northbank/login/link',
+      payload: `token=${token}&details=held`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(held.statusCode).toBe(303);
     const video = await t.app.inject({
       method: 'GET',
       url: '/api/demo/video',
@@ -137,6 +166,10 @@ describe('query plans (SQLite)', () => {
       }
       // The scenario reached the statements it is meant to: quotes, submissions, sessions, the outbox.
       expect(planned).toBeGreaterThan(20);
+      expect(
+        [...ran.keys()].some((sql) => /^select .* from "users" where "client_id" = \?/.test(sql)),
+        'the Continue page reads the account',
+      ).toBe(true);
       for (const table of ['sessions', 'quotes', 'due_diligence', 'outbox', 'content_items']) {
         expect(
           [...ran.keys()].some((sql) => sql.includes(`"${table}"`)),
