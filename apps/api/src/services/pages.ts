@@ -1,3 +1,5 @@
+import type { UserDetails } from '../repositories/users.js';
+
 const escapeHtml = (text: string): string =>
   text.replace(
     /[&<>"']/g,
@@ -36,11 +38,7 @@ function page(title: string, body: string): string {
 }
 
 /** The details a login link records: a person's names and phone, as the login form gave them. */
-export interface LinkDetails {
-  first_name: string;
-  last_name: string;
-  phone: string;
-}
+export type LinkDetails = Pick<UserDetails, 'first_name' | 'last_name' | 'phone'>;
 
 const sameDetails = (a: LinkDetails, b: LinkDetails): boolean =>
   a.first_name === b.first_name && a.last_name === b.last_name && a.phone === b.phone;

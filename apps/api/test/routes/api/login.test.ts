@@ -443,12 +443,7 @@ describe.each(databases)('login ($name)', (target) => {
       expect(asked.page).toContain('name="details" value="held"');
       expect(asked.page).toContain('name="details" value="given"');
       // Opening the page spent nothing and changed nothing.
-      const held = await t.app.inject({
-        method: 'POST',
-        url: '/api/northbank/login/link',
-        payload: `token=${asked.token}&details=held`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const held = await useToken(t, `${asked.token}&details=held`);
       expect(held.statusCode).toBe(303);
       expect(await whoAmI(t, sessionCookie(held))).toMatchObject({
         email: 'vera@example.com',
@@ -459,12 +454,7 @@ describe.each(databases)('login ($name)', (target) => {
 
       // The owner who did ask, with a new phone, records it.
       const updated = await pageOf();
-      const given = await t.app.inject({
-        method: 'POST',
-        url: '/api/northbank/login/link',
-        payload: `token=${updated.token}&details=given`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const given = await useToken(t, `${updated.token}&details=given`);
       expect(given.statusCode).toBe(303);
       expect(await whoAmI(t, sessionCookie(given))).toMatchObject({
         first_name: 'Mallory',
@@ -473,12 +463,7 @@ describe.each(databases)('login ($name)', (target) => {
 
       // A choice that is neither is refused, and spends nothing.
       const odd = await pageOf();
-      const refused = await t.app.inject({
-        method: 'POST',
-        url: '/api/northbank/login/link',
-        payload: `token=${odd.token}&details=both`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const refused = await useToken(t, `${odd.token}&details=both`);
       expect(refused.statusCode).toBe(400);
       expect((await useToken(t, odd.token)).statusCode).toBe(303);
     });
