@@ -2,12 +2,9 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Fsync from '../../src/services/fsync.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Uploads from '../../src/services/uploads.js';
-
-/** The folders and files fsync-ed, by name, in order. */
-const synced: string[] = [];
+import { type FsyncRecorder, recordFsyncs } from '../fsync-recorder.js';
 
 const pdf = () => Readable.from([Buffer.from('%PDF-1.4\nplans\n%%EOF\n')]);
 
@@ -17,25 +14,15 @@ const pdf = () => Readable.from([Buffer.from('%PDF-1.4\nplans\n%%EOF\n')]);
 // fsync the folders they make).
 describe('a stored upload is durable with the uploads folder that holds it', () => {
   let scratch: string;
+  let fsyncs: FsyncRecorder;
   let storeUpload: typeof Uploads.storeUpload;
   beforeAll(async () => {
     scratch = await mkdtemp(path.join(tmpdir(), 'firm-upload-fsync-'));
-    // Test files share modules: a fresh copy of the uploads module, with fsync noted.
-    vi.doMock('../../src/services/fsync.js', async (importOriginal) => {
-      const actual = await importOriginal<typeof Fsync>();
-      return {
-        fsyncPath: async (file: string) => {
-          await actual.fsyncPath(file);
-          synced.push(path.basename(file));
-        },
-      };
-    });
-    vi.resetModules();
+    fsyncs = recordFsyncs();
     ({ storeUpload } = await import('../../src/services/uploads.js'));
   });
   afterAll(async () => {
-    vi.doUnmock('../../src/services/fsync.js');
-    vi.resetModules();
+    fsyncs.stop();
     await rm(scratch, { recursive: true, force: true });
   });
 
@@ -44,21 +31,21 @@ describe('a stored upload is durable with the uploads folder that holds it', () 
     const uploadsDir = path.join(dataDir, 'uploads');
     await mkdir(dataDir);
 
-    synced.length = 0;
+    fsyncs.synced.length = 0;
     const first = await storeUpload(pdf(), 'plans.pdf', uploadsDir);
     expect(first.status).toBe('stored');
-    expect(synced).toEqual(['uploads', 'data']);
+    expect(fsyncs.synced).toEqual(['uploads', 'data']);
 
     // The folder's name is durable now: later uploads fsync the uploads folder alone.
-    synced.length = 0;
+    fsyncs.synced.length = 0;
     expect((await storeUpload(pdf(), 'plans.pdf', uploadsDir)).status).toBe('stored');
-    expect(synced).toEqual(['uploads']);
+    expect(fsyncs.synced).toEqual(['uploads']);
 
     // A folder deleted meanwhile and made again is a new name: fsync-ed in the data folder again.
     await rm(uploadsDir, { recursive: true });
-    synced.length = 0;
+    fsyncs.synced.length = 0;
     expect((await storeUpload(pdf(), 'plans.pdf', uploadsDir)).status).toBe('stored');
-    expect(synced).toEqual(['uploads', 'data']);
+    expect(fsyncs.synced).toEqual(['uploads', 'data']);
     expect(await readdir(uploadsDir)).toHaveLength(1);
   });
 });

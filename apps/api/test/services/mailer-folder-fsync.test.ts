@@ -1,38 +1,25 @@
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Fsync from '../../src/services/fsync.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Mailer from '../../src/services/mailer.js';
 import { silentLogger } from '../helper.js';
-
-/** The folders fsync-ed, by name, in order. */
-const synced: string[] = [];
+import { type FsyncRecorder, recordFsyncs } from '../fsync-recorder.js';
 
 // Found by the twenty-ninth session's probe: without SMTP the first mail made `DATA_DIR/outbox`, and `flush`
 // fsync-ed the folder's entries before the rows were marked sent, never the folder's own name in the data folder,
 // so a power cut could take the folder with mails marked sent.
 describe('the outbox folder (no SMTP) is durable before its mails are marked sent', () => {
   let scratch: string;
+  let fsyncs: FsyncRecorder;
   let createMailer: typeof Mailer.createMailer;
   beforeAll(async () => {
     scratch = await mkdtemp(path.join(tmpdir(), 'firm-outbox-fsync-'));
-    // Test files share modules: a fresh copy of the mailer, with fsync noted.
-    vi.doMock('../../src/services/fsync.js', async (importOriginal) => {
-      const actual = await importOriginal<typeof Fsync>();
-      return {
-        fsyncPath: async (file: string) => {
-          await actual.fsyncPath(file);
-          synced.push(path.basename(file));
-        },
-      };
-    });
-    vi.resetModules();
+    fsyncs = recordFsyncs();
     ({ createMailer } = await import('../../src/services/mailer.js'));
   });
   afterAll(async () => {
-    vi.doUnmock('../../src/services/fsync.js');
-    vi.resetModules();
+    fsyncs.stop();
     await rm(scratch, { recursive: true, force: true });
   });
 
@@ -47,15 +34,15 @@ describe('the outbox folder (no SMTP) is durable before its mails are marked sen
       log: silentLogger,
     });
     try {
-      synced.length = 0;
+      fsyncs.synced.length = 0;
       await mailer.send({ to: 'a@example.com', subject: 'Quote', text: 'Hello' });
       await mailer.flush?.();
-      expect(synced).toEqual(['data', 'outbox']);
+      expect(fsyncs.synced).toEqual(['data', 'outbox']);
 
-      synced.length = 0;
+      fsyncs.synced.length = 0;
       await mailer.send({ to: 'b@example.com', subject: 'Quote', text: 'Hello' });
       await mailer.flush?.();
-      expect(synced).toEqual(['outbox']);
+      expect(fsyncs.synced).toEqual(['outbox']);
       expect(await readdir(path.join(dataDir, 'outbox'))).toHaveLength(2);
     } finally {
       mailer.close();
