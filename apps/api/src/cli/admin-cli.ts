@@ -171,6 +171,19 @@ function contactEmail(value: string | undefined): string | null | undefined {
   return value.trim();
 }
 
+/** Whether a client's settings (what `client update` sets) are the same in `a` and `b`. */
+function sameSettings(a: Client, b: Client): boolean {
+  return (
+    a.name === b.name &&
+    a.loginPolicy === b.loginPolicy &&
+    a.contactPhone === b.contactPhone &&
+    a.contactEmail === b.contactEmail &&
+    a.branding.primary === b.branding.primary &&
+    a.branding.accent === b.branding.accent &&
+    a.branding.logo_url === b.branding.logo_url
+  );
+}
+
 async function clientByPrefix(db: Db, prefix: string): Promise<Client> {
   const client = await findClientByPrefix(db.kysely, prefix);
   if (client === undefined)
@@ -242,9 +255,18 @@ async function run(
       if (values.phone !== undefined) changes.contactPhone = values.phone.trim() || null;
       const email = contactEmail(values.email);
       if (email !== undefined) changes.contactEmail = email;
+      // Found by the thirtieth session: `client update --prefix acme` alone, or with what acme already had,
+      // printed "Updated client", as if something had changed.
+      if (Object.keys(values).every((option) => option === 'prefix')) {
+        throw new UsageError(
+          'client update needs a change: --name, --login, --primary, --accent, --phone, --email or --remove-logo.',
+        );
+      }
       const updated = await updateClient(db.kysely, client, changes);
       io.stdout(
-        `Updated client ${updated.prefix} (${updated.name}, login ${updated.loginPolicy}${removeLogo ? ', logo removed' : ''}).\n`,
+        sameSettings(client, updated)
+          ? `Client ${updated.prefix} already had these settings: nothing changed.\n`
+          : `Updated client ${updated.prefix} (${updated.name}, login ${updated.loginPolicy}${removeLogo ? ', logo removed' : ''}).\n`,
       );
       // The logo's file, named by nothing now, is deleted by a later sweep (an hour on at the least: pages sent
       // before keep loading it); this sweep marks it, and deletes what earlier sweeps found unused.

@@ -115,6 +115,27 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
     const reset = await admin('client', 'update', '--prefix', 'acme', '--phone', '');
     expect(reset.code, reset.stderr).toBe(0);
     expect((await admin('client', 'list')).stdout).toContain('phone (default)');
+    // Thirtieth session: nothing to change, or only what the client already has, was told "Updated client".
+    const nothing = await admin('client', 'update', '--prefix', 'acme');
+    expect(nothing).toMatchObject({ code: 2, stdout: '' });
+    expect(nothing.stderr).toMatch(
+      /^client update needs a change: --name, --login, --primary, --accent, --phone, --email or --remove-logo\.\n/,
+    );
+    expect(
+      await admin('client', 'update', '--prefix', 'acme', '--primary', '#112233', '--phone', ''),
+    ).toEqual({
+      code: 0,
+      stdout: 'Client acme already had these settings: nothing changed.\n',
+      stderr: '',
+    });
+    expect(await admin('client', 'update', '--prefix', 'acme', '--primary', '#112234')).toEqual({
+      code: 0,
+      stdout: 'Updated client acme (Acme Homes, login magic-link).\n',
+      stderr: '',
+    });
+    expect((await admin('client', 'update', '--prefix', 'acme', '--primary', '#112233')).code).toBe(
+      0,
+    );
   });
 
   it('should refuse bad input with a clear message and exit code', async () => {
