@@ -164,6 +164,8 @@ describe.each(databases)('the HTTP surface, hostile probe ($name)', (target) => 
         [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]), 'application/json'],
         [Buffer.from(body), 'application/json; charset=UTF-8'],
         [Buffer.from(body), 'application/json;charset="utf8"'],
+        // As a due-diligence text part may (thirtieth session: a 415 before).
+        [Buffer.from(body), 'application/json; charset=US-ASCII'],
       ] as const) {
         const response = await postRaw('warranty', payload, type);
         expect(response.statusCode, type).toBe(201);

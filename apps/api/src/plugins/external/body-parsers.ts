@@ -18,7 +18,11 @@ const FORM_BODY_LIMIT = 4096;
 /** Strict: a byte sequence that is not UTF-8 is an error, not a U+FFFD. A leading BOM is dropped. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether every `charset` parameter of a Content-Type (there need be none) names UTF-8. */
+/**
+ * Whether every `charset` parameter of a Content-Type (there need be none) names UTF-8, or US-ASCII, a part of it
+ * (a text part of a due-diligence form may say `us-ascii` too; JSON saying so got a 415 until the thirtieth
+ * session). Bytes past ASCII are read as UTF-8 either way, and refused when they are not.
+ */
 function declaresUtf8(contentType: string | undefined): boolean {
   return (contentType ?? '')
     .split(';')
@@ -26,7 +30,7 @@ function declaresUtf8(contentType: string | undefined): boolean {
     .map((parameter) => parameter.trim())
     .filter((parameter) => /^charset\s*=/i.test(parameter))
     .every((parameter) =>
-      ['utf-8', 'utf8'].includes(
+      ['utf-8', 'utf8', 'us-ascii'].includes(
         parameter
           .slice(parameter.indexOf('=') + 1)
           .trim()
