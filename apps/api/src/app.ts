@@ -209,11 +209,14 @@ export const MAX_NESTING = 32;
 export const INVALID_JSON_MESSAGE =
   'Invalid body: it is not well-formed JSON, or it uses a key never accepted ("__proto__", or "prototype" inside "constructor").';
 
+/** A JSON call's body sent empty, or not at all. */
+const EMPTY_BODY_MESSAGE = 'The body is empty: send a JSON object.';
+
 /** Fastify's own refusals, by code, in plain sentences (its messages are terse: "Unsupported Media Type"). */
 const FASTIFY_MESSAGES: Record<string, string | undefined> = {
   FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON_MESSAGE,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: UNSUPPORTED_TYPE_MESSAGE,
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty: send a JSON object.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: EMPTY_BODY_MESSAGE,
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
   FST_ERR_ROUTE_MISSING_CONTENT_TYPE: 'The Content-Type header is missing: say what the body is.',
@@ -299,6 +302,19 @@ function judgeQuery(
     return;
   }
   done();
+}
+
+/**
+ * A JSON call sent with no body at all (no Content-Type, nothing after the headers) is told so, as one sent an empty
+ * JSON body is, once the session has been asked for: its schema said "it must be an object" (found by the
+ * twenty-ninth session's API probe).
+ */
+function judgeBodyPresent(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  done(request.body === undefined ? new HttpError(400, EMPTY_BODY_MESSAGE) : undefined);
 }
 
 /** The first query parameter a call's schema does not take, when it takes no others, or `undefined`. */
@@ -1051,6 +1067,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       !FORM_ROUTES.has(route.url)
     ) {
       route.onRequest = [jsonOnly, ...[route.onRequest ?? []].flat()];
+      if (route.schema?.body !== undefined) {
+        route.preValidation = [...[route.preValidation ?? []].flat(), judgeBodyPresent];
+      }
     }
     if ([route.method].flat().includes('POST') && route.url === '/api/:client/login/link') {
       route.onRequest = [loginLinkFormOnly, ...[route.onRequest ?? []].flat()];

@@ -290,6 +290,17 @@ describe.each(databases)('calculator submissions ($name)', (target) => {
       expect(response.statusCode, says).toBe(400);
       expect(response.json()).toEqual({ error: says });
     }
+    // No body at all (no Content-Type either) is told so, as an empty JSON body is; without a session a call that
+    // needs one is a 401 first.
+    for (const path of ['warranty', 'btr', 'car', 'activity', 'login']) {
+      for (const headers of [{ cookie }, { cookie, 'content-type': 'application/json' }]) {
+        const response = await t.app.inject({ method: 'POST', url: `/api/demo/${path}`, headers });
+        expect(response.statusCode, path).toBe(400);
+        expect(response.json()).toEqual({ error: 'The body is empty: send a JSON object.' });
+      }
+      const anonymous = await t.app.inject({ method: 'POST', url: `/api/demo/${path}` });
+      expect(anonymous.statusCode, path).toBe(path === 'login' ? 400 : 401);
+    }
     expect(await countRows(t.app, 'quotes')).toBe(before);
   });
 
