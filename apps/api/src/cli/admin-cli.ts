@@ -55,8 +55,9 @@ export const USAGE = `Usage: pnpm admin <command>
                                  Makes the client's content match FOLDER: items whose file is gone are
                                  removed. A FOLDER with no items at all is refused unless --allow-empty
   leads export --client P [--out FILE]
-                                 CSV of calculator quotes and due diligence requests, on stdout or
-                                 into a new FILE (UTF-8 with a byte order mark, so Excel reads £ and accents)
+                                 CSV of calculator quotes and due diligence requests, on stdout (also
+                                 --out -) or into a new FILE (UTF-8 with a byte order mark, so Excel reads
+                                 £ and accents)
   activity export --client P [--out FILE]
                                  CSV of page views, submits and searches, likewise
   outbox list [--kind mail|forward] [--limit N]
@@ -609,12 +610,14 @@ function outboxLine(row: OutboxRow, now: Date): string {
 const UTF8_BOM = '\ufeff';
 
 /**
- * An export: on stdout as it is (for pipes and scripts), or, with `--out`, into a new file with a byte order mark.
+ * An export: on stdout as it is (for pipes and scripts; also `--out -`), or, with `--out`, into a new file with a byte
+ * order mark.
  * The file is written whole under a temporary name and then linked to its name, which fails if that name exists:
  * an export never overwrites a file, and a failed one leaves no partial file behind.
  */
 async function writeCsv(io: AdminIo, out: string | undefined, csv: string, rows: number) {
-  if (out === undefined) {
+  // `-` is standard output, as in most command-line tools (a file named `-` was written until the thirtieth session).
+  if (out === undefined || out === '-') {
     io.stdout(csv);
     return;
   }

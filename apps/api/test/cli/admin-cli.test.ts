@@ -576,6 +576,12 @@ describe.each(databases)('pnpm admin ($name)', (target) => {
         '"a2.csv" cannot be written here (no permission, or read-only storage).\n',
       );
     }
+    // `-` is standard output (thirtieth session: a file named "-" was written).
+    expect(await admin('leads', 'export', '--client', 'acme', '--out', '-')).toEqual({
+      code: 0,
+      stdout: onStdout,
+      stderr: '',
+    });
     expect((await readdir(outDir)).sort()).toEqual(['activity.csv', 'leads.csv']);
     expect(await admin('client', 'list', '--out', 'x.csv')).toMatchObject({ code: 2 });
     expect((await admin('leads', 'export', '--client', 'acme', '--out', ' ')).code).toBe(2);
