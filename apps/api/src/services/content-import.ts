@@ -4,6 +4,7 @@ import {
   chmod,
   copyFile,
   mkdir,
+  lstat,
   readdir,
   readFile,
   realpath,
@@ -476,7 +477,8 @@ class MediaCopier {
       );
     }
     checkKind();
-    if (!existsSync(named)) {
+    // A symbolic link is judged by `check`, which names one that loops (thirtieth session: existsSync follows it).
+    if (!existsSync(named) && (await lstat(named).catch(() => undefined)) === undefined) {
       throw new ContentError(`${where}: the file "${reference}" does not exist.`);
     }
     const source = await this.folder.check(named, `${where}: "${reference}"`, MAX_MEDIA_FILE_BYTES);

@@ -248,6 +248,20 @@ describe('content import, hostile files', () => {
       ).rejects.toThrow(
         'insights/loop.md: it is a symbolic link that leads round in a loop, never to a file.',
       );
+      // So is a media file's (thirtieth session: still said not to exist); a link to nothing is said not to exist.
+      const loopImage = '---\ntitle: T\nsummary: S\nimage: media/loop.svg\n---\n';
+      await expect(
+        importWith('case-studies/ok.md', loopImage, (folder) =>
+          symlink('loop.svg', path.join(folder, 'media', 'loop.svg')),
+        ),
+      ).rejects.toThrow(
+        'case-studies/ok.md: "media/loop.svg": it is a symbolic link that leads round in a loop, never to a file.',
+      );
+      await expect(
+        importWith('case-studies/ok.md', loopImage, (folder) =>
+          symlink('gone.svg', path.join(folder, 'media', 'loop.svg')),
+        ),
+      ).rejects.toThrow('media/loop.svg": the file does not exist.');
     }, 20_000);
 
     it('should refuse a file that is not UTF-8, naming it', async () => {
