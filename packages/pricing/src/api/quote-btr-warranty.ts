@@ -193,7 +193,8 @@ function price(
 }
 
 /**
- * The collecting validation. Each field is read once and the values read are what is priced: a
+ * The collecting validation. Each field is read once here (an input the fast path refused was read
+ * once there too, so a getter runs twice) and the values read are what is priced: a
  * getter or a Proxy that answers differently on a second read cannot slip a value past the checks.
  */
 function validate(input: unknown): BtrWarrantyInput {

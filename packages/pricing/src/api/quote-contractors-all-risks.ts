@@ -93,7 +93,10 @@ function price(type: number, value: number): ContractorsAllRisksQuote {
   };
 }
 
-/** The collecting validation: each field is read once, and the values read are what is priced. */
+/**
+ * The collecting validation: each field is read once here (an input the fast path refused was read once there
+ * too, so a getter runs twice), and the values read here are what is priced.
+ */
 function validate(input: unknown): ContractorsAllRisksInput {
   const issues: Issues = [];
   const record = readRecord(issues, '', input, FIELDS);

@@ -179,7 +179,8 @@ function valueOf(
 }
 
 /**
- * The collecting validation. Each field is read once and the values read are what the rules and
+ * The collecting validation. Each field is read once here (an input the fast path refused was read
+ * once there too, so a getter runs twice) and the values read are what the rules and
  * the rows use: a getter or a Proxy that answers differently on a second read cannot slip a value
  * past the checks.
  */
