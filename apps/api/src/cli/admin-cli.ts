@@ -33,12 +33,10 @@ import {
 import { listActivity, listDueDiligence, listQuotes } from '../repositories/records.js';
 import {
   ContentError,
-  importContent,
-  sweepUnusedMedia,
   isHexColour,
   prefixProblem,
   quotedPrefix,
-} from '../services/content-import.js';
+} from '../services/content-rules.js';
 import { toCsv } from '../services/csv.js';
 import { shownText } from '../services/shown-text.js';
 import { StorageError } from '../storage-error.js';
@@ -272,6 +270,7 @@ async function run(
       // The logo's file, named by nothing now, is deleted by a later sweep (an hour on at the least: pages sent
       // before keep loading it); this sweep marks it, and deletes what earlier sweeps found unused.
       if (removeLogo) {
+        const { sweepUnusedMedia } = await import('../services/content-import.js');
         await sweepUnusedMedia(db.kysely, updated, path.join(dataDir, 'media'));
       }
       return;
@@ -283,6 +282,8 @@ async function run(
         throw new UsageError('content import needs exactly one FOLDER.');
       }
       const base = io.env.INIT_CWD ?? process.cwd();
+      // Loaded here: its parsers (JSDOM) took about a second of every staff command's start.
+      const { importContent } = await import('../services/content-import.js');
       const summary = await importContent(
         db.kysely,
         client,

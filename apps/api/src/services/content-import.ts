@@ -36,7 +36,6 @@ import {
 import { fsyncPath } from './fsync.js';
 import { HOST_MARK, processGone } from './process-mark.js';
 import { sanitizeHtml } from './sanitize.js';
-import { unshownNote } from '../email-address.js';
 import { shownText } from './shown-text.js';
 import {
   CONTROL_CHARACTER,
@@ -45,14 +44,9 @@ import {
   VISIBLE_CHARACTER,
 } from '../text-controls.js';
 import { signedDocumentType, startsWith } from './file-type.js';
+import { ContentError, isHexColour, prefixProblem } from './content-rules.js';
 
-/** A problem in a content folder, reported with the file it is in. */
-export class ContentError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ContentError';
-  }
-}
+export { ContentError, isHexColour, PREFIX, prefixProblem, quotedPrefix } from './content-rules.js';
 
 const MEDIA_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
@@ -124,32 +118,6 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 /** The range of front matter `order`: PostgreSQL's `integer` column (SQLite took any number). */
 const MIN_ORDER = -2_147_483_648;
 const MAX_ORDER = 2_147_483_647;
-const HEX = /^#[0-9a-fA-F]{6}$/;
-export const PREFIX = /^[a-z0-9][a-z0-9-]{0,39}$/;
-const RESERVED_PREFIXES = new Set(['api', 'media', 'assets']);
-
-/**
- * `prefix` quoted for a message, with a note naming the first character in it that shows nothing (a plain space
- * aside, which the quotes show): `"acme", which holds U+0085, …`. Quoted alone, `acme` + U+0085 or U+200B read as
- * the valid `acme` in the refusal (found by the twenty-ninth session's staff-tool probe).
- */
-export function quotedPrefix(prefix: string): string {
-  return `"${shownText(prefix)}"${unshownNote(prefix.replaceAll(' ', ''))}`;
-}
-
-/** Checks a client prefix (URL segment); returns a message or `undefined` when fine. */
-export function prefixProblem(prefix: string): string | undefined {
-  if (!PREFIX.test(prefix)) {
-    const note = unshownNote(prefix.replaceAll(' ', '')) === '' ? '' : ',';
-    return `The prefix ${quotedPrefix(prefix)}${note} must be 1–40 lower-case letters, digits or hyphens, starting with a letter or digit.`;
-  }
-  if (RESERVED_PREFIXES.has(prefix)) return `The prefix "${prefix}" is reserved.`;
-  return undefined;
-}
-
-export function isHexColour(value: string): boolean {
-  return HEX.test(value);
-}
 
 /**
  * gray-matter runs a `---js` (or `---javascript`) front-matter block with eval by default: anyone able to
