@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, MINUTE } from '../../src/clock.js';
 import { sha256 } from '../../src/crypto.js';
-import { NOT_A_NAVIGATION_MESSAGE } from '../../src/plugins/app/cross-site.js';
+import { NOT_A_NAVIGATION_MESSAGE, PREFETCH_MESSAGE } from '../../src/plugins/app/cross-site.js';
 import {
   PERSON,
   buildTestApp,
@@ -423,6 +423,44 @@ describe.each(databases)('sessions ($name)', (target) => {
         'sec-fetch-dest': 'document',
         'sec-fetch-user': '?1',
       },
+    });
+    expect(out.statusCode).toBe(303);
+    expect(await loggedInAs(t, cookie, 'demo')).toBeNull();
+  });
+
+  it('should not log out when the browser only fetches the Log out link ahead of time (prefetch, prerender)', async () => {
+    const cookie = await loginOpen(t.app);
+    const navigation = {
+      cookie,
+      'sec-fetch-site': 'same-origin',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+    };
+    for (const purpose of [
+      { 'sec-purpose': 'prefetch' },
+      { 'sec-purpose': 'prefetch;prerender' },
+      { 'sec-purpose': 'prefetch;anonymous-client-ip' },
+      { purpose: 'prefetch' },
+      { 'x-moz': 'prefetch' },
+      { 'x-purpose': 'preview' },
+    ]) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/demo/logout',
+        headers: { ...navigation, ...purpose },
+      });
+      expect(response.statusCode, JSON.stringify(purpose)).toBe(403);
+      expect(response.json()).toEqual({ error: PREFETCH_MESSAGE });
+      expect(response.headers['cache-control']).toContain('no-store');
+      expect(noSession(response)).toEqual([]);
+      expect(response.cookies).toEqual([]);
+      expect(await loggedInAs(t, cookie, 'demo')).toBe(PERSON.email);
+    }
+    // The link opened for real afterwards still logs out.
+    const out = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo/logout',
+      headers: { ...navigation, 'sec-fetch-user': '?1' },
     });
     expect(out.statusCode).toBe(303);
     expect(await loggedInAs(t, cookie, 'demo')).toBeNull();

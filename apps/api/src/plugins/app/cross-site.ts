@@ -55,10 +55,33 @@ export function isTopLevelNavigation(request: FastifyRequest): boolean {
   return (mode === undefined || mode === 'navigate') && (dest === undefined || dest === 'document');
 }
 
+export const PREFETCH_MESSAGE =
+  'Not logged out: the browser was only loading the Log out link ahead of time. Open the link to log out.';
+
+/**
+ * Whether a GET is the browser fetching a page ahead of time, before anyone asked for it: a prefetch or prerender
+ * (speculation rules, the address bar's predictions, `<link rel="prefetch">`) says so in `Sec-Purpose` (`prefetch`,
+ * `prefetch;prerender`), older Chrome in `Purpose: prefetch`, Firefox in `X-Moz: prefetch` and Safari in
+ * `X-Purpose: preview`. Such a request is a navigation by its Fetch Metadata (`navigate`, `document`), so the
+ * logout's own check let it through: a prerender of the Log out link ended the session nobody had asked to end
+ * (found by the thirtieth session's API probe).
+ */
+export function isPrefetch(request: FastifyRequest): boolean {
+  const {
+    'sec-purpose': secPurpose,
+    purpose,
+    'x-purpose': xPurpose,
+    'x-moz': xMoz,
+  } = request.headers;
+  return [secPurpose, purpose, xPurpose, xMoz].some(
+    (value) => typeof value === 'string' && /\b(?:prefetch|prerender|preview)\b/i.test(value),
+  );
+}
+
 /**
  * Cookie-authenticated state changes are refused when the browser says they come from another site.
  * Applies to every unsafe method and to routes marked `config: { stateChanging: true }` (logout), which
- * must moreover be opened as a page.
+ * must moreover be opened as a page, and not fetched ahead of time by the browser.
  */
 export default fp(
   (app) => {
@@ -73,6 +96,10 @@ export default fp(
       }
       if (marked && SAFE_METHODS.has(request.method) && !isTopLevelNavigation(request)) {
         done(new HttpError(403, NOT_A_NAVIGATION_MESSAGE));
+        return;
+      }
+      if (marked && isPrefetch(request)) {
+        done(new HttpError(403, PREFETCH_MESSAGE));
         return;
       }
       done();
