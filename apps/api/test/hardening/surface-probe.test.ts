@@ -512,6 +512,33 @@ describe.each(databases)('behind a proxy, TRUST_PROXY=true ($name)', (target) =>
     await t.app.background.drain();
   });
 
+  // Some proxies (Azure's gateways) append the client's port too: every connection was a new address, and the
+  // per-address limit let any number of logins through (found by the thirtieth session's probe).
+  it('should count logins by the address the proxy appended, whatever port it appended with it', async () => {
+    const statuses: number[] = [];
+    for (const forwarded of [
+      '198.51.100.20:40001',
+      '198.51.100.20:40002',
+      '198.51.100.20',
+      '[::ffff:198.51.100.20]:40003',
+      '[2001:db8:7:7::1]:40004',
+      '[2001:db8:7:7::2]:40005',
+      '2001:db8:7:7::3',
+      '[2001:db8:7:7::4]',
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/northbank/login',
+        payload: { ...PERSON, email: `port${statuses.length}@example.com` },
+        remoteAddress: '10.0.0.2',
+        headers: { 'x-forwarded-for': forwarded },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 200, 200, 200, 429]);
+    await t.app.background.drain();
+  });
+
   it('should still build login links from PUBLIC_URL, not the forwarded host', async () => {
     await t.app.inject({
       method: 'POST',

@@ -7,6 +7,18 @@ describe('addressKey', () => {
     expect(addressKey('192.0.2.7')).toBe('192.0.2.7');
     expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
     expect(addressKey('::FFFF:192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('::ffff:c000:207')).toBe('192.0.2.7');
+    expect(addressKey('0:0:0:0:0:ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('0000:0000:0000:0000:0000:FFFF:C000:0207')).toBe('192.0.2.7');
+  });
+
+  it('drops the port (and brackets) a proxy may append to the address', () => {
+    expect(addressKey('192.0.2.7:51234')).toBe('192.0.2.7');
+    expect(addressKey('192.0.2.7:1')).toBe(addressKey('192.0.2.7:2'));
+    expect(addressKey('[::ffff:192.0.2.7]:443')).toBe('192.0.2.7');
+    expect(addressKey('[2001:db8:1:2::7]:51234')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('[2001:db8:1:2::7]')).toBe('2001:db8:1:2::/64');
+    expect(addressKey(' 192.0.2.7 ')).toBe('192.0.2.7');
   });
 
   it('counts an IPv6 address by its /64 network, however it is written', () => {
