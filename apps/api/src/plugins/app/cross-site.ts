@@ -13,7 +13,13 @@ export function isSameSite(request: FastifyRequest, publicOrigin: string): boole
   // A browser sends `Origin: null` on a same-origin form POST from a page with a strict referrer
   // policy; Sec-Fetch-Site (which no page can forge) then vouches for it.
   if (origin === 'null' && fetchSite === 'same-origin') return true;
-  const own = `${request.protocol}://${request.host}`;
+  // The host the request names, by the scheme the site is served over. An https site behind a proxy that does not
+  // say so (TRUST_PROXY unset) sees plain http: `http://` + its own host name was accepted, so a page served over
+  // plain http under the site's name (a network attacker's, to a browser without Sec-Fetch-Site) could post to the
+  // https site with its Lax cookie (found by the thirtieth session's probe). An https site never takes an http
+  // Origin; another of its names opened over https is still its own.
+  const scheme = publicOrigin.startsWith('https:') ? 'https' : request.protocol;
+  const own = `${scheme}://${request.host}`;
   if (origin !== undefined) return origin === publicOrigin || origin === own;
   // No Origin: browsers that send neither it nor Sec-Fetch-Site (older ones, on a form POST or a link
   // followed) still name the page that made the request in Referer. One of another site (or one that names

@@ -852,6 +852,45 @@ describe('login over https', () => {
   });
 });
 
+describe('cross-site requests to an https site (PUBLIC_URL https, TRUST_PROXY unset)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(databases[0]!, { PUBLIC_URL: 'https://portal.example' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  // Behind a TLS proxy that does not say so, the app sees plain http: a page served over plain http under the
+  // site's own name was taken for the site.
+  it('should refuse an http Origin of its own host name, and take https ones of any of its names', async () => {
+    const post = (host: string, origin: string, referer?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: PERSON,
+        headers: { host, ...(origin === '' ? {} : { origin }), ...(referer ? { referer } : {}) },
+      });
+    for (const [host, origin, referer] of [
+      ['portal.example', 'http://portal.example'],
+      ['portal.example:80', 'http://portal.example:80'],
+      ['other.example', 'http://other.example'],
+      ['portal.example', '', 'http://portal.example/demo/login'],
+    ] as const) {
+      const refused = await post(host, origin, referer);
+      expect(refused.statusCode, `${origin} ${referer ?? ''}`).toBe(403);
+      expect(refused.json()).toEqual({ error: 'Cross-site request refused.' });
+    }
+    for (const [host, origin] of [
+      ['portal.example', 'https://portal.example'],
+      ['other.example', 'https://other.example'],
+      ['127.0.0.1:3000', 'https://127.0.0.1:3000'],
+    ] as const) {
+      expect((await post(host, origin)).statusCode, origin).toBe(200);
+    }
+  });
+});
+
 describe('inboxOf (what the per-e-mail login limit counts under)', () => {
   it('should drop +tags everywhere, and dots only where the service ignores them', () => {
     expect(inboxOf('ada+portal@example.com')).toBe('ada@example.com');
