@@ -12,6 +12,11 @@ export interface MailPayload {
   attachments?: { path: string; filename: string; contentType: string }[];
   /** Logged when mail is written to the outbox folder (no SMTP), e.g. the login link. */
   logLine?: string;
+  /**
+   * A secret the text and `logLine` hold (a login link's token): the row keeps it only until the mail is sent, then
+   * it is written as `[redacted]` there ({@link withoutSecret}), so that the database holds no usable link.
+   */
+  secret?: string;
 }
 
 export interface ForwardPayload {
@@ -240,11 +245,15 @@ export async function releaseGoneClaims(
   return released;
 }
 
-/** Marks delivered rows sent, in one statement (one commit for a whole claimed batch). */
+/**
+ * Marks delivered rows sent, in one statement (one commit for a whole claimed batch). `sentPayloads` are the payloads
+ * some of them keep once sent ({@link withoutSecret}: a login mail's without its token), written in the same commit.
+ */
 export async function markSent(
   db: Kysely<Database>,
   ids: readonly string[],
   now: Date,
+  sentPayloads: readonly { id: string; payload: string }[] = [],
 ): Promise<void> {
   if (ids.length === 0) return;
   await db
@@ -252,6 +261,28 @@ export async function markSent(
     .set({ sent_at: now.toISOString(), locked_until: null, last_error: null })
     .where('id', 'in', ids)
     .execute();
+  for (const { id, payload } of sentPayloads) {
+    if (!ids.includes(id)) continue;
+    await db.updateTable('outbox').set({ payload }).where('id', '=', id).execute();
+  }
+}
+
+/**
+ * The payload a sent mail keeps: without its `secret`, which its text and `logLine` then show as `[redacted]`; or
+ * `undefined` when it holds none (it keeps the payload as it is). A login link's token was kept in the outbox row
+ * for good, in clear, beside the login tokens stored only as hashes: anyone who could read the database (a replica,
+ * a copy) could log in with a link its owner had not used yet (found by the thirtieth session's probe).
+ */
+export function withoutSecret(payload: string): string | undefined {
+  const mail = readMail(payload);
+  if (mail === undefined || typeof mail.secret !== 'string' || mail.secret === '') return undefined;
+  const { secret, ...kept } = mail;
+  const hide = (text: string): string => text.split(secret).join('[redacted]');
+  return JSON.stringify({
+    ...kept,
+    text: hide(kept.text),
+    ...(kept.logLine === undefined ? {} : { logLine: hide(kept.logLine) }),
+  });
 }
 
 /**
@@ -460,6 +491,7 @@ export function readMail(payload: string): MailPayload | undefined {
     parsed === undefined ||
     !['to', 'subject', 'text'].every((key) => typeof parsed[key] === 'string') ||
     !(parsed.logLine === undefined || typeof parsed.logLine === 'string') ||
+    !(parsed.secret === undefined || typeof parsed.secret === 'string') ||
     !(
       parsed.attachments === undefined ||
       (Array.isArray(parsed.attachments) &&

@@ -8,6 +8,7 @@ import {
   currentPayload,
   markFailed,
   markSent,
+  withoutSecret,
   OUTBOX_KINDS,
   readForward,
   readMail,
@@ -273,6 +274,8 @@ export class OutboxWorker {
       // of 40 due-diligence requests posted twice after one kill). Its Idempotency-Key is its row's id, so a
       // form service can still tell the rare repeat (a crash between its answer and the mark).
       const delivered: string[] = [];
+      // What a delivered mail's row keeps once sent, when not its whole payload (a login mail: not its token).
+      const sentPayloads: { id: string; payload: string }[] = [];
       let markedAtOnce = 0;
       const failed: { row: OutboxRow; message: string }[] = [];
       const givenBack: string[] = [];
@@ -303,6 +306,8 @@ export class OutboxWorker {
         }
         if (row.kind !== 'forward') {
           delivered.push(row.id);
+          const kept = withoutSecret(row.payload);
+          if (kept !== undefined) sentPayloads.push({ id: row.id, payload: kept });
           return;
         }
         try {
@@ -323,7 +328,7 @@ export class OutboxWorker {
       // up, the delivered mails went out again once their lease ran out (noted by the twenty-third session).
       await this.#writeMarks(claimedAt, () =>
         db.write(async (trx) => {
-          await markSent(trx, delivered, clock());
+          await markSent(trx, delivered, clock(), sentPayloads);
           await releaseClaims(trx, givenBack);
         }),
       );

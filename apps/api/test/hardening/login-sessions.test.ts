@@ -333,6 +333,24 @@ describe.each(databases)('sessions ($name)', (target) => {
     for (const token of tokens) expect(ids).not.toContain(token);
   });
 
+  it('should keep no usable login link in the database once its mail is sent', async () => {
+    const token = await requestToken(t, 'stored-link@example.com');
+    const mails = await t.app.db.kysely
+      .selectFrom('outbox')
+      .select(['payload', 'sent_at'])
+      .where('kind', '=', 'mail')
+      .execute();
+    const sent = mails.filter((row) => row.payload.includes('stored-link@example.com'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.sent_at).not.toBeNull();
+    expect(sent[0]?.payload).not.toContain(token);
+    expect(sent[0]?.payload).toContain('/login/link?token=[redacted]');
+    const tokens = await t.app.db.kysely.selectFrom('login_tokens').selectAll().execute();
+    expect(JSON.stringify(tokens)).not.toContain(token);
+    // The mail itself carried the link, which works.
+    expect((await useToken(t, token)).statusCode).toBe(303);
+  });
+
   it('should end the old session when someone logs in again with a cookie (no fixation)', async () => {
     const old = await loginOpen(t.app);
     const again = await t.app.inject({

@@ -180,6 +180,8 @@ export default function loginRoutes(app: FastifyInstance): void {
                   'The link works once and for 15 minutes. If you did not ask for it, ignore this e-mail: ' +
                   'nobody can log in without it.\n',
                 logLine: `Login link for ${details.email} (${client.prefix}): ${link}`,
+                // The row keeps the token only until the mail is sent.
+                secret: token,
               },
             },
             clock(),
