@@ -259,6 +259,16 @@ export async function deleteClientSession(
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Whether a session of this token exists at all (of any client, live or not yet purged). */
+export async function sessionExists(db: Kysely<Database>, token: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', sha256(token))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Removes sessions past their absolute or idle limit, and spent login tokens. */
 export async function purgeExpired(db: Kysely<Database>, now: Date): Promise<void> {
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_MS).toISOString();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, MINUTE } from '../../src/clock.js';
+import { DAY, HOUR, MINUTE } from '../../src/clock.js';
 import { sha256 } from '../../src/crypto.js';
 import { NOT_A_NAVIGATION_MESSAGE, PREFETCH_MESSAGE } from '../../src/plugins/app/cross-site.js';
 import {
@@ -388,6 +388,24 @@ describe.each(databases)('sessions ($name)', (target) => {
       headers: { cookie },
     });
     expect(post.statusCode).toBe(401);
+  });
+
+  it('should clear the cookie of a session that ran out when its holder logs out, but not another client’s', async () => {
+    const cookie = await loginOpen(t.app);
+    t.clock.advance(12 * HOUR);
+    const out = await t.app.inject({ method: 'GET', url: '/api/demo/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(303);
+    expect(out.cookies).toEqual([expect.objectContaining({ name: 'sid', value: '' })]);
+    // A live session of another client is that client's business.
+    const other = await loginMagic(t, 'northbank');
+    const elsewhere = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo/logout',
+      headers: { cookie: other },
+    });
+    expect(elsewhere.statusCode).toBe(303);
+    expect(elsewhere.cookies).toEqual([]);
+    expect(await loggedInAs(t, other, 'northbank')).toBe(PERSON.email);
   });
 
   it('should refuse a cross-site logout (a GET that changes state)', async () => {

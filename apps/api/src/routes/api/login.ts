@@ -11,6 +11,7 @@ import {
   createSession,
   deleteClientSession,
   deleteSession,
+  sessionExists,
   startOpenSession,
 } from '../../repositories/sessions.js';
 import { upsertVerifiedUser, type UserDetails } from '../../repositories/users.js';
@@ -330,9 +331,14 @@ export default function loginRoutes(app: FastifyInstance): void {
       const token = sessionToken(request);
       // Only a session of this client is ended here; another client's session is not this route's business.
       // Ended whether or not it lets anyone in right now (see deleteClientSession).
+      // The cookie is cleared too when its session is no more (it ran out while the page stood open: the lookup
+      // ended it): kept, the browser went on sending a cookie of nothing after the logout. Only another client's
+      // live session keeps it.
       if (token !== undefined) {
         const ended = await deleteClientSession(app.db.kysely, client.id, token);
-        if (ended || request.portalUser !== null) clearSessionCookie(reply);
+        if (ended || request.portalUser !== null || !(await sessionExists(app.db.kysely, token))) {
+          clearSessionCookie(reply);
+        }
       }
       void reply.header('cache-control', 'no-store');
       return reply.redirect(`/${client.prefix}/login`, 303);
