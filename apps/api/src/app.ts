@@ -845,6 +845,13 @@ function judgePieces(request: IncomingMessage, refuse: (error: Error) => void): 
 export const MAX_HEADER_LINES = 500;
 export const TOO_MANY_HEADER_LINES_MESSAGE = `The request has too many header lines (at most ${MAX_HEADER_LINES - 1}).`;
 
+/** A request line in a version other than HTTP/1.0 or 1.1 (`HTTP/2.0`, `HTTP/0.9`: Node's parser takes both). */
+export const UNSUPPORTED_VERSION_MESSAGE =
+  'HTTP version not supported: send the request in HTTP/1.1.';
+/** An HTTP/1.0 request with a Transfer-Encoding, which that version does not have (RFC 9112 §6.1). */
+export const HTTP10_TRANSFER_ENCODING_MESSAGE =
+  'Bad request: HTTP/1.0 has no Transfer-Encoding. Send the body with a Content-Length, or in HTTP/1.1.';
+
 /**
  * Headers a request may carry only once (RFC 9112 §3.2 for Host): of several, Node keeps the first, and a
  * proxy or cache in front may have read another (the answer then meant for another address or body).
@@ -1237,6 +1244,23 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .header('connection', 'close')
         .header('cache-control', 'no-store')
         .send({ error: SHUTTING_DOWN_MESSAGE });
+      return;
+    }
+    // Node's parser takes `HTTP/0.9` and `HTTP/2.0` in a request line as well as 1.0 and 1.1, and reads such a
+    // request's body and keeps its connection as it would a 1.1 one's; and it reads an HTTP/1.0 request's body by
+    // its Transfer-Encoding, which HTTP/1.0 does not have. A proxy in front that reads a 1.0 request as 1.0 takes
+    // such a body for none, and the body (`0\r\n\r\n`, or a whole request inside a chunk) for the next request:
+    // what it forwards and what the app reads differ. RFC 9112 §6.1: such framing is faulty, and the connection
+    // closes after the answer; §2.6: another major version is a 505. Found by the thirtieth session's probe.
+    const { httpVersionMajor, httpVersionMinor } = request.raw;
+    if (httpVersionMajor !== 1 || (httpVersionMinor !== 0 && httpVersionMinor !== 1)) {
+      void reply.header('connection', 'close');
+      done(malformedRequest(UNSUPPORTED_VERSION_MESSAGE, 505));
+      return;
+    }
+    if (httpVersionMinor === 0 && request.headers['transfer-encoding'] !== undefined) {
+      void reply.header('connection', 'close');
+      done(malformedRequest(HTTP10_TRANSFER_ENCODING_MESSAGE));
       return;
     }
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {

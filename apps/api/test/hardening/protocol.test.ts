@@ -5,10 +5,12 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  HTTP10_TRANSFER_ENCODING_MESSAGE,
   IDLE_TIMEOUT_MS,
   MAX_HEADER_LINES,
   REQUEST_TIMEOUT_MS,
   TOO_MANY_HEADER_LINES_MESSAGE,
+  UNSUPPORTED_VERSION_MESSAGE,
   serverOptions,
 } from '../../src/app.js';
 import { securityHeaders } from '../../src/plugins/external/security.js';
@@ -170,6 +172,64 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
       expect(response, coding).toMatch(/^HTTP\/1\.1 4\d\d /);
       expect(headersOf(response).get('connection'), coding).toBe('close');
     }
+  });
+
+  // Found by the thirtieth session's probe: Node's parser read an HTTP/1.0 request's body by its
+  // Transfer-Encoding (which 1.0 does not have) and kept the connection, and took `HTTP/2.0` and `HTTP/0.9` request
+  // lines as 1.1 ones. A proxy reading the 1.0 request as 1.0 forwards a request hidden in the chunk as the next.
+  it('should refuse an HTTP/1.0 body in a transfer coding, and versions but 1.0 and 1.1, then close', async () => {
+    const hidden = 'GET /api/northbank HTTP/1.1\r\nHost: a\r\n\r\n';
+    const next = 'GET /api/demo HTTP/1.1\r\nHost: a\r\n\r\n';
+    for (const [request, status, error] of [
+      [
+        `GET /api/demo HTTP/1.0\r\nHost: a\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n` +
+          `${hidden.length.toString(16)}\r\n${hidden}\r\n0\r\n\r\n${next}`,
+        400,
+        HTTP10_TRANSFER_ENCODING_MESSAGE,
+      ],
+      [
+        `POST /api/demo/activity HTTP/1.0\r\nHost: a\r\nConnection: keep-alive\r\nContent-Type: application/json\r\n` +
+          `Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n${next}`,
+        400,
+        HTTP10_TRANSFER_ENCODING_MESSAGE,
+      ],
+      [
+        `GET /api/demo HTTP/2.0\r\nHost: a\r\nConnection: keep-alive\r\n\r\n${next}`,
+        505,
+        UNSUPPORTED_VERSION_MESSAGE,
+      ],
+      [
+        `GET /api/demo HTTP/0.9\r\nConnection: keep-alive\r\n\r\n${next}`,
+        505,
+        UNSUPPORTED_VERSION_MESSAGE,
+      ],
+      [
+        `HEAD /demo/login HTTP/2.0\r\nHost: a\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${next}`,
+        505,
+        undefined,
+      ],
+    ] as const) {
+      const response = await raw(port, request, { hold: true });
+      expect(response.match(/HTTP\/1\.1 \d{3} /g), request).toHaveLength(1);
+      expect(response, request).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(headersOf(response).get('connection'), request).toBe('close');
+      expectEveryAnswersHeaders(response, request);
+      if (error === undefined) expect(response.endsWith('\r\n\r\n'), request).toBe(true);
+      else expect(jsonOf(response), request).toEqual({ error });
+    }
+    // HTTP/1.0 with a Content-Length, and 1.1 chunked, are read as before.
+    const old = await raw(
+      port,
+      `POST /api/demo/activity HTTP/1.0\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+      { hold: true },
+    );
+    expect(old).toMatch(/^HTTP\/1\.1 401 /);
+    const chunked = await raw(
+      port,
+      `GET /api/demo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${next.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`,
+      { hold: true },
+    );
+    expect(chunked.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
   });
 
   it('should refuse an address with a fragment as malformed, not read it as a query', async () => {
