@@ -845,6 +845,15 @@ function judgePieces(request: IncomingMessage, refuse: (error: Error) => void): 
 export const MAX_HEADER_LINES = 500;
 export const TOO_MANY_HEADER_LINES_MESSAGE = `The request has too many header lines (at most ${MAX_HEADER_LINES - 1}).`;
 
+/**
+ * A Host header's value (RFC 9112 §3.2, RFC 3986 §3.2.2): a host name (letters, digits, `-._~`, the sub-delimiters,
+ * %-escapes), or an IP address in brackets, and an optional port. Empty is allowed (RFC 9112 §3.2).
+ */
+const HOST_VALUE =
+  /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=-]+\]|(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*)(?::[0-9]*)?$/;
+export const BAD_HOST_MESSAGE =
+  'Bad request: the Host header must be a host name or address, with an optional port.';
+
 /** A request line in a version other than HTTP/1.0 or 1.1 (`HTTP/2.0`, `HTTP/0.9`: Node's parser takes both). */
 export const UNSUPPORTED_VERSION_MESSAGE =
   'HTTP version not supported: send the request in HTTP/1.1.';
@@ -1263,8 +1272,16 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       done(malformedRequest(HTTP10_TRANSFER_ENCODING_MESSAGE));
       return;
     }
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    const { host } = request.headers;
+    if (request.raw.httpVersion === '1.1' && host === undefined) {
       done(malformedRequest('Bad request: the Host header is missing.'));
+      return;
+    }
+    // RFC 9112 §3.2: a Host that is no host name or address (and port) is a 400, as a missing or repeated one is.
+    // Node takes any value, and the app compares it with a request's Origin (`cross-site.ts`) and logs it: `a b`,
+    // `x@evil.example`, `a/b` or `<script>` were all taken (found by the thirtieth session's probe).
+    if (host !== undefined && !HOST_VALUE.test(host)) {
+      done(malformedRequest(BAD_HOST_MESSAGE));
       return;
     }
     // A fragment never leaves the browser (RFC 9112 §3.2): one sent is a malformed address, not the start of a
