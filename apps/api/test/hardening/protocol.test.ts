@@ -204,6 +204,8 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
         505,
         UNSUPPORTED_VERSION_MESSAGE,
       ],
+      // A line with no version (HTTP/0.9's), which Node's parser takes as 0.9.
+      [`GET /api/demo\r\n\r\n${next}`, 505, UNSUPPORTED_VERSION_MESSAGE],
       [
         `HEAD /demo/login HTTP/2.0\r\nHost: a\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${next}`,
         505,
