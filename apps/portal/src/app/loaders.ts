@@ -1,4 +1,4 @@
-import { data, redirect } from 'react-router-dom';
+import { data, replace } from 'react-router-dom';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 
 import { paths } from '@/config/paths';
@@ -9,6 +9,14 @@ import { takeReturnPath } from '@/lib/return-path';
 import type { Client } from '@/types/api';
 
 type Params = LoaderFunctionArgs['params'];
+
+/**
+ * Every redirect of a loader takes the place of the page it leaves (`replace`), never adds an entry to the history:
+ * the page redirected from was not shown. Found by the thirtieth session's portal probe: `redirect` pushed, so Back
+ * onto a page that redirects (the login page while logged in, a hub page after logging out) pushed its target again,
+ * and Back never got past it: after Log out, Back went from the login page to the login page for ever, and a user
+ * who had logged in by a login link could not go Back to the page before the portal.
+ */
 
 /** The client routes' loaders run in parallel; they share one request per prefix while it is in flight. */
 const inFlight = new Map<string, Promise<Client>>();
@@ -52,10 +60,10 @@ export async function clientLoader({ params }: LoaderFunctionArgs): Promise<Clie
  */
 export async function protectedLoader({ params, request }: LoaderFunctionArgs): Promise<null> {
   const { prefix, client } = await loadClient(params);
-  if (!client.logged_in) throw redirect(paths.app.login(prefix));
+  if (!client.logged_in) throw replace(paths.app.login(prefix));
   if (new URL(request.url).pathname === paths.app.dashboard(prefix)) {
     const back = takeReturnPath(prefix, client.email);
-    if (back !== null && back !== paths.app.dashboard(prefix)) throw redirect(back);
+    if (back !== null && back !== paths.app.dashboard(prefix)) throw replace(back);
   }
   return null;
 }
@@ -63,6 +71,6 @@ export async function protectedLoader({ params, request }: LoaderFunctionArgs): 
 /** The login page: someone already logged in goes straight to the dashboard. */
 export async function loginLoader({ params }: LoaderFunctionArgs): Promise<null> {
   const { prefix, client } = await loadClient(params);
-  if (client.logged_in) throw redirect(paths.app.dashboard(prefix));
+  if (client.logged_in) throw replace(paths.app.dashboard(prefix));
   return null;
 }

@@ -1,4 +1,4 @@
-import { RouterProvider, createBrowserRouter, redirect } from 'react-router-dom';
+import { RouterProvider, createBrowserRouter, replace } from 'react-router-dom';
 import type { RouteObject, ShouldRevalidateFunctionArgs } from 'react-router-dom';
 
 import { paths, routes } from '@/config/paths';
@@ -104,7 +104,7 @@ export const routeObjects: RouteObject[] = [
     children: [
       {
         index: true,
-        loader: ({ params }) => redirect(paths.app.dashboard(params.client ?? '')),
+        loader: ({ params }) => replace(paths.app.dashboard(params.client ?? '')),
       },
       {
         path: routes.login,
