@@ -51,3 +51,21 @@ test('Back from a hub entered by a login link passes the login pages to the page
   const passed = await backToBefore(page);
   expect(page.url(), `Back went ${passed.join(' → ')}`).toMatch(/^data:/);
 });
+
+test('a hub page restored from the back/forward cache after Log out is loaded again and shows no one', async ({
+  page,
+}) => {
+  const user = await loginOpen(page, 'demo', newUser('bfcache'));
+  await page.goto('/demo/info');
+  await expect(page.getByText(`Welcome, ${user.first_name}`)).toBeVisible();
+  // Logged out elsewhere while this page slept in the cache (Playwright's Chromium keeps no page there, so the
+  // restore is the event the browser fires as it shows one again).
+  const out = await page.request.get('/api/demo/logout', { maxRedirects: 0 });
+  expect(out.status()).toBe(303);
+  await page.evaluate(() => {
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+  });
+  await expect(page).toHaveURL(/\/demo\/login$/);
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+  await expect(page.getByText(user.last_name)).toHaveCount(0);
+});

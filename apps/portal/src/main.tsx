@@ -52,6 +52,17 @@ function showStartFailure(): void {
   heading.focus();
 }
 
+/**
+ * Every page of the portal is served `Cache-Control: no-store`: it holds who is logged in and their work, and must
+ * be asked for again, never kept. A browser that still keeps such a page in its back/forward cache (and hides it
+ * from the tab's other pages, so that it hears of no logout) would show the hub after Log out to whoever pressed
+ * Back on a shared computer: a page restored so is loaded again, through the session check, at once. Found by the
+ * thirtieth session's portal probe (Chromium keeps no such page now; the page did nothing if one did).
+ */
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) window.location.reload();
+});
+
 let started = false;
 function startOnce(): void {
   if (started) return;
