@@ -77,6 +77,13 @@ describe('RouteErrorBoundary', () => {
         () => new ApiError(503, 'The portal cannot reach its database just now.'),
         'The portal cannot reach its database just now.',
       ],
+      // Found by the thirtieth session's probe: an answer that never came (the client's, from the 404 page into the
+      // hub) showed the wait's internal reason and no way to try again.
+      [
+        'an answer that did not come in time',
+        () => new DOMException('The server did not answer in time.', 'TimeoutError'),
+        'Our server took too long to answer.',
+      ],
     ])(
       'should say %s in the portal’s words and offer to load the page again',
       async (_, failure, said) => {

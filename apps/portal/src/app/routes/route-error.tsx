@@ -58,8 +58,12 @@ export function RouteErrorBoundary() {
   }
   // A call the page needed failed (the client's own answer, fetched when the page did not carry it): said in the
   // portal's words, never the browser's ("Failed to fetch"), with a way to try again (found by the nineteenth
-  // session's probe: no button at all).
-  const failedCall = error instanceof ApiError || error instanceof TypeError;
+  // session's probe: no button at all), also when its answer did not come in time (found by the thirtieth: the
+  // wait's own reason, "The server did not answer in time.", and no button).
+  const failedCall =
+    error instanceof ApiError ||
+    error instanceof TypeError ||
+    (error instanceof DOMException && error.name === 'TimeoutError');
   return (
     <Page>
       <title>{documentTitleOf('Oops!', client)}</title>
