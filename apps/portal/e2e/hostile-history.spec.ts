@@ -69,3 +69,60 @@ test('a hub page restored from the back/forward cache after Log out is loaded ag
   await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
   await expect(page.getByText(user.last_name)).toHaveCount(0);
 });
+
+test('Log out pressed mid-upload asks first: staying keeps the session and the draft, going logs out once asked', async ({
+  page,
+}) => {
+  await loginOpen(page, 'demo', newUser('out-mid-upload'));
+  await page.goto('/demo/due-diligence');
+  await page.getByLabel('Project name').fill('Quayside Stay');
+  await page.getByLabel('Project address').fill('1 Harbour Road');
+  await page.getByLabel('City and postcode').fill('Bristol BS1 4XX');
+  await page.getByLabel('Project description').fill('Kept when the user stays.');
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'plan.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n%%EOF\n'),
+  });
+  // The upload is on its way for as long as the test needs.
+  await page.route('**/api/demo/due-diligence', () => undefined);
+  await page.getByRole('button', { name: 'Submit request' }).click();
+  await expect(page.getByRole('button', { name: /Sending|Submit request/ })).toBeDisabled();
+
+  const dialogs: string[] = [];
+  page.once('dialog', (dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await page.getByRole('link', { name: 'Log out' }).click();
+  await expect.poll(() => dialogs.length).toBe(1);
+  expect(dialogs[0]).toBe(
+    'confirm: Your request is still being sent. If you leave this page now, it will not be sent. Leave the page?',
+  );
+  await expect(page).toHaveURL(/\/demo\/due-diligence$/);
+  const me = (await (await page.request.get('/api/demo')).json()) as { logged_in: boolean };
+  expect(me.logged_in, 'still logged in').toBe(true);
+  // The draft is still kept in the tab: a reload (which gives up the upload, never let through) shows it.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+  await expect(page.getByLabel('Project name')).toHaveValue('Quayside Stay');
+  await expect(page.getByLabel('Project description')).toHaveValue('Kept when the user stays.');
+
+  // Going on logs out, and the browser does not ask a second time.
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'plan.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n%%EOF\n'),
+  });
+  await page.getByRole('button', { name: 'Submit request' }).click();
+  await expect(page.getByRole('button', { name: /Sending|Submit request/ })).toBeDisabled();
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.type());
+    void dialog.accept();
+  });
+  await page.getByRole('link', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/demo\/login$/);
+  expect(asked).toEqual(['confirm']);
+  expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+});

@@ -2,6 +2,7 @@ import type { RefObject } from 'react';
 import styled from 'styled-components';
 
 import { paths } from '@/config/paths';
+import { confirmLeavingPage } from '@/hooks/use-leave-warning';
 import { announceLogout } from '@/hooks/use-session-across-tabs';
 import { forgetTabData } from '@/lib/tab-data';
 import type { Client } from '@/types/api';
@@ -48,7 +49,18 @@ export function SiteHeader({ client, menuOpen, menuId, menuButton, onOpenMenu }:
         </UserText>
         <LogOut
           href={paths.api.logout(client.prefix)}
-          onClick={() => {
+          onClick={(event) => {
+            // A click that opens the logout elsewhere (a new tab or window) leaves nothing here to ask about.
+            const here =
+              event.button === 0 &&
+              !event.ctrlKey &&
+              !event.metaKey &&
+              !event.shiftKey &&
+              !event.altKey;
+            if (here && !confirmLeavingPage()) {
+              event.preventDefault();
+              return;
+            }
             forgetTabData();
             announceLogout(client.prefix);
           }}
