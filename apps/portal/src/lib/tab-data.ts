@@ -12,3 +12,34 @@ export function forgetTabData(): void {
     // Storage refused (private mode): nothing was kept.
   }
 }
+
+/**
+ * Forgets what this tab keeps for anyone but `owner` (`prefix/email`, as the drafts name whose they are): called as
+ * the hub opens for a logged-in user. A session that ended without Log out (12 hours idle) left its user's drafts
+ * in the tab, and the next user's magic-link login kept them there: hidden from the pages, which start afresh for
+ * another owner, but readable in the browser's developer tools, and each kept until that calculator was used
+ * (found by the thirtieth session's portal probe). What `owner` left is kept.
+ */
+export function forgetOthersTabData(owner: string): void {
+  try {
+    for (const key of Object.keys(sessionStorage)) {
+      const kept = ownerOf(sessionStorage.getItem(key));
+      if (kept !== undefined && kept !== owner) sessionStorage.removeItem(key);
+    }
+  } catch {
+    // Storage refused (private mode): nothing was kept.
+  }
+}
+
+/** Whose a stored draft is: the `owner` of a store's saved state (`{ state: { owner } }`), when it names one. */
+function ownerOf(stored: string | null): string | undefined {
+  if (stored === null) return undefined;
+  try {
+    const saved: unknown = JSON.parse(stored);
+    const state: unknown = (saved as { state?: unknown } | null)?.state;
+    const owner: unknown = (state as { owner?: unknown } | null)?.owner;
+    return typeof owner === 'string' ? owner : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -172,6 +172,20 @@ describe('the hub when the session ends while it is open', () => {
   });
 });
 
+// Found by the thirtieth session's portal probe: a session that ran out left its user's drafts in the tab, and the
+// next user's login kept them there, hidden but readable in the developer tools.
+describe("the tab's drafts as the hub opens", () => {
+  it("should forget another user's and keep the user's own", async () => {
+    const draft = (owner: string) => JSON.stringify({ state: { owner, inputs: {} }, version: 0 });
+    sessionStorage.setItem('calculator:warranty', draft('demo/bob@example.com'));
+    sessionStorage.setItem('calculator:btr', draft('demo/ada@example.com'));
+    renderHub(makeClient(), '/demo/dashboard');
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    await waitFor(() => expect(sessionStorage.getItem('calculator:warranty')).toBeNull());
+    expect(sessionStorage.getItem('calculator:btr')).toBe(draft('demo/ada@example.com'));
+  });
+});
+
 // Found by the twenty-third session's portal probe: the menu was refused everywhere, the login page and every
 // field included, so spell-check suggestions and Paste were gone from it.
 // Found by the twenty-sixth session: a session ended between two pages (a logout in another tab) left the

@@ -11,6 +11,7 @@ import { useDisableContextMenu } from '@/hooks/use-disable-context-menu';
 import { pageKey, useScrollToTopOnPathChange } from '@/hooks/use-scroll-to-top';
 import { recordViewWhenIdle } from '@/lib/activity';
 import { ApiError } from '@/lib/api-client';
+import { forgetOthersTabData } from '@/lib/tab-data';
 import type { Client } from '@/types/api';
 
 import { pageOf } from '../../route-handle';
@@ -51,6 +52,11 @@ function Hub() {
   useEffect(() => {
     if (loggedIn && page) recordViewWhenIdle(prefix, page);
   }, [prefix, page, loggedIn]);
+  // What the tab keeps for someone else (a user whose session ran out, another client's) goes as the hub opens.
+  const email = loggedIn ? client.email : null;
+  useEffect(() => {
+    if (email !== null) forgetOthersTabData(`${prefix}/${email}`);
+  }, [prefix, email]);
 
   // The user the hub was opened for (the route's loader lets no one in without a session), kept when the session
   // ends while the hub is open (SWR re-reads the client when the window regains focus).
