@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { newId } from '../crypto.js';
 import { NOT_SHOWN_IN_A_LINE, VISIBLE_CHARACTER } from '../text-controls.js';
+import { byCodePoint } from '../db/code-point-order.js';
 import type { Dialect } from '../db/connect.js';
 import type { ClientsTable, Database, LoginPolicy } from '../db/schema.js';
 
@@ -118,7 +119,11 @@ export async function lockedLoginPolicy(
 }
 
 export async function listClients(db: Kysely<Database>): Promise<Client[]> {
-  const rows = await db.selectFrom('clients').selectAll().orderBy('prefix').execute();
+  const rows = await db
+    .selectFrom('clients')
+    .selectAll()
+    .orderBy(byCodePoint(db, 'prefix'))
+    .execute();
   return rows.map(toClient);
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../crypto.js';
 import type { ContentItemsTable, ContentType, Database, VideosTable } from '../db/schema.js';
+import { byCodePoint } from '../db/code-point-order.js';
 import { searchFold, searchTextOf } from '../db/search-text.js';
 
 export type ContentItemRow = ContentItemsTable;
@@ -102,7 +103,7 @@ export type ContentCardRow = Pick<ContentItemRow, (typeof CARD_COLUMNS)[number]>
 export type TopicRow = Pick<ContentItemRow, (typeof TOPIC_COLUMNS)[number]>;
 
 /**
- * Items of one type, in their order; with `search`, only those whose title, summary or text (never markup)
+ * Items of one type, in their order (then by title, then by slug); with `search`, only those whose title, summary or text (never markup)
  * contains it, in any case or Unicode form (see `searchFold`).
  */
 function listQuery(db: Kysely<Database>, clientId: string, type: ContentType, search?: string) {
@@ -114,7 +115,12 @@ function listQuery(db: Kysely<Database>, clientId: string, type: ContentType, se
     const pattern = likePattern(search);
     query = query.where(sql<boolean>`search_text like ${pattern} escape '\\'`);
   }
-  return query.orderBy('sort_order').orderBy('title');
+  // Ties of order by title, then slug (unique in a type), in code point order on both databases (code-point-order.ts):
+  // items of one order and title came in no set order at all.
+  return query
+    .orderBy('sort_order')
+    .orderBy(byCodePoint(db, 'title'))
+    .orderBy(byCodePoint(db, 'slug'));
 }
 
 /** Case studies or insights as cards (no body), in their order; `search` as in {@link listTopics}. */
