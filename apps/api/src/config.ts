@@ -182,6 +182,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseSchema = get('DATABASE_SCHEMA') ?? null;
   if (databaseSchema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
     problems.push(`DATABASE_SCHEMA must be a lower-case SQL identifier (got "${databaseSchema}").`);
+  } else if (
+    databaseSchema !== null &&
+    (databaseSchema.startsWith('pg_') || databaseSchema === 'information_schema')
+  ) {
+    // PostgreSQL refuses to make a pg_ schema ("unacceptable schema name"), and its own ones are not the portal's:
+    // the start failed with a JSON line and a stack (found by the thirtieth session's PostgreSQL probe).
+    problems.push(
+      `DATABASE_SCHEMA must not be "${databaseSchema}": PostgreSQL keeps pg_… names and information_schema for ` +
+        'itself.',
+    );
   }
 
   const publicRaw = get('PUBLIC_URL') ?? `http://127.0.0.1:${port}`;

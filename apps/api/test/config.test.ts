@@ -171,6 +171,17 @@ describe('loadConfig', () => {
     );
   });
 
+  // Found by the thirtieth session's PostgreSQL probe: a schema named pg_… (PostgreSQL keeps those names) passed this
+  // check, then stopped the start with a JSON line and a stack: unacceptable schema name "pg_portal".
+  it('should refuse a DATABASE_SCHEMA PostgreSQL keeps for itself, in one line', () => {
+    for (const schema of ['pg_portal', 'pg_catalog', 'information_schema']) {
+      expect(() => loadConfig({ DATABASE_SCHEMA: schema })).toThrow(
+        `DATABASE_SCHEMA must not be "${schema}": PostgreSQL keeps pg_… names and information_schema for itself.`,
+      );
+    }
+    expect(loadConfig({ DATABASE_SCHEMA: 'portal_pg' }).databaseSchema).toBe('portal_pg');
+  });
+
   it('should resolve a relative DATA_DIR against INIT_CWD', () => {
     expect(loadConfig({ INIT_CWD: '/repo', DATA_DIR: 'var/data' }).dataDir).toBe('/repo/var/data');
     expect(loadConfig({ PORT: '8080' }).publicUrl.href).toBe('http://127.0.0.1:8080/');
