@@ -128,6 +128,17 @@ export class OutboxWorker {
     const message = error instanceof Error ? error.message : String(error);
     if (message === this.#failing) return;
     this.#failing = message;
+    // The database stopped, restarting or out of reach is the surroundings', not the code's: said at warn with its
+    // code and message and no stack, as requests' 503s are (a PostgreSQL restart logged an error with a stack for
+    // each way its start refused connections: found by the thirtieth session's PostgreSQL probe).
+    if (isDatabaseUnavailable(error)) {
+      const { code } = error as { code?: unknown };
+      this.options.log.warn(
+        { fault: { code, message } },
+        'Outbox poll failed (said once while it fails this way; the outbox is polled again all the same)',
+      );
+      return;
+    }
     this.options.log.error(
       { err: error },
       'Outbox poll failed (said once while it fails this way; the outbox is polled again all the same)',

@@ -292,6 +292,44 @@ describe('OutboxWorker', () => {
     ]);
   });
 
+  // Found by the thirtieth session's PostgreSQL probe: a PostgreSQL restart logged "Outbox poll failed" at error with
+  // a stack for each way it refused connections (shutting down, ECONNREFUSED, starting up), where requests' 503s are
+  // said at warn, without one.
+  it('should log a poll failing for a database out of reach at warn, with its code and no stack', async () => {
+    const logged: unknown[][] = [];
+    const log = {
+      ...silentLogger,
+      error: (...args: unknown[]) => logged.push(['error', ...args]),
+      warn: (...args: unknown[]) => logged.push(['warn', ...args]),
+    } as unknown as FastifyBaseLogger;
+    const worker = new OutboxWorker({
+      db,
+      mailer: { send: () => Promise.resolve(), close: () => undefined },
+      clock: new TestClock().now,
+      log,
+      uploadsDir: dataDir,
+      pollMs: 5,
+    });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+      syscall: 'connect',
+    });
+    worker.runLane = () => Promise.reject(refused);
+    worker.start();
+    try {
+      await expect.poll(() => logged.length).toBeGreaterThan(0);
+    } finally {
+      await worker.stop();
+    }
+    expect(logged).toEqual([
+      [
+        'warn',
+        { fault: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' } },
+        expect.stringMatching(/^Outbox poll failed/),
+      ],
+    ]);
+  });
+
   it('should never drop a row that keeps failing', async () => {
     const clock = new TestClock();
     const mailer: Mailer = {
