@@ -19,6 +19,8 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * connection kept the file locked past `busy_timeout`.
  */
 const CODES = new Set([
+  // A transaction PostgreSQL ended for standing idle past idle_in_transaction_session_timeout (connect.ts).
+  '25P03',
   '57P01',
   '57P02',
   '57P03',

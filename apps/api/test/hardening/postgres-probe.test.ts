@@ -235,6 +235,10 @@ describe('which errors mean the database is unavailable', () => {
       'a statement timeout',
       coded('canceling statement due to statement timeout', { code: '57014' }),
     ],
+    [
+      'a transaction ended for standing idle',
+      coded('terminating connection due to idle-in-transaction timeout', { code: '25P03' }),
+    ],
     ['no free connection in time', new Error('timeout exceeded when trying to connect')],
     [
       'a connection cut mid-statement',

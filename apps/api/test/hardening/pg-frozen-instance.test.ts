@@ -1,0 +1,55 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import { PERSON, buildTestApp, type TestApp } from '../helper.js';
+
+/**
+ * Found by the thirtieth session's PostgreSQL probe (two instances on one database, one stopped with SIGSTOP under a
+ * run of logins): the stopped instance was caught inside a login's transaction, holding `login_attempts`' lock, and
+ * every login on the other instance was answered 503 for as long as it stood still (a paused VM, a long pause of
+ * the process, a network cut that leaves the connection half open: hours, until TCP gives up). The server's
+ * connections now run with `idle_in_transaction_session_timeout` (DATABASE_TIMEOUT_MS, at least a second), so
+ * PostgreSQL ends such a transaction, and its locks go with it; the stalled request fails, unacknowledged.
+ */
+describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
+  'an instance that stands still inside a transaction (postgres)',
+  () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await buildTestApp(
+        { name: 'postgres', url: process.env.TEST_DATABASE_URL ?? '' },
+        { DATABASE_TIMEOUT_MS: '1000' },
+      );
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('should have its transaction ended, so that the others log in again', async () => {
+      let stalledError: unknown;
+      // A login's transaction that stops between two statements, as in a process that stands still.
+      const stalled = t.app.db.kysely
+        .transaction()
+        .execute(async (trx) => {
+          await sql`lock table login_attempts in share row exclusive mode`.execute(trx);
+          await sleep(3_500);
+          await trx.selectFrom('login_attempts').select('id').execute();
+        })
+        .catch((error: unknown) => {
+          stalledError = error;
+        });
+      await sleep(1_800);
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/demo/login',
+        payload: PERSON,
+      });
+      expect(answer.statusCode).toBe(200);
+      await stalled;
+      // The stalled work learns its transaction is gone, as a fault of the database's (a 503, not a 500).
+      expect(stalledError).toBeDefined();
+      expect(isDatabaseUnavailable(stalledError)).toBe(true);
+    });
+  },
+);
