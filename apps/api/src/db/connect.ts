@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { makeDataDir } from '../data-dir.js';
 import { watchChanges } from './committed-reads.js';
+import { ANSWER_GRACE_MS, armAnswerDeadline } from './answer-deadline.js';
 import { GroupCommit, type Work } from './group-commit.js';
 import { START_LOCK_WAIT_MS, migrateToLatest, type MigrateOptions } from './migrations.js';
 import type { Database } from './schema.js';
@@ -311,7 +312,11 @@ export async function openDatabase(
     // between statements. Unheard, either event ended the whole server. The pool drops the broken
     // connection and opens a new one for the next request; a statement that was running fails on its own.
     pool.on('error', onConnectionLost);
-    pool.on('connect', (client) => client.on('error', onConnectionLost));
+    pool.on('connect', (client) => {
+      client.on('error', onConnectionLost);
+      // Past its statement timeout, a statement PostgreSQL says nothing about is given up (answer-deadline.ts).
+      if (statementTimeout) armAnswerDeadline(client, timeoutMs + ANSWER_GRACE_MS);
+    });
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'postgres';
   }
