@@ -228,9 +228,9 @@ export async function openDatabase(
   /** Told of each PostgreSQL connection that breaks (the pool replaces it); the server logs it. */
   onConnectionLost: (error: Error) => void = () => undefined,
   /**
-   * PostgreSQL: also end any statement that runs longer than `databaseTimeoutMs`, and any transaction left idle
-   * as long (the server, whose requests must not wait for ever, nor hold others up; not the staff tool, whose
-   * import may rightly wait for another's). SQLite: how long
+   * PostgreSQL: also end any statement that runs longer than `databaseTimeoutMs` (the server, whose requests must
+   * not wait for ever; not the staff tool, whose import may rightly wait for another's). Either ends a transaction
+   * left idle as long. SQLite: how long
    * the migrations wait for another process's write lock, and who is told the wait has begun (migrations.ts).
    */
   {
@@ -290,22 +290,21 @@ export async function openDatabase(
     const timeoutMs = config.databaseTimeoutMs ?? 10_000;
     const options = [
       ...(config.databaseSchema === null ? [] : [`-c search_path=${config.databaseSchema}`]),
-      ...(statementTimeout
-        ? [
-            `-c statement_timeout=${timeoutMs}`,
-            // A transaction left idle (its instance stopped, paused or cut off mid-request) is ended by PostgreSQL,
-            // and its locks with it: one instance standing still inside a login held `login_attempts`' lock, and
-            // every other instance's logins were answered 503 until it woke (found by the thirtieth session's
-            // PostgreSQL probe). At least a second: a busy event loop between two statements is no stall.
-            `-c idle_in_transaction_session_timeout=${Math.max(timeoutMs, IDLE_IN_TRANSACTION_FLOOR_MS)}`,
-          ]
-        : []),
+      ...(statementTimeout ? [`-c statement_timeout=${timeoutMs}`] : []),
+      // A transaction left idle (its process stopped, paused or cut off mid-transaction) is ended by PostgreSQL, and
+      // its locks with it: one instance standing still inside a login held `login_attempts`' lock, and every other
+      // instance's logins were answered 503 until it woke (found by the thirtieth session's PostgreSQL probe); a
+      // staff tool stopped (Ctrl-Z, a laptop put to sleep) inside an import held its client's row, and that
+      // client's open logins, likewise. The staff tool's statements may wait as long as they must; it is never
+      // idle inside a transaction but when stopped. At least a second: a busy event loop between two statements is
+      // no stall.
+      `-c idle_in_transaction_session_timeout=${Math.max(timeoutMs, IDLE_IN_TRANSACTION_FLOOR_MS)}`,
     ];
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.databasePoolSize ?? 10,
       connectionTimeoutMillis: timeoutMs,
-      ...(options.length === 0 ? {} : { options: options.join(' ') }),
+      options: options.join(' '),
     });
     // A connection PostgreSQL ends (a restart, `pg_terminate_backend`, a network cut) is reported as an
     // 'error' event: on the pool while the connection is idle, on the client while a request holds it

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connect.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { PERSON, buildTestApp, type TestApp } from '../helper.js';
 
@@ -50,6 +51,42 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
       // The stalled work learns its transaction is gone, as a fault of the database's (a 503, not a 500).
       expect(stalledError).toBeDefined();
       expect(isDatabaseUnavailable(stalledError)).toBe(true);
+    });
+
+    // The staff tool's connections have no statement timeout (an import may wait for another's), but a staff tool
+    // stopped inside an import (Ctrl-Z, a laptop put to sleep) held its client's row, and so every open login of
+    // that client (which reads the policy FOR SHARE) was answered 503 until it went on.
+    it('should have a stopped staff tool’s transaction ended too', async () => {
+      const staff = await openDatabase(t.config, undefined, { mustExist: true });
+      let stalledError: unknown;
+      try {
+        const stalled = staff.kysely
+          .transaction()
+          .execute(async (trx) => {
+            // As an import's first statement: the client's row, locked until commit.
+            await trx
+              .updateTable('clients')
+              .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
+              .where('prefix', '=', 'demo')
+              .execute();
+            await sleep(3_500);
+            await trx.selectFrom('clients').select('id').execute();
+          })
+          .catch((error: unknown) => {
+            stalledError = error;
+          });
+        await sleep(1_800);
+        const answer = await t.app.inject({
+          method: 'POST',
+          url: '/api/demo/login',
+          payload: PERSON,
+        });
+        expect(answer.statusCode).toBe(200);
+        await stalled;
+        expect(isDatabaseUnavailable(stalledError)).toBe(true);
+      } finally {
+        await staff.close();
+      }
     });
   },
 );
