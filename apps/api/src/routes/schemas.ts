@@ -257,14 +257,16 @@ export const ONE_LINE_RULE =
   'it must be one line of text that is not blank, without control characters or invisible text-direction marks.';
 
 /**
- * An e-mail address as it is stored and used: without the invisible format characters (`FORMAT_CHARACTERS`, as a
- * phone number's) it may be copied with: a zero-width space or soft hyphen a page breaks a long address at, the
+ * An e-mail address as it is stored and used: without the spaces around it and the invisible format characters
+ * (`FORMAT_CHARACTERS`, as a phone number's) it may be copied with: a zero-width space or soft hyphen a page breaks a long address at, the
  * text-direction embedding Windows wraps a copied address in. No address holds one, so removing them changes no
  * address into another. Found by the twenty-eighth session's probe: `a\u200B@example.com` looked right and was
  * refused as no e-mail address.
  */
 export function storedEmailAddress(value: string): string {
-  return value.replace(FORMAT_CHARACTERS, '');
+  // Without the spaces or line end copied around it, too: the login trimmed the address only after the check had
+  // refused `ada@example.com ` (thirtieth session's PostgreSQL probe).
+  return value.replace(FORMAT_CHARACTERS, '').trim();
 }
 
 /** The schema keyword of an e-mail field (registered with the validator in app.ts: `emailAddressKeyword`). */
