@@ -263,6 +263,8 @@ export async function openDatabase(
   } & MigrateOptions = {},
 ): Promise<Db> {
   let kysely: Kysely<Database>;
+  /** PostgreSQL with a statement timeout: the connections the start's migrations run on (closed once done). */
+  let startKysely: Kysely<Database> | undefined;
   let dialect: Dialect;
   let sqliteWatch: ConnectionWatch | null = null;
   let sqliteFiles: SqliteFilesWatch | undefined;
@@ -290,7 +292,6 @@ export async function openDatabase(
     const timeoutMs = config.databaseTimeoutMs ?? 10_000;
     const options = [
       ...(config.databaseSchema === null ? [] : [`-c search_path=${config.databaseSchema}`]),
-      ...(statementTimeout ? [`-c statement_timeout=${timeoutMs}`] : []),
       // A transaction left idle (its process stopped, paused or cut off mid-transaction) is ended by PostgreSQL, and
       // its locks with it: one instance standing still inside a login held `login_attempts`' lock, and every other
       // instance's logins were answered 503 until it woke (found by the thirtieth session's PostgreSQL probe); a
@@ -300,23 +301,35 @@ export async function openDatabase(
       // no stall.
       `-c idle_in_transaction_session_timeout=${Math.max(timeoutMs, IDLE_IN_TRANSACTION_FLOOR_MS)}`,
     ];
-    const pool = new pg.Pool({
-      connectionString: config.databaseUrl,
-      max: config.databasePoolSize ?? 10,
-      connectionTimeoutMillis: timeoutMs,
-      options: options.join(' '),
-    });
-    // A connection PostgreSQL ends (a restart, `pg_terminate_backend`, a network cut) is reported as an
-    // 'error' event: on the pool while the connection is idle, on the client while a request holds it
-    // between statements. Unheard, either event ended the whole server. The pool drops the broken
-    // connection and opens a new one for the next request; a statement that was running fails on its own.
-    pool.on('error', onConnectionLost);
-    pool.on('connect', (client) => {
-      client.on('error', onConnectionLost);
-      // Past its statement timeout, a statement PostgreSQL says nothing about is given up (answer-deadline.ts).
-      if (statementTimeout) armAnswerDeadline(client, timeoutMs + ANSWER_GRACE_MS);
-    });
-    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const connectionString = config.databaseUrl;
+    const connect = (max: number, statementMs: number | null): Kysely<Database> => {
+      const pool = new pg.Pool({
+        connectionString,
+        max,
+        connectionTimeoutMillis: timeoutMs,
+        options: [
+          ...options,
+          ...(statementMs === null ? [] : [`-c statement_timeout=${statementMs}`]),
+        ].join(' '),
+      });
+      // A connection PostgreSQL ends (a restart, `pg_terminate_backend`, a network cut) is reported as an
+      // 'error' event: on the pool while the connection is idle, on the client while a request holds it
+      // between statements. Unheard, either event ended the whole server. The pool drops the broken
+      // connection and opens a new one for the next request; a statement that was running fails on its own.
+      pool.on('error', onConnectionLost);
+      pool.on('connect', (client) => {
+        client.on('error', onConnectionLost);
+        // Past its statement timeout, a statement PostgreSQL says nothing about is given up (answer-deadline.ts).
+        if (statementMs !== null) armAnswerDeadline(client, statementMs + ANSWER_GRACE_MS);
+      });
+      return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    };
+    kysely = connect(config.databasePoolSize ?? 10, statementTimeout ? timeoutMs : null);
+    // The migrations are not a request: they wait for another instance's migrations, or run a long statement, as
+    // SQLite's start does, up to a minute (START_LOCK_WAIT_MS), on connections of their own. Bounded by the
+    // requests' timeout, a start under load failed `canceling statement due to statement timeout` in the
+    // migrator's first look at the tables (found by the thirtieth session's run of the PostgreSQL suite).
+    if (statementTimeout) startKysely = connect(2, Math.max(timeoutMs, START_LOCK_WAIT_MS));
     dialect = 'postgres';
   }
   try {
@@ -339,12 +352,13 @@ export async function openDatabase(
       sqliteWatch.onWait = () => tell(lockWait.lockWaitMs ?? START_LOCK_WAIT_MS);
     }
     try {
-      await migrateToLatest(kysely as Kysely<unknown>, config.databaseSchema, {
+      await migrateToLatest((startKysely ?? kysely) as Kysely<unknown>, config.databaseSchema, {
         ...lockWait,
         onLockWait: tell,
       });
     } finally {
       if (sqliteWatch !== null) delete sqliteWatch.onWait;
+      await startKysely?.destroy();
     }
     if (dialect === 'postgres' && mustWrite) await refuseReadOnly(kysely, config.databaseSchema);
     if (sqliteWatch !== null && busyWaitMs !== undefined) {

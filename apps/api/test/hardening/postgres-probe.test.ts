@@ -436,3 +436,37 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
     });
   },
 );
+
+// Found by the thirtieth session's run of the PostgreSQL suite on a loaded machine: the start's migrations ran on
+// the requests' connections, under DATABASE_TIMEOUT_MS, and a start that waited longer than that (another instance
+// migrating, a slow first look at the tables) failed "canceling statement due to statement timeout".
+describe.each(databases.filter(({ url }) => url !== null))(
+  'a start waiting for another process on the migrations’ table ($name)',
+  (target) => {
+    it('should wait as the start does, not as a request does, and then start', async () => {
+      const first = await buildTestApp(target);
+      const schema = first.config.databaseSchema as string;
+      await first.close();
+      const other = new pg.Client({ connectionString: target.url as string });
+      await other.connect();
+      await other.query('begin');
+      await other.query(`lock table ${schema}.kysely_migration in access exclusive mode`);
+      const released = sleep(1_500).then(async () => {
+        await other.query('rollback');
+        await other.end();
+      });
+      try {
+        const second = await buildTestApp(target, {
+          DATABASE_SCHEMA: schema,
+          DATABASE_TIMEOUT_MS: '200',
+        });
+        await released;
+        const answer = await second.app.inject({ method: 'GET', url: '/api/demo' });
+        expect(answer.statusCode).toBe(200);
+        await second.close();
+      } finally {
+        await released;
+      }
+    }, 30_000);
+  },
+);
