@@ -10,6 +10,13 @@ export const UNREACHABLE_MESSAGE = 'The connection to our server failed.';
 export const TIMEOUT_MESSAGE = 'Our server took too long to answer.';
 
 /**
+ * Said after a sending whose outcome is unknown (no answer in time, or one that could not be read): the request may
+ * have arrived, and sending it again under the same key stores and mails it once.
+ */
+export const UNCONFIRMED_NOTE =
+  'Please try again: if your request did reach our team, they will not get it twice.';
+
+/**
  * The message to show for a failure: the API's (already per spec §8), or ours for an answer that is not the API's;
  * for no answer at all, our own words rather than the browser's ('Failed to fetch', 'Load failed', 'NetworkError
  * when attempting to fetch resource.'); a message we wrote ourselves (a plain `Error`); else the fallback. Never

@@ -195,7 +195,10 @@ describe('submitDueDiligence when the server stops answering', () => {
     expect(outcome.settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await expect(done).rejects.toThrow(TIMED_OUT_MESSAGE);
-    expect(messageOf(outcome.error)).toBe('Our server took too long to answer. Please try again.');
+    // It may have arrived: sending again under the same key sends it once (thirtieth session).
+    expect(messageOf(outcome.error)).toBe(
+      'Our server took too long to answer. Please try again: if your request did reach our team, they will not get it twice.',
+    );
     expect(xhr.aborted).toBe(true);
   });
 

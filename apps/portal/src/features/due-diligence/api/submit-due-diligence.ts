@@ -7,7 +7,7 @@ import {
   errorMessage,
   isJsonContentType,
 } from '@/lib/api-client';
-import { TIMEOUT_MESSAGE } from '@/lib/errors';
+import { TIMEOUT_MESSAGE, UNCONFIRMED_NOTE } from '@/lib/errors';
 
 /** The request as the form holds it; money in whole pounds. */
 export interface DueDiligenceRequest {
@@ -52,7 +52,7 @@ export const CONNECTION_FAILED_MESSAGE =
  * Shown when the server stopped answering: the upload made no progress for {@link REQUEST_TIMEOUT_MS}, or no
  * answer came that long after it ended. Sending again is safe (the same request goes under the same key).
  */
-export const TIMED_OUT_MESSAGE = `${TIMEOUT_MESSAGE} Please try again.`;
+export const TIMED_OUT_MESSAGE = `${TIMEOUT_MESSAGE} ${UNCONFIRMED_NOTE}`;
 
 interface SubmitOptions {
   /** Upload progress from 0 to 1, when the browser knows the total. */

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { ApiError } from '@/lib/api-client';
+import { ApiError, UnreadableAnswerError } from '@/lib/api-client';
 import { HIDDEN_CHARACTERS_MESSAGE } from '@/lib/text';
 import { renderWithClient } from '@/testing/test-utils';
 
@@ -70,6 +70,22 @@ describe('DueDiligenceForm when the request fails', () => {
       expect(screen.getByRole('button', { name: 'Submit request' })).toBeEnabled();
     },
   );
+});
+
+// Found by the thirtieth session's portal probe: an answer that could not be read (another server's 200 page) said
+// only so, where a calculator says the team may have the details and will not get them twice.
+describe('DueDiligenceForm when the answer cannot be read', () => {
+  it('should say the request may have arrived and that sending again sends it once', async () => {
+    const user = userEvent.setup();
+    submit.mockRejectedValueOnce(new UnreadableAnswerError(200));
+    renderForm();
+    await fillAndSend(user);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      "Our server's answer could not be read. Please try again: if your request did reach our team, they will not get it twice.",
+    );
+    expect(screen.getByLabelText('Project name')).toHaveValue('Harbour Quay');
+  });
 });
 
 // Found by a black-box probe: the API's refusal of a field was shown under the file picker in its own words,

@@ -7,8 +7,8 @@ import styled from 'styled-components';
 import { LogInAgainLink } from '@/components/ui/log-in-again-link';
 import { useLeaveWarning } from '@/hooks/use-leave-warning';
 import { focusFirstInDocumentOrder } from '@/lib/focus-first';
-import { ApiError } from '@/lib/api-client';
-import { messageOf } from '@/lib/errors';
+import { ApiError, UnreadableAnswerError } from '@/lib/api-client';
+import { messageOf, UNCONFIRMED_NOTE } from '@/lib/errors';
 
 import { submitDueDiligence } from '../api/submit-due-diligence';
 import { DUE_DILIGENCE_LIMITS, EMPTY_DRAFT, useDueDiligenceDraft } from '../stores/draft-store';
@@ -216,9 +216,13 @@ export function DueDiligenceForm({ prefix, user, onSubmitted }: DueDiligenceForm
         setStatus({ state: 'idle' });
         return;
       }
+      const message = fieldRefusal?.message ?? messageOf(error);
       setStatus({
         state: 'failed',
-        message: fieldRefusal?.message ?? messageOf(error),
+        // An answer that could not be read (another server's page) leaves it open whether the request arrived, as a
+        // calculator says (found by the thirtieth session's portal probe: it said only that it could not be read).
+        message:
+          error instanceof UnreadableAnswerError ? `${message} ${UNCONFIRMED_NOTE}` : message,
         // The session has ended: sending again cannot work until the user logs in again.
         loggedOut: error instanceof ApiError && error.status === 401,
       });
