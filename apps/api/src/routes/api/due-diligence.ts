@@ -725,7 +725,11 @@ async function readParts(
     } else if (part.fieldname.includes('\u0000')) {
       // Its name, not its value (found by the twenty-eighth session's probe: `name="SingleLine\0"` was told that the
       // field "SingleLine" held a NUL character, its name quoted without it).
-      received.problem ??= `The name of the field "${shownText(part.fieldname)}" contains a NUL character.`;
+      // A name of nothing but NULs was quoted as "" (thirtieth session's PostgreSQL probe).
+      received.problem ??=
+        shownText(part.fieldname) === ''
+          ? 'The name of a field holds nothing but NUL characters.'
+          : `The name of the field "${shownText(part.fieldname)}" contains a NUL character.`;
     } else if (value.includes('\u0000')) {
       received.problem ??= `The field "${shownText(part.fieldname)}" contains a NUL character.`;
     } else if (!isField(part.fieldname)) {

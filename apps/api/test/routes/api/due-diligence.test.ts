@@ -423,6 +423,9 @@ describe.each(databases)('POST /api/{client}/due-diligence ($name)', (target) =>
         { ...FIELDS, SingleLine: 'Harbour\u0000Quay' },
         'The field "SingleLine" contains a NUL character.',
       ],
+      // Thirtieth session's PostgreSQL probe: a name of only NULs was quoted as "".
+      [{ ...FIELDS, '\u0000': 'x' }, 'The name of a field holds nothing but NUL characters.'],
+      [{ ...FIELDS, '\u0000\u0000': 'x' }, 'The name of a field holds nothing but NUL characters.'],
     ] as const) {
       const response = await post(multipart(fields));
       expect(response.statusCode).toBe(400);
