@@ -269,3 +269,22 @@ export function pdf(size: number): Buffer {
   content.write('%PDF-1.7\n');
   return content;
 }
+
+/**
+ * Locks a table of a PostgreSQL schema from another connection (ACCESS EXCLUSIVE, in a transaction), as a database
+ * stuck on a lock looks: every statement that needs the table waits. Gives the release (rollback, disconnect).
+ */
+export async function lockPgTable(
+  databaseUrl: string,
+  schema: string,
+  table: string,
+): Promise<() => Promise<void>> {
+  const other = new pg.Client({ connectionString: databaseUrl });
+  await other.connect();
+  await other.query('begin');
+  await other.query(`lock table ${schema}.${table} in access exclusive mode`);
+  return async () => {
+    await other.query('rollback');
+    await other.end();
+  };
+}

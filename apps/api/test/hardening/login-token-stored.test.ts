@@ -1,9 +1,15 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.js';
-import { PERSON, buildTestApp, databases, outboxMails, type TestApp } from '../helper.js';
+import {
+  PERSON,
+  buildTestApp,
+  databases,
+  lockPgTable,
+  outboxMails,
+  type TestApp,
+} from '../helper.js';
 
 /**
  * Found by the thirtieth session's PostgreSQL probe (two instances, PostgreSQL restarted under a run of magic-link
@@ -36,16 +42,7 @@ describe.each(databases)('a magic-link login whose token cannot be stored ($name
       };
     }
     // PostgreSQL: the table held by a lock from outside, as in a database that is stuck.
-    const other = new pg.Client({ connectionString: t.config.databaseUrl });
-    await other.connect();
-    await other.query('begin');
-    await other.query(
-      `lock table ${t.config.databaseSchema}.login_tokens in access exclusive mode`,
-    );
-    return async () => {
-      await other.query('rollback');
-      await other.end();
-    };
+    return lockPgTable(t.config.databaseUrl, t.config.databaseSchema ?? 'public', 'login_tokens');
   }
 
   async function tokens(email: string): Promise<number> {

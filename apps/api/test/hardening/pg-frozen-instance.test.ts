@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connect.js';
+import type { Database } from '../../src/db/schema.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { PERSON, buildTestApp, type TestApp } from '../helper.js';
 
@@ -27,15 +28,23 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
       await t?.close();
     });
 
-    it('should have its transaction ended, so that the others log in again', async () => {
+    /**
+     * A transaction on `db` that takes `hold` and then stands still between two statements (as in a process that
+     * is stopped) for longer than the idle limit, while a login is answered beside it: what the stalled
+     * transaction failed with.
+     */
+    async function loginBesideStalled(
+      db: Kysely<Database>,
+      hold: (trx: Transaction<Database>) => Promise<unknown>,
+      table: 'login_attempts' | 'clients',
+    ): Promise<unknown> {
       let stalledError: unknown;
-      // A login's transaction that stops between two statements, as in a process that stands still.
-      const stalled = t.app.db.kysely
+      const stalled = db
         .transaction()
         .execute(async (trx) => {
-          await sql`lock table login_attempts in share row exclusive mode`.execute(trx);
+          await hold(trx);
           await sleep(3_500);
-          await trx.selectFrom('login_attempts').select('id').execute();
+          await trx.selectFrom(table).select('id').execute();
         })
         .catch((error: unknown) => {
           stalledError = error;
@@ -48,6 +57,16 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
       });
       expect(answer.statusCode).toBe(200);
       await stalled;
+      return stalledError;
+    }
+
+    it('should have its transaction ended, so that the others log in again', async () => {
+      // A login's transaction that stops between two statements, as in a process that stands still.
+      const stalledError = await loginBesideStalled(
+        t.app.db.kysely,
+        (trx) => sql`lock table login_attempts in share row exclusive mode`.execute(trx),
+        'login_attempts',
+      );
       // The stalled work learns its transaction is gone, as a fault of the database's (a 503, not a 500).
       expect(stalledError).toBeDefined();
       expect(isDatabaseUnavailable(stalledError)).toBe(true);
@@ -58,31 +77,18 @@ describe.skipIf(process.env.TEST_DATABASE_URL === undefined)(
     // that client (which reads the policy FOR SHARE) was answered 503 until it went on.
     it('should have a stopped staff tool’s transaction ended too', async () => {
       const staff = await openDatabase(t.config, undefined, { mustExist: true });
-      let stalledError: unknown;
       try {
-        const stalled = staff.kysely
-          .transaction()
-          .execute(async (trx) => {
-            // As an import's first statement: the client's row, locked until commit.
-            await trx
+        const stalledError = await loginBesideStalled(
+          staff.kysely,
+          // As an import's first statement: the client's row, locked until commit.
+          (trx) =>
+            trx
               .updateTable('clients')
               .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
               .where('prefix', '=', 'demo')
-              .execute();
-            await sleep(3_500);
-            await trx.selectFrom('clients').select('id').execute();
-          })
-          .catch((error: unknown) => {
-            stalledError = error;
-          });
-        await sleep(1_800);
-        const answer = await t.app.inject({
-          method: 'POST',
-          url: '/api/demo/login',
-          payload: PERSON,
-        });
-        expect(answer.statusCode).toBe(200);
-        await stalled;
+              .execute(),
+          'clients',
+        );
         expect(isDatabaseUnavailable(stalledError)).toBe(true);
       } finally {
         await staff.close();

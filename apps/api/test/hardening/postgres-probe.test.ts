@@ -19,6 +19,7 @@ import {
   buildTestApp,
   createPgSchema,
   databases,
+  lockPgTable,
   loginOpen,
   type TestApp,
 } from '../helper.js';
@@ -206,16 +207,7 @@ async function holdWriteLock(t: TestApp, table: string): Promise<() => Promise<v
       return Promise.resolve();
     };
   }
-  const other = new pg.Client({ connectionString: t.config.databaseUrl });
-  await other.connect();
-  await other.query('begin');
-  await other.query(
-    `lock table ${t.config.databaseSchema ?? 'public'}.${table} in access exclusive mode`,
-  );
-  return async () => {
-    await other.query('rollback');
-    await other.end();
-  };
+  return lockPgTable(t.config.databaseUrl, t.config.databaseSchema ?? 'public', table);
 }
 
 describe('which errors mean the database is unavailable', () => {
@@ -447,14 +439,8 @@ describe.each(databases.filter(({ url }) => url !== null))(
       const first = await buildTestApp(target);
       const schema = first.config.databaseSchema as string;
       await first.close();
-      const other = new pg.Client({ connectionString: target.url as string });
-      await other.connect();
-      await other.query('begin');
-      await other.query(`lock table ${schema}.kysely_migration in access exclusive mode`);
-      const released = sleep(1_500).then(async () => {
-        await other.query('rollback');
-        await other.end();
-      });
+      const release = await lockPgTable(target.url as string, schema, 'kysely_migration');
+      const released = sleep(1_500).then(release);
       try {
         const second = await buildTestApp(target, {
           DATABASE_SCHEMA: schema,

@@ -10,13 +10,11 @@ import type { Client } from '@/types/api';
 
 type Params = LoaderFunctionArgs['params'];
 
-/**
- * Every redirect of a loader takes the place of the page it leaves (`replace`), never adds an entry to the history:
- * the page redirected from was not shown. Found by the thirtieth session's portal probe: `redirect` pushed, so Back
- * onto a page that redirects (the login page while logged in, a hub page after logging out) pushed its target again,
- * and Back never got past it: after Log out, Back went from the login page to the login page for ever, and a user
- * who had logged in by a login link could not go Back to the page before the portal.
- */
+// Every redirect of a loader takes the place of the page it leaves (`replace`), never adds an entry to the history:
+// the page redirected from was not shown. Found by the thirtieth session's portal probe: `redirect` pushed, so Back
+// onto a page that redirects (the login page while logged in, a hub page after logging out) pushed its target again,
+// and Back never got past it: after Log out, Back went from the login page to the login page for ever, and a user
+// who had logged in by a login link could not go Back to the page before the portal.
 
 /** The client routes' loaders run in parallel; they share one request per prefix while it is in flight. */
 const inFlight = new Map<string, Promise<Client>>();

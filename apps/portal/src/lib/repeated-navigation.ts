@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useNavigation } from 'react-router-dom';
 
+import { isPlainClick } from './plain-click';
+
 /** React Router's navigation on its way, as `useNavigation` gives it. */
 type Navigation = ReturnType<typeof useNavigation>;
 
@@ -36,9 +38,7 @@ export function useIgnoreRepeatedLinkClicks(): void {
   }, [navigation]);
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
-      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
-        return;
-      }
+      if (!isPlainClick(event)) return;
       const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
       if (!(anchor instanceof HTMLAnchorElement)) return;
       if ((anchor.target !== '' && anchor.target !== '_self') || anchor.hasAttribute('download')) {

@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import { paths } from '@/config/paths';
 import { confirmLeavingPage } from '@/hooks/use-leave-warning';
 import { announceLogout } from '@/hooks/use-session-across-tabs';
+import { isPlainClick } from '@/lib/plain-click';
 import { forgetTabData } from '@/lib/tab-data';
 import type { Client } from '@/types/api';
 
@@ -51,13 +52,7 @@ export function SiteHeader({ client, menuOpen, menuId, menuButton, onOpenMenu }:
           href={paths.api.logout(client.prefix)}
           onClick={(event) => {
             // A click that opens the logout elsewhere (a new tab or window) leaves nothing here to ask about.
-            const here =
-              event.button === 0 &&
-              !event.ctrlKey &&
-              !event.metaKey &&
-              !event.shiftKey &&
-              !event.altKey;
-            if (here && !confirmLeavingPage()) {
+            if (isPlainClick(event) && !confirmLeavingPage()) {
               event.preventDefault();
               return;
             }
