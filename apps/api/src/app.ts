@@ -13,6 +13,7 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { START_LOCK_WAIT_MS } from './db/migrations.js';
 import { EMAIL_ADDRESS } from './email-address.js';
+import { type HostPolicy, isAllowedHost } from './allowed-hosts.js';
 import type { Config } from './config.js';
 import { loggedUrl } from './log-options.js';
 import {
@@ -854,6 +855,11 @@ const HOST_VALUE =
 export const BAD_HOST_MESSAGE =
   'Bad request: the Host header must be a host name or address, with an optional port.';
 
+/** The answer to a request naming a host the server does not answer for (421 Misdirected Request, RFC 9110 §15.5.20). */
+export function misdirectedHostMessage(publicOrigin: string): string {
+  return `This server does not answer for the host name the request names. Open the portal at ${publicOrigin}.`;
+}
+
 /** A request line in a version other than HTTP/1.0 or 1.1 (`HTTP/2.0`, `HTTP/0.9`: Node's parser takes both). */
 export const UNSUPPORTED_VERSION_MESSAGE =
   'HTTP version not supported: send the request in HTTP/1.1.';
@@ -1016,6 +1022,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
 
   /** The security headers of every answer (plugins/external/security.ts), for answers made before its hook. */
   const everyAnswer = securityHeaders(opts.config.publicUrl.protocol === 'https:');
+  const hostPolicy: HostPolicy = {
+    publicHostname: opts.config.publicUrl.hostname,
+    allowedHosts: opts.config.allowedHosts,
+  };
+  const misdirectedMessage = misdirectedHostMessage(opts.config.publicUrl.origin);
   fastify.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     takeOverConnection(socket);
     const target = canonicalTarget(request.url ?? '');
@@ -1282,6 +1293,12 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     // `x@evil.example`, `a/b` or `<script>` were all taken (found by the thirtieth session's probe).
     if (host !== undefined && !HOST_VALUE.test(host)) {
       done(malformedRequest(BAD_HOST_MESSAGE));
+      return;
+    }
+    // A name the server does not answer for (DNS rebinding: `allowed-hosts.ts`). The name the app goes by is
+    // `request.host`: behind a trusted proxy, the X-Forwarded-Host the proxy wrote.
+    if (!isAllowedHost(request.host, hostPolicy)) {
+      done(malformedRequest(misdirectedMessage, 421));
       return;
     }
     // A fragment never leaves the browser (RFC 9112 §3.2): one sent is a malformed address, not the start of a

@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAllowedHosts } from './allowed-hosts.js';
 import { makeDataDir } from './data-dir.js';
 import { CONTACT_EMAIL, CONTACT_EMAIL_RULE, unshownNote } from './email-address.js';
 import { shownText } from './services/shown-text.js';
@@ -32,6 +33,8 @@ export interface Config {
   databaseTimeoutMs: number;
   /** Origin + optional path prefix the portal is reached at; links in e-mails are built from it. */
   publicUrl: URL;
+  /** Host names answered besides PUBLIC_URL's, IP addresses and localhost (`null`: any); see `allowed-hosts.ts`. */
+  allowedHosts: readonly string[] | null;
   /** `null` → generated into `dataDir/session-secret` on first start (see {@link resolveSessionSecret}). */
   sessionSecret: string | null;
   /** `null` → mails are written as .eml files into `dataDir/outbox`. */
@@ -207,6 +210,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
+  const allowedHosts = parseAllowedHosts(get('ALLOWED_HOSTS') ?? '');
+  problems.push(...allowedHosts.problems);
+
   const sessionSecret = get('SESSION_SECRET') ?? null;
   if (sessionSecret !== null && sessionSecret.length < 32) {
     problems.push('SESSION_SECRET must be at least 32 characters long.');
@@ -240,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseTimeoutMs: integer('DATABASE_TIMEOUT_MS', 10_000, 100, 600_000),
     publicUrl,
+    allowedHosts: allowedHosts.hosts,
     sessionSecret,
     smtpUrl,
     mailFrom: email('MAIL_FROM', 'Client portal <portal@advisory.example>'),

@@ -240,6 +240,37 @@ describe('loadConfig', () => {
     ).toBe('https://user:pa%25ss@forms.example/f');
   });
 
+  it('should read ALLOWED_HOSTS as host names, "*" as any, and refuse entries that are no host name', () => {
+    expect(loadConfig({}).allowedHosts).toEqual([]);
+    expect(
+      loadConfig({ ALLOWED_HOSTS: ' Portal.Internal., portal-2.example ,,' }).allowedHosts,
+    ).toEqual(['portal.internal', 'portal-2.example']);
+    expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toBeNull();
+    const problemsOf = (raw: string) => {
+      try {
+        loadConfig({ ALLOWED_HOSTS: raw });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    for (const entry of [
+      'https://portal.example',
+      'portal.example:8443',
+      'portal.example/x',
+      '*.example',
+      'a b',
+      '-a',
+    ]) {
+      expect(problemsOf(`ok.example, ${entry}`), entry).toEqual([
+        'ALLOWED_HOSTS must list host names separated by commas, such as "portal.example, portal.internal", ' +
+          `without a scheme, port or path, or be "*" alone (got "${entry}").`,
+      ]);
+    }
+    // "*" among names would read as "any" to one person and as a typo to another: refused.
+    expect(problemsOf('portal.example, *')).toHaveLength(1);
+  });
+
   // Found by the seventeenth session's fault probe: these were taken, and served on every page or in every link.
   it('should refuse a PUBLIC_URL with a user or path, and provider contacts the staff tool would refuse', () => {
     const problemsOf = (env: Record<string, string>) => {

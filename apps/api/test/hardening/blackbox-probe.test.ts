@@ -84,7 +84,7 @@ describe.each(databases)('a black-box hostile run ($name)', (target) => {
       ] as const) {
         const response = await raw(
           port,
-          `${request} HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+          `${request} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
         );
         expect(response, request).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
         expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toEqual({ error });
@@ -101,10 +101,10 @@ describe.each(databases)('a black-box hostile run ($name)', (target) => {
     it('should send the security headers with a repeated Host or Content-Type, and an unmet Expect', async () => {
       const body = '{"action":"view","item":"x"}';
       for (const request of [
-        'GET /api/demo HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n',
-        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+        'GET /api/demo HTTP/1.1\r\nHost: localhost\r\nHost: b\r\nConnection: close\r\n\r\n',
+        `POST /api/demo/activity HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
           `Content-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
-        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+        `POST /api/demo/activity HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
           `Expect: something-else\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
       ]) {
         const response = await raw(port, request);

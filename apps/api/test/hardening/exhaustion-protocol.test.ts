@@ -71,7 +71,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
   });
 
   const get = (path: string, connection = 'keep-alive') =>
-    `GET ${path} HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nConnection: ${connection}\r\n\r\n`;
+    `GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nConnection: ${connection}\r\n\r\n`;
 
   it('should answer pipelined requests in order, and refuse a malformed one after them, losing none', async () => {
     // The parser's 400 was written at once and the connection closed: the client read it as the answer to
@@ -81,7 +81,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
       get('/api/demo') +
         get('/api/demo/content') +
         get('/api/demo/article?id=none&type=insight') +
-        'GET /api/demo HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx',
+        'GET /api/demo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx',
     );
     expect(statuses(output)).toEqual([200, 200, 404, 400]);
     const [client, content, article, refusal] = answers(output);
@@ -99,7 +99,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
   it('should answer requests pipelined behind a logout as the logout left the session', async () => {
     const own = await loginOpen(t.app);
     const as = (path: string) =>
-      `GET ${path} HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nConnection: keep-alive\r\n\r\n`;
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${own}\r\nConnection: keep-alive\r\n\r\n`;
     const output = await exchange(
       port,
       as('/api/demo/logout') + as('/api/demo/content') + as('/api/demo'),
@@ -156,7 +156,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
   // and its answer ran in one turn of the event loop, so thousands of them held every other client for 1.8 s.
   it('should hold requests with bodies to MAX_PIPELINED too, and let another connection in between them', async () => {
     const withBody = (path: string, cookieOf = cookie) =>
-      `GET ${path} HTTP/1.1\r\nHost: a\r\nCookie: ${cookieOf}\r\nContent-Length: 1\r\n\r\nx`;
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookieOf}\r\nContent-Length: 1\r\n\r\nx`;
     // Those answered before the limit was reached no longer wait: a few more than MAX_PIPELINED may be answered.
     const found = answers(await exchange(port, withBody('/api/demo').repeat(2 * MAX_PIPELINED)));
     const refusal = found.at(-1);
@@ -176,7 +176,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
         chunks.push(chunk);
         logout ??= exchange(
           port,
-          `GET /api/demo/logout HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nConnection: close\r\n\r\n`,
+          `GET /api/demo/logout HTTP/1.1\r\nHost: localhost\r\nCookie: ${own}\r\nConnection: close\r\n\r\n`,
         );
         if (answers(Buffer.concat(chunks).toString()).length === MAX_PIPELINED) {
           resolve(Buffer.concat(chunks).toString());
@@ -204,11 +204,11 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     const own = await loginOpen(t.app);
     const body = JSON.stringify({ action: 'view', item: 'x' });
     const as = (path: string) =>
-      `GET ${path} HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nConnection: keep-alive\r\n\r\n`;
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${own}\r\nConnection: keep-alive\r\n\r\n`;
     const output = await exchange(
       port,
       as('/api/demo') +
-        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nContent-Type: application/json\r\n` +
+        `POST /api/demo/activity HTTP/1.1\r\nHost: localhost\r\nCookie: ${own}\r\nContent-Type: application/json\r\n` +
         `Expect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
         as('/api/demo/logout'),
     );
@@ -221,8 +221,8 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     const own = await loginOpen(t.app);
     const output = await exchange(
       port,
-      `GET /api/demo HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\nConnection: close\r\n\r\n` +
-        `GET /api/demo/logout HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\n\r\n`,
+      `GET /api/demo HTTP/1.1\r\nHost: localhost\r\nCookie: ${own}\r\nConnection: close\r\n\r\n` +
+        `GET /api/demo/logout HTTP/1.1\r\nHost: localhost\r\nCookie: ${own}\r\n\r\n`,
     );
     expect(statuses(output)).toEqual([200]);
     // The logout behind it was not run: the session is still there.
@@ -234,9 +234,9 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     const refused = await exchange(
       port,
       get('/api/demo') +
-        'POST /api/demo/due-diligence HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=b\r\n' +
+        'POST /api/demo/due-diligence HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=b\r\n' +
         `Expect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
-        `GET /api/demo/logout HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\n\r\n`,
+        `GET /api/demo/logout HTTP/1.1\r\nHost: localhost\r\nCookie: ${own}\r\n\r\n`,
     );
     expect(statuses(refused)).toEqual([200, 401]);
     const still = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { cookie: own } });
@@ -253,8 +253,8 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
       const output = await exchange(
         port,
         before +
-          `GET /api/demo HTTP/1.1\r\nHost: a\r\nExpect: ${expectation}\r\n\r\n` +
-          `GET /api/demo/logout HTTP/1.1\r\nHost: a\r\nCookie: ${own}\r\n\r\n`,
+          `GET /api/demo HTTP/1.1\r\nHost: localhost\r\nExpect: ${expectation}\r\n\r\n` +
+          `GET /api/demo/logout HTTP/1.1\r\nHost: localhost\r\nCookie: ${own}\r\n\r\n`,
       );
       expect(statuses(output), expectation).toEqual(before === '' ? [417] : [200, 417]);
       const after = await t.app.inject({
@@ -272,7 +272,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
       get('/api/demo') +
         get('/api/demo') +
         get('/api/demo') +
-        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+        `POST /api/demo/activity HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
         'Transfer-Encoding: chunked\r\n\r\nZZ\r\n',
     );
     expect(statuses(output)).toEqual([200, 200, 200, 400]);
@@ -287,7 +287,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
   it('should answer every request that arrived before the client ended its side of the connection', async () => {
     const body = JSON.stringify({ action: 'view', item: 'x' });
     const post = (length: number, sent: string) =>
-      `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\n` +
+      `POST /api/demo/activity HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${sent}`;
     const started = Date.now();
     const output = await exchange(
@@ -313,7 +313,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
       const started = Date.now();
       const output = await exchange(
         port,
-        `GET /api/demo HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: ${protocol}\r\n\r\n` +
+        `GET /api/demo HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: ${protocol}\r\n\r\n` +
           get('/api/demo/content'),
         8_000,
       );
@@ -328,7 +328,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     const output = await exchange(
       port,
       get('/api/demo') +
-        `GET /api/demo HTTP/1.1\r\nHost: a\r\nX-Long: ${'a'.repeat(20_000)}\r\n\r\n`,
+        `GET /api/demo HTTP/1.1\r\nHost: localhost\r\nX-Long: ${'a'.repeat(20_000)}\r\n\r\n`,
     );
     expect(statuses(output)).toEqual([200, 431]);
   });
@@ -340,7 +340,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     const api = answers(
       await exchange(
         port,
-        get('/demo/dashboard') + `GET /api/demo HTTP/1.1\r\nHost: a\r\n${long}\r\n`,
+        get('/demo/dashboard') + `GET /api/demo HTTP/1.1\r\nHost: localhost\r\n${long}\r\n`,
       ),
     );
     expect(api.map((a) => a.head.slice(9, 12))).toEqual(['200', '431']);
@@ -352,7 +352,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     // A HEAD behind a page: the headers alone.
     const head = await exchange(
       port,
-      get('/api/demo') + `HEAD /demo/dashboard HTTP/1.1\r\nHost: a\r\n${long}\r\n`,
+      get('/api/demo') + `HEAD /demo/dashboard HTTP/1.1\r\nHost: localhost\r\n${long}\r\n`,
     );
     const refused = head.slice(head.indexOf('HTTP/1.1 431'));
     expect(refused).toMatch(/\r\nContent-Type: text\/html/);
@@ -373,13 +373,13 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
       });
     const cookie = `Cookie: x=${'a'.repeat(20_000)}\r\n\r\n`;
     const page = await inTwo(
-      'GET /demo/dashboard HTTP/1.1\r\nHost: a\r\n',
+      'GET /demo/dashboard HTTP/1.1\r\nHost: localhost\r\n',
       `Sec-Fetch-Mode: navigate\r\nAccept: text/html\r\n${cookie}`,
     );
     expect(page).toMatch(/^HTTP\/1\.1 431 /);
     expect(page).toContain('<h1>This request is too large</h1>');
     const fetched = await inTwo(
-      'GET /api/demo HTTP/1.1\r\nHost: a\r\n',
+      'GET /api/demo HTTP/1.1\r\nHost: localhost\r\n',
       `Sec-Fetch-Mode: cors\r\n${cookie}`,
     );
     expect(fetched).toMatch(/^HTTP\/1\.1 431 /);
@@ -389,7 +389,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
   it('should still refuse at once a request whose own body is malformed', async () => {
     const output = await exchange(
       port,
-      'POST /api/demo/login HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n' +
+      'POST /api/demo/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
         'Transfer-Encoding: chunked\r\n\r\nzz\r\n',
     );
     expect(statuses(output)).toEqual([400]);
@@ -428,7 +428,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
         body += `${piece.length.toString(16)}\r\n${piece}\r\n`;
       }
       return (
-        'POST /api/demo/login HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n' +
+        'POST /api/demo/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
         `Transfer-Encoding: chunked\r\n\r\n${body}0\r\n\r\n`
       );
     };
@@ -451,7 +451,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     for (const method of ['GET', 'HEAD', 'POST', 'DELETE']) {
       const output = await exchange(
         port,
-        `${method} * HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+        `${method} * HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
       );
       expect(statuses(output), method).toEqual([400]);
       if (method !== 'HEAD')
@@ -461,7 +461,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     }
     const options = await exchange(
       port,
-      'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+      'OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
     );
     expect(statuses(options)).toEqual([404]);
   });
@@ -473,23 +473,23 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     const cases: [string, string][] = [
       [
         'Host',
-        `GET /api/demo HTTP/1.1\r\nHost: a\r\nHost: b\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+        `GET /api/demo HTTP/1.1\r\nHost: localhost\r\nHost: b\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
       ],
       [
         'Content-Type',
-        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+        `POST /api/demo/activity HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
           `content-type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
       ],
       [
         // Two keys would name two submissions at once.
         'Idempotency-Key',
-        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+        `POST /api/demo/activity HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
           `Idempotency-Key: one\r\nidempotency-key: two\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
       ],
       [
         // The cross-site check read the first, this site's; a proxy may have read the other site's.
         'Referer',
-        `POST /api/demo/activity HTTP/1.1\r\nHost: a\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+        `POST /api/demo/activity HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\n` +
           `Referer: http://a/\r\nReferer: http://evil.example/\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
       ],
     ];
@@ -503,7 +503,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     // One of each is fine, whatever its case.
     const one = await exchange(
       port,
-      `POST /api/demo/activity HTTP/1.1\r\nhost: a\r\nCookie: ${cookie}\r\nCONTENT-TYPE: application/json\r\n` +
+      `POST /api/demo/activity HTTP/1.1\r\nhost: localhost\r\nCookie: ${cookie}\r\nCONTENT-TYPE: application/json\r\n` +
         `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     expect(statuses(one)).toEqual([204]);
@@ -527,7 +527,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
         socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code));
         socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), error }));
         socket.write(
-          `POST ${path} HTTP/1.1\r\nHost: x\r\n${extra}Content-Type: application/json\r\n` +
+          `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}Content-Type: application/json\r\n` +
             `Content-Length: ${BODY}\r\n\r\n`,
         );
         const block = Buffer.alloc(64 * 1024, 0x78);

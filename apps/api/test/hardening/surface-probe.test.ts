@@ -540,23 +540,43 @@ describe.each(databases)('behind a proxy, TRUST_PROXY=true ($name)', (target) =>
   });
 
   it('should still build login links from PUBLIC_URL, not the forwarded host', async () => {
-    await t.app.inject({
+    const login = await t.app.inject({
       method: 'POST',
       url: '/api/northbank/login',
       payload: { ...PERSON, email: 'links@example.com' },
       remoteAddress: '10.0.0.2',
       headers: {
         'x-forwarded-for': '198.51.100.9',
-        'x-forwarded-host': 'evil.example',
+        'x-forwarded-host': '203.0.113.7',
         'x-forwarded-proto': 'https',
-        host: 'evil.example',
+        host: 'localhost',
       },
     });
+    expect(login.statusCode).toBe(200);
     await t.app.background.drain();
     const mail = (await outboxMails(t.dataDir))
       .map(decodeMail)
       .find((m) => m.includes('links@example.com'));
     expect(mail).toContain(`${t.config.publicUrl.origin}/api/northbank/login/link?token=`);
-    expect(mail).not.toContain('evil.example');
+    expect(mail).not.toContain('203.0.113.7');
+  });
+
+  it('should refuse a forwarded host it does not answer for with 421, whatever the Host (DNS rebinding)', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/northbank/login',
+      payload: { ...PERSON, email: 'rebound@example.com' },
+      remoteAddress: '10.0.0.2',
+      headers: {
+        'x-forwarded-for': '198.51.100.9',
+        'x-forwarded-host': 'evil.example',
+        host: 'localhost',
+      },
+    });
+    expect(response.statusCode).toBe(421);
+    expect(response.json()).toHaveProperty('error');
+    await t.app.background.drain();
+    const mails = (await outboxMails(t.dataDir)).map(decodeMail);
+    expect(mails.some((m) => m.includes('rebound@example.com'))).toBe(false);
   });
 });

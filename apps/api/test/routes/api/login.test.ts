@@ -347,7 +347,7 @@ describe.each(databases)('login ($name)', (target) => {
         method: 'POST',
         url: '/api/northbank/login',
         payload: { ...PERSON, email: 'host@example.com' },
-        headers: { host: 'evil.example' },
+        headers: { host: 'localhost:9999' },
       });
       expect(response.statusCode).toBe(200);
       await t.app.background.drain();
@@ -356,7 +356,50 @@ describe.each(databases)('login ($name)', (target) => {
       const unfolded = decodeMail(mail);
       expect(unfolded).toContain('To: host@example.com');
       expect(unfolded).toContain('http://portal.example:8080/api/northbank/login/link?token=');
-      expect(unfolded).not.toContain('evil.example');
+      expect(unfolded).not.toContain('localhost');
+    });
+
+    it('should answer no host name but its own, IP addresses and localhost: 421, no mail (DNS rebinding)', async () => {
+      const before = (await outboxMails(t.dataDir)).length;
+      for (const host of [
+        'evil.example',
+        'evil.example:8080',
+        'portal.example.evil.example',
+        'xportal.example',
+      ]) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/northbank/login',
+          payload: { ...PERSON, email: 'rebound@example.com' },
+          // A rebinding page's own origin: the cross-site check alone took it for the site's.
+          headers: { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' },
+        });
+        expect(response.statusCode, host).toBe(421);
+        expect(response.json()).toEqual({
+          error:
+            'This server does not answer for the host name the request names. Open the portal at http://portal.example:8080.',
+        });
+        expect(response.headers['content-security-policy']).toBeDefined();
+        // Nor are pages or reads answered: a rebinding page could otherwise read them as its own.
+        const page = await t.app.inject({ method: 'GET', url: '/demo/login', headers: { host } });
+        expect(page.statusCode, host).toBe(421);
+        const read = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { host } });
+        expect(read.statusCode, host).toBe(421);
+        expect(read.body).not.toContain('Demo Developments');
+      }
+      await t.app.background.drain();
+      expect((await outboxMails(t.dataDir)).length).toBe(before);
+      for (const host of [
+        'PORTAL.example.:8080',
+        'portal.example',
+        '127.0.0.1:3000',
+        '[::1]:8080',
+        'localhost',
+        'app.localhost',
+      ]) {
+        const response = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { host } });
+        expect(response.statusCode, host).toBe(200);
+      }
     });
 
     it('should show a Continue page on GET without logging in or using the token', async () => {
@@ -865,7 +908,10 @@ describe('login over https', () => {
 describe('cross-site requests to an https site (PUBLIC_URL https, TRUST_PROXY unset)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp(databases[0]!, { PUBLIC_URL: 'https://portal.example' });
+    t = await buildTestApp(databases[0]!, {
+      PUBLIC_URL: 'https://portal.example',
+      ALLOWED_HOSTS: 'other.example',
+    });
   });
   afterAll(async () => {
     await t.close();
