@@ -2,7 +2,7 @@ import { constants, fstatSync, openSync, writeSync } from 'node:fs';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose values are secrets: a login link's token works for 15 minutes for whoever holds it. */
-const SECRET_PARAMETERS = new Set(['token']);
+const SECRET_PARAMETER = 'token';
 
 function decodedName(name: string): string {
   try {
@@ -16,19 +16,30 @@ function decodedName(name: string): string {
  * A request target as the log shows it: the value of every secret query parameter replaced by `[redacted]`
  * (whatever the case or percent-encoding of its name), everything else as sent. Anyone who can read the logs must
  * not be able to log in with a link someone else has not used yet.
+ *
+ * A link a mail program or a person damaged is still the token of a link nobody has used: it is hidden too. The
+ * parameters are read as split by `&` or `;` (an `&amp;` an HTML mail left, `a=1;token=…`), and a name that only
+ * holds `token` (`token%00`, `token `, `xtoken`) or swallowed the `=` (`token%3D…`) hides what follows it. Those
+ * reached the log whole, where the server itself answered "invalid link" and the token stayed usable (found by the
+ * thirty-first session's login-link probe).
  */
 export function loggedUrl(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
   const query = url
     .slice(start + 1)
-    .split('&')
-    .map((part) => {
+    .split(/([&;])/)
+    .map((part, i) => {
+      // The separators themselves, kept as sent.
+      if (i % 2 === 1) return part;
       const equals = part.indexOf('=');
       const name = equals < 0 ? part : part.slice(0, equals);
-      return SECRET_PARAMETERS.has(decodedName(name)) ? `${name}=[redacted]` : part;
+      const decoded = decodedName(name);
+      if (!decoded.includes(SECRET_PARAMETER)) return part;
+      // The name decodes to more than the parameter's name and an `=`: the value may be inside the name itself.
+      return decoded.includes('=') ? '[redacted]' : `${name}=[redacted]`;
     })
-    .join('&');
+    .join('');
   return `${url.slice(0, start + 1)}${query}`;
 }
 
