@@ -1,7 +1,7 @@
 import { constants, fstatSync, openSync, writeSync } from 'node:fs';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
-/** Query parameters whose values are secrets: a login link's token works for 15 minutes for whoever holds it. */
+/** The query parameter whose value is a secret: a login link's token works for 15 minutes for whoever holds it. */
 const SECRET_PARAMETER = 'token';
 
 function decodedName(name: string): string {
@@ -18,14 +18,14 @@ function decodedName(name: string): string {
  * not be able to log in with a link someone else has not used yet.
  *
  * A link a mail program or a person damaged is still the token of a link nobody has used: it is hidden too. The
- * parameters are read as split by `&` or `;` (an `&amp;` an HTML mail left, `a=1;token=…`), and a name that only
- * holds `token` (`token%00`, `token `, `xtoken`) or swallowed the `=` (`token%3D…`) hides what follows it. Those
- * reached the log whole, where the server itself answered "invalid link" and the token stayed usable (found by the
- * thirty-first session's login-link probe).
+ * parameters are read as split by `&` or `;` (an `&amp;` an HTML mail left, `a=1;token=…`); a name that only holds
+ * `token` (`token%00`, `token `, `xtoken`) or swallowed the `=` (`token%3D…`) hides what follows it, and so does
+ * `token=` in a path whose `?` was escaped. Those reached the log whole, where the server itself answered "invalid
+ * link" or 404 and the token stayed usable (found by the thirty-first session's login-link probe).
  */
 export function loggedUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start < 0) return url;
+  if (start < 0) return withoutPathToken(url);
   const query = url
     .slice(start + 1)
     .split(/([&;])/)
@@ -40,7 +40,15 @@ export function loggedUrl(url: string): string {
       return decoded.includes('=') ? '[redacted]' : `${name}=[redacted]`;
     })
     .join('');
-  return `${url.slice(0, start + 1)}${query}`;
+  return `${withoutPathToken(url.slice(0, start))}?${query}`;
+}
+
+/**
+ * A path whose `?` a mail program escaped (`/login/link%3Ftoken=…`, a 404) carries the token in the path itself:
+ * `token=` or `token%3D` there hides what follows it, up to the next `/`.
+ */
+function withoutPathToken(path: string): string {
+  return path.replace(/(token(?:=|%3d))[^/?]*/gi, '$1[redacted]');
 }
 
 /** How long a line waits, at most, for a full pipe (a slow log reader) before it is dropped. */

@@ -28,6 +28,9 @@ describe('loggedUrl', () => {
     ['/x?token%3Dabc', '/x?[redacted]'],
     ['/x?%74oken%3dabc&search=a', '/x?[redacted]&search=a'],
     ['/x?a;b=c', '/x?a;b=c'],
+    ['/api/northbank/login/link%3Ftoken=abc', '/api/northbank/login/link%3Ftoken=[redacted]'],
+    ['/x%3FTOKEN%3Dabc/y?z=1', '/x%3FTOKEN%3D[redacted]/y?z=1'],
+    ['/api/demo/articles/tokenism', '/api/demo/articles/tokenism'],
     ['/api/demo/content', '/api/demo/content'],
   ])('%s is logged as %s', (url, logged) => {
     expect(loggedUrl(url)).toBe(logged);
@@ -73,6 +76,7 @@ describe('the server log', () => {
       // A link a mail program damaged: refused as invalid, its token still unspent (thirty-first session).
       `/api/northbank/login/link?utm_source=mail&amp;token=${token}`,
       `/api/northbank/login/link?token%3D${token}`,
+      `/api/northbank/login/link%3Ftoken=${token}`,
     ]) {
       const page = await t.app.inject({ method: 'GET', url });
       expect(page.statusCode).toBeLessThan(500);
