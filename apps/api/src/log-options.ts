@@ -20,12 +20,13 @@ function decodedName(name: string): string {
  * A link a mail program or a person damaged is still the token of a link nobody has used: it is hidden too. The
  * parameters are read as split by `&` or `;` (an `&amp;` an HTML mail left, `a=1;token=…`); a name that only holds
  * `token` (`token%00`, `token `, `xtoken`) or swallowed the `=` (`token%3D…`) hides what follows it, and so does
- * `token=` in a path whose `?` was escaped. Those reached the log whole, where the server itself answered "invalid
- * link" or 404 and the token stayed usable (found by the thirty-first session's login-link probe).
+ * `token=` anywhere else (a path whose `?` was escaped, a link wrapped in another's parameter). Those reached the
+ * log whole, where the server itself answered "invalid link" or 404 and the token stayed usable (found by the
+ * thirty-first session's login-link probe).
  */
 export function loggedUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start < 0) return withoutPathToken(url);
+  if (start < 0) return withoutInlineToken(url);
   const query = url
     .slice(start + 1)
     .split(/([&;])/)
@@ -40,15 +41,16 @@ export function loggedUrl(url: string): string {
       return decoded.includes('=') ? '[redacted]' : `${name}=[redacted]`;
     })
     .join('');
-  return `${withoutPathToken(url.slice(0, start))}?${query}`;
+  return withoutInlineToken(`${url.slice(0, start + 1)}${query}`);
 }
 
 /**
- * A path whose `?` a mail program escaped (`/login/link%3Ftoken=…`, a 404) carries the token in the path itself:
- * `token=` or `token%3D` there hides what follows it, up to the next `/`.
+ * A link whose `?` a mail program escaped (`/login/link%3Ftoken=…`, a 404) carries the token in the path, and one
+ * wrapped in another's parameter (`?next=%2Fapi%2F…%3Ftoken%3D…`) in a value: `token=` or `token%3D` anywhere hides
+ * what follows it, up to the next `/`, `?`, `&`, `;` or `#`.
  */
-function withoutPathToken(path: string): string {
-  return path.replace(/(token(?:=|%3d))[^/?]*/gi, '$1[redacted]');
+function withoutInlineToken(target: string): string {
+  return target.replace(/(token(?:=|%3d))[^/?&;#]*/gi, '$1[redacted]');
 }
 
 /** How long a line waits, at most, for a full pipe (a slow log reader) before it is dropped. */

@@ -31,6 +31,10 @@ describe('loggedUrl', () => {
     ['/api/northbank/login/link%3Ftoken=abc', '/api/northbank/login/link%3Ftoken=[redacted]'],
     ['/x%3FTOKEN%3Dabc/y?z=1', '/x%3FTOKEN%3D[redacted]/y?z=1'],
     ['/api/demo/articles/tokenism', '/api/demo/articles/tokenism'],
+    [
+      '/northbank/login?next=%2Fapi%2Flogin%2Flink%3Ftoken%3Dabc&x=1',
+      '/northbank/login?next=%2Fapi%2Flogin%2Flink%3Ftoken%3D[redacted]&x=1',
+    ],
     ['/api/demo/content', '/api/demo/content'],
   ])('%s is logged as %s', (url, logged) => {
     expect(loggedUrl(url)).toBe(logged);
