@@ -16,6 +16,18 @@ const URL_ATTRIBUTES = ['href', 'src', 'poster', 'action', 'formaction', 'xlink:
 const MEDIA_URL =
   /^(?:\/media\/[a-z0-9-]+\/[a-f0-9]{20}\.[a-z0-9]+|(?:\.\/)?media\/(?!.*\.\.)[\w./-]+)$/;
 const EMBED_ATTRIBUTES = new Set(['src', 'poster']);
+
+/**
+ * A URL attribute as the browser's URL parser reads it: control characters and spaces at either end dropped, tabs
+ * and line breaks anywhere; and, for the checks' sake, other white space at the ends too (which a browser would
+ * keep, percent-encoded, so the address stays on this site either way).
+ */
+function browserUrl(value: string): string {
+  // One class for both, so that no control character is left behind a space (`&#1;&#160;&#1;//evil.example`).
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020\s]+|[\u0000-\u0020\s]+$/g, '');
+}
+
 /** DOMPurify's prefix for ids and names under SANITIZE_NAMED_PROPS. */
 const NAMED_PREFIX = 'user-content-';
 
@@ -24,12 +36,17 @@ purify.addHook('afterSanitizeAttributes', (node) => {
     const value = node.getAttribute(name);
     if (value === null) continue;
     // Browsers drop tabs and line breaks inside URLs and read a backslash as a slash: `/\evil.example`
-    // and `/<tab>/evil.example` both lead off the site.
-    const url = value.trim().replace(/[\t\n\r]/g, '');
+    // and `/<tab>/evil.example` both lead off the site. They also drop control characters (U+0000–U+001F) and
+    // spaces at either end, which `trim` keeps: `&#1;//evil.example` was checked as a relative path and followed
+    // as a link to another site, `&#1;#root` kept its fragment unprefixed, and `&#1;/media/<other client>/…`
+    // passed the import's check of media paths (found by the thirty-first session's XSS probe). The address is
+    // checked as the browser reads it, and kept so.
+    const url = browserUrl(value);
     const safe = EMBED_ATTRIBUTES.has(name)
       ? MEDIA_URL.test(url)
       : !url.includes('\\') && SAFE_URL.test(url);
     if (!safe) node.removeAttribute(name);
+    else if (url !== value) node.setAttribute(name, url);
   }
   node.removeAttribute('srcset');
   // Ids and names are prefixed (SANITIZE_NAMED_PROPS): in-page links follow them.

@@ -33,6 +33,16 @@ describe('sanitizeHtml', () => {
     ['<a href="\\\\evil.example/b">x</a>', '<a>x</a>'],
     ['<a href="/&#9;/evil.example/c">x</a>', '<a>x</a>'],
     ['<a href="/demo/info">x</a>', '<a href="/demo/info">x</a>'],
+    // Control characters at either end, which browsers drop and `trim` keeps (found by the thirty-first
+    // session's XSS probe): a protocol-relative link off the site, an unprefixed fragment, another client's media.
+    ['<a href="&#1;//evil.example/d">x</a>', '<a>x</a>'],
+    ['<a href="&#x1f;&#160;&#1;//evil.example/e">x</a>', '<a>x</a>'],
+    ['<a href="&#1;#root">x</a>', '<a href="#user-content-root">x</a>'],
+    ['<a href="&#8;/demo/info&#31;">x</a>', '<a href="/demo/info">x</a>'],
+    [
+      '<img src="&#1;/media/demo/0123456789abcdef0123.svg">',
+      '<img src="/media/demo/0123456789abcdef0123.svg">',
+    ],
     // Ids and names cannot take the portal's own (DOM clobbering); in-page links follow the prefix.
     [
       '<p id="root">x</p><a name="portal-boot">y</a>',
