@@ -39,6 +39,24 @@ describe('sanitizeHtml', () => {
     ['<a href="&#x1f;&#160;&#1;//evil.example/e">x</a>', '<a>x</a>'],
     ['<a href="&#1;#root">x</a>', '<a href="#user-content-root">x</a>'],
     ['<a href="&#8;/demo/info&#31;">x</a>', '<a href="/demo/info">x</a>'],
+    // Links into the API act as the viewer (logout), however written (found by the thirty-first session's XSS
+    // probe); another site's `/api/` is its own affair.
+    ['<a href="/api/demo/logout">x</a>', '<a>x</a>'],
+    ['<a href="../api/demo/logout">x</a>', '<a>x</a>'],
+    ['<a href="dashboard/../../API/demo/logout">x</a>', '<a>x</a>'],
+    ['<a href="/%61pi/demo/logout">x</a>', '<a>x</a>'],
+    ['<a href="/demo/%2e%2e/api/./demo/logout?x#y">x</a>', '<a>x</a>'],
+    ['<a href="/api">x</a>', '<a>x</a>'],
+    ['<blockquote cite="/api/demo/logout">q</blockquote>', '<blockquote>q</blockquote>'],
+    ['<a href="/apis/guide">x</a>', '<a href="/apis/guide">x</a>'],
+    [
+      '<a href="https://example.com/api/docs">x</a>',
+      '<a href="https://example.com/api/docs">x</a>',
+    ],
+    [
+      '<a href="/demo/article?id=api&amp;type=insight">x</a>',
+      '<a href="/demo/article?id=api&amp;type=insight">x</a>',
+    ],
     [
       '<img src="&#1;/media/demo/0123456789abcdef0123.svg">',
       '<img src="/media/demo/0123456789abcdef0123.svg">',
