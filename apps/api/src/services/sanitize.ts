@@ -121,7 +121,11 @@ const CONFIG = {
   // Sizes of the content's own (`<hr width=9000>`, `<td height=6000>`, `<table cellpadding=900>`) made pages
   // thousands of pixels wide and tall (found by the twenty-third session's portal probe): content is sized by the
   // portal's prose rules alone (images to the column's width).
+  // `download`: content named the file a link saves, so an imported SVG (which may hold a script: sandboxed when
+  // opened from this site) was handed to the viewer from the portal's own address as `Statement.html`, whose
+  // script runs once it is opened from the downloads folder (found by the thirty-first session's XSS probe).
   FORBID_ATTR: [
+    'download',
     'style',
     'class',
     'srcset',

@@ -57,6 +57,11 @@ describe('sanitizeHtml', () => {
       '<a href="/demo/article?id=api&amp;type=insight">x</a>',
       '<a href="/demo/article?id=api&amp;type=insight">x</a>',
     ],
+    // A link saves no file under a name of the content's choosing (found by the thirty-first session's XSS probe).
+    [
+      '<a href="/media/demo/0123456789abcdef0123.svg" download="Statement.html">x</a>',
+      '<a href="/media/demo/0123456789abcdef0123.svg">x</a>',
+    ],
     [
       '<img src="&#1;/media/demo/0123456789abcdef0123.svg">',
       '<img src="/media/demo/0123456789abcdef0123.svg">',
