@@ -148,6 +148,20 @@ async function dangerousMarkup(page: Page): Promise<string[]> {
         }
       }
     }
+    // Content's links (found by the thirty-first session's XSS probe): none into the API (a click on
+    // `/api/<client>/logout` logged the viewer out), none protocol-relative behind control characters the browser
+    // drops, none to a fragment of the portal's own, and no file saved under a name of content's choosing.
+    for (const link of document.querySelectorAll('main a[href]')) {
+      const raw = link.getAttribute('href') ?? '';
+      // eslint-disable-next-line no-control-regex
+      if (/^[\u0000-\u0020]/.test(raw)) problems.push(`<a href="${raw.slice(0, 60)}"> (padded)`);
+      const url = new URL(raw, document.baseURI);
+      if (url.origin === window.location.origin && /^\/api(\/|$)/i.test(url.pathname)) {
+        problems.push(`<a href="${raw.slice(0, 60)}"> (into the API)`);
+      }
+      if (link.hasAttribute('download'))
+        problems.push(`<a download="${link.getAttribute('download')}">`);
+    }
     const forbidden =
       'script, iframe, frame, frameset, object, embed, base, meta, link, style, template, math';
     for (const element of document.querySelectorAll(

@@ -283,6 +283,23 @@ export const HOSTILE_PAYLOADS: HostilePayload[] = [
     kind: 'url-obfuscation',
     html: `<a href="//evil.example/x">pr</a><a href="/\\/evil.example/">bs</a><a href="https:\\\\evil.example">hb</a><a href="/%09/evil.example">enc</a>`,
   },
+  // Found by the thirty-first session's XSS probe: control characters before an address (browsers drop them,
+  // `trim` kept them), links into the API (a click logged the viewer out), a file saved under content's name.
+  {
+    id: 'url-leading-control-offsite',
+    kind: 'url-obfuscation',
+    html: `<a href="&#x01;//evil.example/ctl">c1</a><a href="&#x1f;&#160;&#x01;//evil.example/ctl">c2</a><a href="&#x08;#root">c3</a>`,
+  },
+  {
+    id: 'url-into-api',
+    kind: 'url-obfuscation',
+    html: `<a href="/api/{{prefix}}/logout">a1</a><a href="../api/{{prefix}}/logout">a2</a><a href="/%61pi/{{prefix}}/logout">a3</a><a href="/{{prefix}}/%2e%2e/api/./{{prefix}}/logout">a4</a>`,
+  },
+  {
+    id: 'url-download-name',
+    kind: 'url-obfuscation',
+    html: `<a href="media/poster.png" download="Statement.html">d1</a>`,
+  },
   {
     id: 'url-tel-mailto',
     kind: 'url-obfuscation',
