@@ -28,33 +28,41 @@ function browserUrl(value: string): string {
   return value.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020\s]+|[\u0000-\u0020\s]+$/g, '');
 }
 
-/** Where relative links are read from, and the API's paths there. */
-const SITE = new URL('http://portal.invalid/');
+/**
+ * Where relative links are read from (the portal served over http or https), and the API's paths there. The
+ * scheme matters: `https:/api/…` is a path of this site to a page served over https, another host's address to one
+ * served over http.
+ */
+const SITES = [new URL('http://portal.invalid/'), new URL('https://portal.invalid/')];
 const API_PATH = /^\/api(?:\/|$)/i;
 
 /**
- * Whether a link leads into the API (`/api/…`, however written: `../api/`, `/%61pi/`, `/api/./`). Content has
- * nothing to link to there, and a link there acts as the viewer: `/api/<client>/logout` logs them out whatever the
- * link's words say (found by the thirty-first session's XSS probe; an image of it was refused long ago, a link
- * was not). Read from the site's root, so that a relative `api/…` counts too (content pages are one level down).
+ * Whether a link leads into the API (`/api/…`, however written: `../api/`, `/%61pi/`, `/api/./`, `https:/api/`).
+ * Content has nothing to link to there, and a link there acts as the viewer: `/api/<client>/logout` logs them out
+ * whatever the link's words say (found by the thirty-first session's XSS probe; an image of it was refused long
+ * ago, a link was not). Read from the site's root, so that a relative `api/…` counts too (content pages are one
+ * level down).
  */
 function leadsToApi(url: string): boolean {
-  let link: URL;
-  try {
-    link = new URL(url, SITE);
-  } catch {
-    return true;
-  }
-  // An address of another site, or of this one written in full, is not judged here.
-  if (link.origin !== SITE.origin) return false;
-  let decoded = link.pathname;
-  try {
-    decoded = decodeURIComponent(link.pathname);
-  } catch {
-    // Left encoded: the server would not decode it either.
-  }
-  return API_PATH.test(link.pathname) || API_PATH.test(decoded);
+  return SITES.some((site) => {
+    let link: URL;
+    try {
+      link = new URL(url, site);
+    } catch {
+      return true;
+    }
+    // An address of another site, or of this one written in full, is not judged here.
+    if (link.origin !== site.origin) return false;
+    let decoded = link.pathname;
+    try {
+      decoded = decodeURIComponent(link.pathname);
+    } catch {
+      // Left encoded: the server would not decode it either.
+    }
+    return API_PATH.test(link.pathname) || API_PATH.test(decoded);
+  });
 }
+
 /** DOMPurify's prefix for ids and names under SANITIZE_NAMED_PROPS. */
 const NAMED_PREFIX = 'user-content-';
 

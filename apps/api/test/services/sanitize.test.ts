@@ -47,6 +47,9 @@ describe('sanitizeHtml', () => {
     ['<a href="/%61pi/demo/logout">x</a>', '<a>x</a>'],
     ['<a href="/demo/%2e%2e/api/./demo/logout?x#y">x</a>', '<a>x</a>'],
     ['<a href="/api">x</a>', '<a>x</a>'],
+    // To a page served over https, `https:/api/…` is a path of the same site.
+    ['<a href="https:/api/demo/logout">x</a>', '<a>x</a>'],
+    ['<a href="http:api/demo/logout">x</a>', '<a>x</a>'],
     ['<blockquote cite="/api/demo/logout">q</blockquote>', '<blockquote>q</blockquote>'],
     ['<a href="/apis/guide">x</a>', '<a href="/apis/guide">x</a>'],
     [
