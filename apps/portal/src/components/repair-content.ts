@@ -159,6 +159,13 @@ export function repairContent(root: DocumentFragment) {
       image.setAttribute('alt', '');
     }
   }
+  // A link into the portal's own API acts as the viewer: `/api/<client>/logout` logs them out, whatever the link's
+  // words say. The API's sanitiser drops relative ones, but it does not know the site's address, so a link written
+  // in full (`https://<the portal>/api/<client>/logout`) passed it (found by the thirty-first session's XSS probe).
+  // Here the address is known; the words stay.
+  for (const link of [...root.querySelectorAll('a[href]')]) {
+    if (leadsToApi(link.getAttribute('href') ?? '')) link.replaceWith(...link.childNodes);
+  }
   // A link, heading or table header with nothing to announce is a stop (or a landmark) with no name.
   for (const link of [...root.querySelectorAll('a')]) {
     if (!hasName(link)) link.replaceWith(...link.childNodes);
@@ -277,6 +284,27 @@ export function repairContent(root: DocumentFragment) {
     box.setAttribute('tabindex', '0');
     box.setAttribute('aria-label', named.get(table) ?? 'Table');
   }
+}
+
+/** The portal's API, as the server's router reads a path (`/%61pi/…` is `/api/…`). */
+const API_PATH = /^\/api(?:\/|$)/i;
+
+/** Whether `href`, read from this page, leads into this site's API. */
+function leadsToApi(href: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(href, window.location.href);
+  } catch {
+    return false;
+  }
+  if (url.origin !== window.location.origin) return false;
+  let decoded = url.pathname;
+  try {
+    decoded = decodeURIComponent(url.pathname);
+  } catch {
+    // Left as written: the server does not decode it either.
+  }
+  return API_PATH.test(url.pathname) || API_PATH.test(decoded);
 }
 
 /** Text as one line: white space runs made one space, none at either end. */

@@ -170,6 +170,20 @@ describe('prepareHtml', () => {
     expect(prepareHtml(output)).toBe(output);
   });
 
+  // Found by the thirty-first session's XSS probe: the API's sanitiser drops relative links into the API, but a
+  // link written with the portal's full address passed it, and logged out whoever clicked it.
+  it("should take out links into the site's own API, keeping their words", () => {
+    const site = window.location.origin;
+    expect(
+      prepareHtml(
+        `<p><a href="${site}/api/c/logout">Read more</a> <a href="${site}/%61pi/c/logout">b</a> ` +
+          `<a href="${site}/c/info">hub</a> <a href="https://example.com/api/c/logout">docs</a></p>`,
+      ),
+    ).toBe(
+      `<p>Read more b <a href="${site}/c/info">hub</a> <a href="https://example.com/api/c/logout">docs</a></p>`,
+    );
+  });
+
   it('should keep ordinary article markup as it is', () => {
     const html =
       '<h2 id="user-content-a">Cover</h2><p>Text <a href="https://example.com/x">link</a> <abbr title="t">x</abbr></p>' +
