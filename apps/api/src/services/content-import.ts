@@ -531,15 +531,40 @@ class MediaCopier {
       for (const attribute of ['src', 'href', 'poster']) {
         const value = element.getAttribute(attribute);
         if (value === null) continue;
-        if (value.startsWith('/media/') && !this.publishedName.test(value)) {
-          element.removeAttribute(attribute);
-        } else if (/^(\.\/)?media\//.test(value)) {
+        if (/^(\.\/)?media\//.test(value)) {
           element.setAttribute(attribute, await this.publish(value, where));
+        } else if (mediaPathOfSite(value) && !this.publishedName.test(value)) {
+          element.removeAttribute(attribute);
         }
       }
     }
     return body.innerHTML;
   }
+}
+
+/**
+ * Whether an address, read from this site's root over http or https, is a path under `/media/` however written:
+ * `/media/./<other client>/…`, `/media/x/../<other client>/…`, `https:/media/…` (a path of the site to a portal
+ * served over https) or `/%6Dedia/…` all lead to `/media/<other client>/…`. Found by the thirty-first session's
+ * XSS probe: only addresses written `/media/…` were checked for being the client's own.
+ */
+function mediaPathOfSite(value: string): boolean {
+  return ['http://portal.invalid/', 'https://portal.invalid/'].some((site) => {
+    let url: URL;
+    try {
+      url = new URL(value, site);
+    } catch {
+      return false;
+    }
+    if (url.origin !== new URL(site).origin) return false;
+    let decoded = url.pathname;
+    try {
+      decoded = decodeURIComponent(url.pathname);
+    } catch {
+      // Left as written.
+    }
+    return /^\/media(?:\/|$)/i.test(url.pathname) || /^\/media(?:\/|$)/i.test(decoded);
+  });
 }
 
 /** A character that shows (not a space, nor an invisible one such as U+200B): a text without one is blank. */

@@ -628,6 +628,28 @@ describe('content import, hostile files', () => {
     expect(row.html).toMatch(/<img src="\/media\/demo\/[a-f0-9]{20}\.svg" alt="ours">/);
   });
 
+  // Found by the thirty-first session's XSS probe: only links written `/media/…` were checked.
+  it("should drop links to another client's media however the path is written", async () => {
+    const hash = '0123456789abcdef0123.png';
+    const links = [
+      `/media/./northbank/${hash}`,
+      `/media/demo/../northbank/${hash}`,
+      `https:/media/northbank/${hash}`,
+      `/%6Dedia/northbank/${hash}`,
+    ];
+    await importWith(
+      'case-studies/borrowed-links.md',
+      `---\ntitle: B\nsummary: S\n---\n\n${links.map((href, i) => `<a href="${href}">l${i}</a>`).join(' ')}\n`,
+    );
+    const row = await t.app.db.kysely
+      .selectFrom('content_items')
+      .select('html')
+      .where('slug', '=', 'borrowed-links')
+      .executeTakeFirstOrThrow();
+    expect(row.html).not.toContain('northbank');
+    expect(row.html).toContain('<a>l0</a>');
+  });
+
   it('should refuse a body or a pro tip longer than MAX_MARKDOWN_BYTES, naming the file', async () => {
     const long = 'x'.repeat(MAX_MARKDOWN_BYTES + 1);
     await expect(
