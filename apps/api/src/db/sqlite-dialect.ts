@@ -167,12 +167,23 @@ class SqliteConnection implements DatabaseConnection {
     }
   }
 
-  /** A write (not a transaction's end: a ROLLBACK must still run) once the WAL files were replaced: refused. */
+  /**
+   * A write (not a transaction's end: a ROLLBACK must still run) once the WAL files were replaced: refused. The
+   * files are looked at again before each write that makes itself durable (a COMMIT, or a write outside a
+   * transaction), not only once a second: found by the thirty-first session's fault probe, a data folder deleted
+   * while the server ran (`rm -rf "$DATA_DIR"`) had the next second's quotes and logins answered 201 and 200, into
+   * a database no longer on disk.
+   */
   #refuseWriteIfFilesReplaced(sql: string): void {
     const files = this.watch.files;
-    if (files?.replaced !== undefined && !/^\s*(rollback|release|savepoint)\b/i.test(sql)) {
-      throw files.error();
+    if (files === undefined || /^\s*(rollback|release|savepoint)\b/i.test(sql)) return;
+    if (
+      files.replaced === undefined &&
+      (/^\s*(?:commit|end)\b/i.test(sql) || (!this.db.inTransaction && !/^\s*begin\b/i.test(sql)))
+    ) {
+      files.check();
     }
+    if (files.replaced !== undefined) throw files.error();
   }
 
   #run<R>(compiledQuery: CompiledQuery): QueryResult<R> {

@@ -87,6 +87,50 @@ describe('the SQLite WAL files deleted or replaced while the database is open', 
     await again.close();
   });
 
+  // Found by the thirty-first session's fault probe: with the data folder deleted while the server ran, the quotes
+  // and logins of the next second (until the files were next looked at) were answered 201 and 200, then lost.
+  it('should refuse a write at once when the data folder is deleted, without waiting for the next look', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'firm-files-'));
+    dirs.push(dataDir);
+    const told: string[] = [];
+    const db = await openDatabase({ dataDir, databaseUrl: null, databaseSchema: null }, undefined, {
+      onFilesReplaced: (name) => told.push(name),
+    });
+    await sql`create table t (x integer)`.execute(db.kysely);
+    rmSync(dataDir, { recursive: true, force: true });
+    await expect(
+      db.write((trx) => sql`insert into t values (1)`.execute(trx)),
+    ).rejects.toMatchObject({ code: 'SQLITE_FILES_REPLACED' });
+    const refused: unknown = await sql`insert into t values (2)`
+      .execute(db.kysely)
+      .catch((e: unknown) => e);
+    expect((refused as { code?: string }).code).toBe('SQLITE_FILES_REPLACED');
+    expect(told).toEqual(['portal.sqlite']);
+    await db.close();
+  });
+
+  it('should answer a quote and a login 503 right after the data folder is deleted', async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+    const cookie = await loginOpen(t.app);
+    rmSync(t.dataDir, { recursive: true, force: true });
+    const quote = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/warranty',
+      headers: { cookie },
+      payload: VALID_BODIES['POST /api/:client/warranty'],
+    });
+    expect(quote.statusCode, quote.body).toBe(503);
+    expect(quote.json()).toEqual({
+      error: 'The portal cannot reach its database just now. Please try again in a moment.',
+    });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/login',
+      payload: VALID_BODIES['POST /api/:client/login'],
+    });
+    expect(login.statusCode, login.body).toBe(503);
+  });
+
   it('should answer a submission 503 in the API’s words once the -wal file is replaced', async () => {
     t = await buildTestApp({ name: 'sqlite', url: null });
     const cookie = await loginOpen(t.app);
