@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -115,4 +115,66 @@ describe('a limit on the size of the files the server may write', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+/**
+ * Found by the thirty-first session's fault probe: on a full disk (or a database refusing writes) Log out showed the
+ * raw JSON "The portal cannot store this just now" and kept the cookie, so the browser stayed logged in for the
+ * next person at a shared computer. The cookie is cleared and the login page follows, whatever the database does.
+ */
+describe('a logout the database cannot write', () => {
+  const expectLoggedOut = async (t: TestApp, cookie: string) => {
+    const logout = await t.app.inject({
+      method: 'GET',
+      url: '/api/demo/logout',
+      headers: { cookie },
+    });
+    expect(logout.statusCode, logout.body).toBe(303);
+    expect(logout.headers.location).toBe('/demo/login');
+    expect(String(logout.headers['set-cookie'])).toMatch(
+      /^sid=;.*Max-Age=0|Expires=Thu, 01 Jan 1970/,
+    );
+  };
+
+  it('should clear the cookie and go to the login page when the database refuses writes', async () => {
+    const t = await buildTestApp({ name: 'sqlite', url: null });
+    try {
+      const cookie = await loginOpen(t.app);
+      // Another program deleted the -shm file: every write is refused from then on (db/sqlite-files.ts).
+      await unlink(path.join(t.dataDir, 'portal.sqlite-shm'));
+      await expectLoggedOut(t, cookie);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('should clear the cookie and go to the login page on a full disk', async (context) => {
+    if (process.getuid?.() !== 0) return context.skip();
+    const mount = await mkdtemp(path.join(tmpdir(), 'firm-full-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount], { stdio: 'ignore' });
+    } catch {
+      await rm(mount, { recursive: true, force: true });
+      return context.skip();
+    }
+    try {
+      const t = await buildTestApp(
+        { name: 'sqlite', url: null },
+        { DATA_DIR: path.join(mount, 'data'), MIN_FREE_DISK_MB: '0' },
+      );
+      try {
+        const cookie = await loginOpen(t.app);
+        // Fills what is left of the disk.
+        await writeFile(path.join(mount, 'filler'), Buffer.alloc(8 * 1024 * 1024)).catch(
+          () => undefined,
+        );
+        await expectLoggedOut(t, cookie);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
+      await rm(mount, { recursive: true, force: true });
+    }
+  });
 });

@@ -337,7 +337,25 @@ export default function loginRoutes(app: FastifyInstance): void {
       // ended it): kept, the browser went on sending a cookie of nothing after the logout. Only another client's
       // live session keeps it.
       if (token !== undefined) {
-        const ended = await deleteClientSession(app.db.kysely, client.id, token);
+        let ended: boolean;
+        try {
+          ended = await deleteClientSession(app.db.kysely, client.id, token);
+        } catch (error) {
+          // The database took no write (a full disk, a database not answering): the browser forgets the session all
+          // the same, and the user gets the login page. Found by the thirty-first session's fault probe: on a full
+          // disk Log out showed the raw JSON "cannot store this just now" and left the browser logged in, for the
+          // next person at a shared computer.
+          if (request.portalUser === null) throw error;
+          const { code, message } = error as { code?: unknown; message?: unknown };
+          request.log.warn(
+            { fault: { code, message } },
+            'A logout could not end its session in the database: the cookie was cleared, the session lives ' +
+              'on until it runs out',
+          );
+          clearSessionCookie(reply);
+          void reply.header('cache-control', 'no-store');
+          return reply.redirect(`/${client.prefix}/login`, 303);
+        }
         if (ended || request.portalUser !== null || !(await sessionExists(app.db.kysely, token))) {
           clearSessionCookie(reply);
         }
