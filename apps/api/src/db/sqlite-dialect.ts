@@ -168,22 +168,31 @@ class SqliteConnection implements DatabaseConnection {
   }
 
   /**
-   * A write (not a transaction's end: a ROLLBACK must still run) once the WAL files were replaced: refused. The
-   * files are looked at again before each write that makes itself durable (a COMMIT, or a write outside a
-   * transaction), not only once a second: found by the thirty-first session's fault probe, a data folder deleted
-   * while the server ran (`rm -rf "$DATA_DIR"`) had the next second's quotes and logins answered 201 and 200, into
-   * a database no longer on disk.
+   * A write once the WAL files were replaced: refused. A transaction's start and end are not writes (a ROLLBACK
+   * must still run, and a transaction that wrote nothing commits nothing), so reads in a transaction go on as other
+   * reads do. The files are looked at again before each write that makes itself durable (a COMMIT of a transaction
+   * that wrote, or a write outside a transaction), not only once a second. Found by the thirty-first session's
+   * fault probe: with the data folder deleted while the server ran (`rm -rf "$DATA_DIR"`), the next second's quotes
+   * and logins were answered 201 and 200, into a database no longer on disk; and the content, read in one
+   * transaction, was refused (503) where every other read went on.
    */
   #refuseWriteIfFilesReplaced(sql: string): void {
     const files = this.watch.files;
-    if (files === undefined || /^\s*(rollback|release|savepoint)\b/i.test(sql)) return;
-    if (
-      files.replaced === undefined &&
-      (/^\s*(?:commit|end)\b/i.test(sql) || (!this.db.inTransaction && !/^\s*begin\b/i.test(sql)))
-    ) {
-      files.check();
-    }
+    if (files === undefined || /^\s*(?:begin|rollback|release|savepoint)\b/i.test(sql)) return;
+    const commit = /^\s*(?:commit|end)\b/i.test(sql);
+    if (commit && !this.#wrote) return;
+    if (files.replaced === undefined && (commit || !this.db.inTransaction)) files.check();
     if (files.replaced !== undefined) throw files.error();
+  }
+
+  /** Whether the transaction open on the connection has run a write (see #refuseWriteIfFilesReplaced). */
+  #wrote = false;
+
+  /** Notes a statement other than a read, about to run: whether it is a write of the open transaction. */
+  #noteWrite(sql: string): void {
+    if (/^\s*begin\b/i.test(sql)) this.#wrote = false;
+    else if (!TRANSACTION_CONTROL.test(sql)) this.#wrote = true;
+    this.writes.note(sql);
   }
 
   #run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
@@ -193,13 +202,13 @@ class SqliteConnection implements DatabaseConnection {
       // A write that answers rows (`insert … returning`) is a write all the same.
       if (statement.readonly === false) {
         this.#refuseWriteIfFilesReplaced(sql);
-        this.writes.note(sql);
+        this.#noteWrite(sql);
       }
       return { rows: statement.all(parameters) as R[] };
     }
     this.#refuseWriteIfFilesReplaced(sql);
     // Counted before it runs: whether it then succeeds, fails or is rolled back, reads kept before it are stale.
-    this.writes.note(sql);
+    this.#noteWrite(sql);
     const { changes, lastInsertRowid } = statement.run(parameters);
     return {
       numAffectedRows: BigInt(changes),

@@ -4,6 +4,9 @@ import { randomToken, sha256 } from '../crypto.js';
 import type { Dialect } from '../db/connect.js';
 import { committedReadsOf, type SharedCheck } from '../db/committed-reads.js';
 import type { Database } from '../db/schema.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isOutOfSpace } from '../services/disk-space.js';
+import { codeOf, storageProblem } from '../storage-error.js';
 import { lockedLoginPolicy, toClient, type Client, type ClientRow } from './clients.js';
 import { createOpenUser, type User, type UserDetails } from './users.js';
 
@@ -188,8 +191,14 @@ export async function findClientSession(
     return { client, user: undefined };
   }
   const nowMs = now.getTime();
+  // Neither write below is what the request came for: one the database cannot take just now (a full disk,
+  // read-only storage, its files replaced, a lock held past the wait) lets the request go on. Found by the
+  // thirty-first session's fault probe: on a full disk every read of a session last seen over a minute before
+  // was a 507 "cannot store this just now", so no page of the portal could be read by anyone logged in. An
+  // expired session is no one's whether or not its row goes now (the hourly purge takes it); a session not moved
+  // on can only run out sooner, the safe way.
   if (nowMs >= session.expiresAt || nowMs - session.lastSeenAt >= SESSION_IDLE_MS) {
-    await db.deleteFrom('sessions').where('id', '=', id).execute();
+    await db.deleteFrom('sessions').where('id', '=', id).execute().catch(unlessNoWrite);
     return { client, user: undefined };
   }
   if (nowMs - session.lastSeenAt >= TOUCH_EVERY_MS) {
@@ -197,9 +206,21 @@ export async function findClientSession(
       .updateTable('sessions')
       .set({ last_seen_at: now.toISOString() })
       .where('id', '=', id)
-      .execute();
+      .execute()
+      .catch(unlessNoWrite);
   }
   return { client, user };
+}
+
+/** Rethrows an error unless it says the database takes no write just now (see findClientSession). */
+function unlessNoWrite(error: unknown): undefined {
+  if (
+    isOutOfSpace(error) ||
+    storageProblem(codeOf(error)) !== undefined ||
+    isDatabaseUnavailable(error)
+  )
+    return undefined;
+  throw error;
 }
 
 /** A lookup's row as the request needs it: the client, and the session's times and user when it has one. */

@@ -118,63 +118,98 @@ describe('a limit on the size of the files the server may write', () => {
 });
 
 /**
- * Found by the thirty-first session's fault probe: on a full disk (or a database refusing writes) Log out showed the
- * raw JSON "The portal cannot store this just now" and kept the cookie, so the browser stayed logged in for the
- * next person at a shared computer. The cookie is cleared and the login page follows, whatever the database does.
+ * A test app whose database takes no write (`fault`): its -shm file deleted by another program (every write is
+ * refused from then on: db/sqlite-files.ts), or its disk full (a small tmpfs, mounted as root; skipped where
+ * mounting is not allowed). `run` gets the app and a session cookie made before the fault.
  */
-describe('a logout the database cannot write', () => {
-  const expectLoggedOut = async (t: TestApp, cookie: string) => {
-    const logout = await t.app.inject({
-      method: 'GET',
-      url: '/api/demo/logout',
-      headers: { cookie },
-    });
-    expect(logout.statusCode, logout.body).toBe(303);
-    expect(logout.headers.location).toBe('/demo/login');
-    expect(String(logout.headers['set-cookie'])).toMatch(
-      /^sid=;.*Max-Age=0|Expires=Thu, 01 Jan 1970/,
-    );
-  };
-
-  it('should clear the cookie and go to the login page when the database refuses writes', async () => {
+async function withNoWrites(
+  fault: 'files replaced' | 'full disk',
+  context: { skip: () => void },
+  run: (t: TestApp, cookie: string) => Promise<void>,
+): Promise<void> {
+  if (fault === 'files replaced') {
     const t = await buildTestApp({ name: 'sqlite', url: null });
     try {
       const cookie = await loginOpen(t.app);
-      // Another program deleted the -shm file: every write is refused from then on (db/sqlite-files.ts).
       await unlink(path.join(t.dataDir, 'portal.sqlite-shm'));
-      await expectLoggedOut(t, cookie);
+      await run(t, cookie);
     } finally {
       await t.close();
     }
-  });
-
-  it('should clear the cookie and go to the login page on a full disk', async (context) => {
-    if (process.getuid?.() !== 0) return context.skip();
-    const mount = await mkdtemp(path.join(tmpdir(), 'firm-full-'));
+    return;
+  }
+  if (process.getuid?.() !== 0) return context.skip();
+  const mount = await mkdtemp(path.join(tmpdir(), 'firm-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount], { stdio: 'ignore' });
+  } catch {
+    await rm(mount, { recursive: true, force: true });
+    return context.skip();
+  }
+  try {
+    const t = await buildTestApp(
+      { name: 'sqlite', url: null },
+      { DATA_DIR: path.join(mount, 'data'), MIN_FREE_DISK_MB: '0' },
+    );
     try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount], { stdio: 'ignore' });
-    } catch {
-      await rm(mount, { recursive: true, force: true });
-      return context.skip();
-    }
-    try {
-      const t = await buildTestApp(
-        { name: 'sqlite', url: null },
-        { DATA_DIR: path.join(mount, 'data'), MIN_FREE_DISK_MB: '0' },
+      const cookie = await loginOpen(t.app);
+      // Fills what is left of the disk (the write stops at ENOSPC, and its file stays).
+      await writeFile(path.join(mount, 'filler'), Buffer.alloc(8 * 1024 * 1024)).catch(
+        () => undefined,
       );
-      try {
-        const cookie = await loginOpen(t.app);
-        // Fills what is left of the disk.
-        await writeFile(path.join(mount, 'filler'), Buffer.alloc(8 * 1024 * 1024)).catch(
-          () => undefined,
-        );
-        await expectLoggedOut(t, cookie);
-      } finally {
-        await t.close();
-      }
+      await run(t, cookie);
     } finally {
-      execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
-      await rm(mount, { recursive: true, force: true });
+      await t.close();
     }
-  });
-});
+  } finally {
+    execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
+    await rm(mount, { recursive: true, force: true });
+  }
+}
+
+describe.each(['files replaced', 'full disk'] as const)(
+  'a database that takes no writes (%s)',
+  (fault) => {
+    /*
+     * Found by the thirty-first session's fault probe: on a full disk (or a database refusing writes) Log out
+     * showed the raw JSON "The portal cannot store this just now" and kept the cookie, so the browser stayed
+     * logged in for the next person at a shared computer. The cookie is cleared and the login page follows.
+     */
+    it('should clear the cookie on Log out and go to the login page', async (context) => {
+      await withNoWrites(fault, context, async (t, cookie) => {
+        const logout = await t.app.inject({
+          method: 'GET',
+          url: '/api/demo/logout',
+          headers: { cookie },
+        });
+        expect(logout.statusCode, logout.body).toBe(303);
+        expect(logout.headers.location).toBe('/demo/login');
+        expect(String(logout.headers['set-cookie'])).toMatch(
+          /^sid=;.*Max-Age=0|Expires=Thu, 01 Jan 1970/,
+        );
+      });
+    });
+
+    /*
+     * Found by the thirty-first session's fault probe: a session last seen over a minute before is moved on by a
+     * write, and on a full disk that write failed the read: every page of the portal was a 507 "cannot store this
+     * just now" for everyone logged in.
+     */
+    it('should go on answering reads of a session last seen over a minute before', async (context) => {
+      await withNoWrites(fault, context, async (t, cookie) => {
+        t.clock.advance(2 * 60_000);
+        for (const url of ['/api/demo', '/api/demo/content']) {
+          const read = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+          expect(read.statusCode, `${url}: ${read.body}`).toBe(200);
+        }
+        const client = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { cookie } });
+        expect(client.json()).toMatchObject({ logged_in: true });
+        // A session past its idle limit is no one's, whether or not its row can go.
+        t.clock.advance(13 * 60 * 60_000);
+        const idle = await t.app.inject({ method: 'GET', url: '/api/demo', headers: { cookie } });
+        expect(idle.statusCode, idle.body).toBe(200);
+        expect(idle.json()).toMatchObject({ logged_in: false });
+      });
+    });
+  },
+);
