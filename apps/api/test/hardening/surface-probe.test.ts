@@ -272,10 +272,25 @@ describe.each(databases)('the HTTP surface, hostile probe ($name)', (target) => 
           ),
         );
         expect(beyond.statusCode, written).toBe(400);
+        const shown =
+          written.length > 40 ? `${written.slice(0, 30)}…${written.slice(-10)}` : written;
         expect(beyond.json()).toEqual({
-          error: `Invalid body: the number ${written.slice(0, 40)} is too large to be held exactly.`,
+          error: `Invalid body: the number ${shown} is too large to be held exactly.`,
         });
       }
+      // A long number is shown by its first and last digits, marked as cut (thirty-first session's JSON probe:
+      // 0.000…01 was shown as forty characters of zeros that "cannot be held exactly").
+      const tiny = await postRaw(
+        'warranty',
+        JSON.stringify({ ...WARRANTY, estimateValue: 1 }).replace(
+          '"units":10',
+          `"units":0.${'0'.repeat(1000)}1`,
+        ),
+      );
+      expect(tiny.statusCode).toBe(400);
+      expect(tiny.json()).toEqual({
+        error: `Invalid body: the number 0.${'0'.repeat(28)}…0000000001 cannot be held exactly (it would be read as 0).`,
+      });
       expect(await quotesStored()).toBe(before);
     });
 

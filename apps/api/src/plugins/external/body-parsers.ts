@@ -184,7 +184,13 @@ export default fp(
           }
           const inexact = inexactWholeNumber(text);
           if (inexact !== undefined) {
-            const token = inexact.token.slice(0, 40);
+            // A long number is shown by its first and last digits: cut at 40 characters without a mark, 1 and 400
+            // zeros was "the number 1000…0 (40 digits)", and 0.000…01 "the number 0.000…0 cannot be held exactly
+            // (it would be read as 0)", as if 0 could not (found by the thirty-first session's JSON probe).
+            const token =
+              inexact.token.length > 40
+                ? `${inexact.token.slice(0, 30)}…${inexact.token.slice(-10)}`
+                : inexact.token;
             const readAs = String(inexact.value);
             done(
               new HttpError(
