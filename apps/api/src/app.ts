@@ -57,6 +57,7 @@ import {
 } from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
+import { linkFaultPage } from './services/pages.js';
 import { formatSchemaError, type AjvError } from './services/schema-error.js';
 import { shownText } from './services/shown-text.js';
 import { emailAddressKeyword, phoneNumberKeyword } from './routes/schemas.js';
@@ -1515,25 +1516,34 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         'Request refused',
       );
     }
+    const message = full
+      ? NO_ROOM_MESSAGE
+      : unavailable
+        ? DATABASE_UNAVAILABLE
+        : storage
+          ? STORAGE_REFUSED_MESSAGE
+          : damaged
+            ? DATABASE_DAMAGED
+            : status >= 500 && !deliberate
+              ? 'Internal server error'
+              : (FASTIFY_MESSAGES[error.code] ?? error.message);
+    // A login link's pages are opened by a person, in a browser that would show the JSON raw (a full disk's 507
+    // on Continue: found by the thirty-first session's fault probe). Their own refusals are pages already.
+    if (request.routeOptions.config.page === true && status >= 500) {
+      return reply
+        .code(status)
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .serializer(String)
+        .send(linkFaultPage(message));
+    }
     return (
       reply
         .code(status)
         .type('application/json; charset=utf-8')
         // Not the route's response schema: some routes' error pages are HTML strings (the login link).
         .serializer(JSON.stringify)
-        .send({
-          error: full
-            ? NO_ROOM_MESSAGE
-            : unavailable
-              ? DATABASE_UNAVAILABLE
-              : storage
-                ? STORAGE_REFUSED_MESSAGE
-                : damaged
-                  ? DATABASE_DAMAGED
-                  : status >= 500 && !deliberate
-                    ? 'Internal server error'
-                    : (FASTIFY_MESSAGES[error.code] ?? error.message),
-        })
+        .send({ error: message })
     );
   });
 

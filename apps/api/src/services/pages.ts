@@ -116,3 +116,17 @@ export function invalidLinkPage(
 <p><a class="button" href="/${client}/login">Back to the login page</a></p>`,
   );
 }
+
+/**
+ * Shown instead of JSON when a login link's page or its Continue met a fault of the surroundings (a full disk, the
+ * database unavailable): a person opened these in a browser, which showed `{"error":"…"}` raw (found by the
+ * thirty-first session's fault probe). Nothing was spent: the link still works until it runs out.
+ */
+export function linkFaultPage(message: string): string {
+  return page(
+    'The portal cannot log you in just now',
+    `<h1>The portal cannot log you in just now</h1>
+<p>${escapeHtml(message)}</p>
+<p>Your login link has not been used: open it again in a few minutes. It works for 15 minutes from when it was sent; after that, ask for a new one on the login page.</p>`,
+  );
+}

@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_REFUSED_MESSAGE } from '../../src/app.js';
-import { buildTestApp, loginOpen, multipart, pdf, type TestApp } from '../helper.js';
+import {
+  buildTestApp,
+  loginLinkToken,
+  loginOpen,
+  multipart,
+  outboxMails,
+  pdf,
+  type TestApp,
+} from '../helper.js';
 import { DUE_DILIGENCE_FIELDS } from './support.js';
 
 /**
@@ -120,19 +128,34 @@ describe('a limit on the size of the files the server may write', () => {
 /**
  * A test app whose database takes no write (`fault`): its -shm file deleted by another program (every write is
  * refused from then on: db/sqlite-files.ts), or its disk full (a small tmpfs, mounted as root; skipped where
- * mounting is not allowed). `run` gets the app and a session cookie made before the fault.
+ * mounting is not allowed). `run` gets the app, a session cookie and a magic-link client's login link token made
+ * before the fault.
  */
+/** Asks for a login link to northbank (a magic-link client) and reads its token from the outbox. */
+async function askLinkToken(t: TestApp): Promise<string> {
+  const asked = await t.app.inject({
+    method: 'POST',
+    url: '/api/northbank/login',
+    payload: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '1' },
+  });
+  expect(asked.statusCode, asked.body).toBe(200);
+  await t.app.background.drain();
+  const [mail] = await outboxMails(t.config.dataDir);
+  return loginLinkToken(mail ?? '');
+}
+
 async function withNoWrites(
   fault: 'files replaced' | 'full disk',
   context: { skip: () => void },
-  run: (t: TestApp, cookie: string) => Promise<void>,
+  run: (t: TestApp, cookie: string, linkToken: string) => Promise<void>,
 ): Promise<void> {
   if (fault === 'files replaced') {
     const t = await buildTestApp({ name: 'sqlite', url: null });
     try {
       const cookie = await loginOpen(t.app);
+      const linkToken = await askLinkToken(t);
       await unlink(path.join(t.dataDir, 'portal.sqlite-shm'));
-      await run(t, cookie);
+      await run(t, cookie, linkToken);
     } finally {
       await t.close();
     }
@@ -153,11 +176,12 @@ async function withNoWrites(
     );
     try {
       const cookie = await loginOpen(t.app);
+      const linkToken = await askLinkToken(t);
       // Fills what is left of the disk (the write stops at ENOSPC, and its file stays).
       await writeFile(path.join(mount, 'filler'), Buffer.alloc(8 * 1024 * 1024)).catch(
         () => undefined,
       );
-      await run(t, cookie);
+      await run(t, cookie, linkToken);
     } finally {
       await t.close();
     }
@@ -187,6 +211,25 @@ describe.each(['files replaced', 'full disk'] as const)(
         expect(String(logout.headers['set-cookie'])).toMatch(
           /^sid=;.*Max-Age=0|Expires=Thu, 01 Jan 1970/,
         );
+      });
+    });
+
+    // Found by the thirty-first session's fault probe: a full disk's 507 on the login link's Continue was JSON,
+    // shown raw by the browser. It is a page saying so (nothing was spent: the link works once the fault is gone).
+    it('should answer the login link’s Continue with a page, not JSON, and log no one in', async (context) => {
+      await withNoWrites(fault, context, async (t, _cookie, token) => {
+        const link = await t.app.inject({
+          method: 'POST',
+          url: '/api/northbank/login/link',
+          payload: `token=${token}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+        expect(link.statusCode).toBeGreaterThanOrEqual(500);
+        expect(link.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(link.headers['cache-control']).toBe('no-store');
+        expect(link.headers['set-cookie']).toBeUndefined();
+        expect(link.body).toContain('<h1>The portal cannot log you in just now</h1>');
+        expect(link.body).toContain('Your login link has not been used');
       });
     });
 
