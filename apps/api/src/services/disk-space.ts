@@ -45,6 +45,24 @@ export class DiskSpace {
    */
   #reserved = 0;
 
+  /**
+   * What the operator is told at start when the free space is already under the minimum, or `undefined`: every
+   * quote and due-diligence request would be refused (507) from the first. Found by the thirty-first session's
+   * fault probe: on a 30 MB disk, 28 MB of it free, the server started without a word and refused every
+   * submission as "storage nearly full", the log naming neither the free space nor MIN_FREE_DISK_MB.
+   */
+  async startProblem(): Promise<string | undefined> {
+    if (this.minFreeBytes === 0) return undefined;
+    const free = await this.free();
+    if (free >= this.minFreeBytes) return undefined;
+    const mb = (bytes: number) => Math.floor(bytes / (1024 * 1024)).toLocaleString('en-GB');
+    return (
+      `The disk of ${this.dir} has ${mb(free)} MB free, under MIN_FREE_DISK_MB (${mb(this.minFreeBytes)} MB): ` +
+      'every quote and due diligence request is refused (507) until there is more room. Free some space, or set ' +
+      'MIN_FREE_DISK_MB lower (0 turns the check off).'
+    );
+  }
+
   /** Whether `bytes` more may be written and still leave the minimum free (beside the writes under way). */
   async allows(bytes: number, nowMs?: number): Promise<boolean> {
     if (this.minFreeBytes === 0) return true;

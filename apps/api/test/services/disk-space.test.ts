@@ -19,6 +19,24 @@ describe('DiskSpace', () => {
     expect(free).toBeGreaterThan(0);
   });
 
+  // Found by the thirty-first session's fault probe: a server started on a disk under the minimum refused every
+  // submission without telling the operator why.
+  it('should say at start, with the figures, that the free space is under the minimum', async () => {
+    const free = await new DiskSpace(dir, 1).free();
+    expect(await new DiskSpace(dir, 0).startProblem()).toBeUndefined();
+    expect(await new DiskSpace(dir, 1).startProblem()).toBeUndefined();
+    const floor = free + 1024 ** 4;
+    expect(await new DiskSpace(dir, floor).startProblem()).toMatch(
+      new RegExp(
+        `^The disk of ${dir} has [\\d,]+ MB free, under MIN_FREE_DISK_MB \\(${Math.floor(
+          floor / 1024 ** 2,
+        ).toLocaleString(
+          'en-GB',
+        )} MB\\): every quote and due diligence request is refused \\(507\\)`,
+      ),
+    );
+  });
+
   it('should allow a write only while the minimum stays free after it', async () => {
     const probe = new DiskSpace(dir, 1);
     const free = await probe.free(0);

@@ -69,6 +69,8 @@ export default fp<ServicesOptions>(
     });
     app.decorate('outbox', outbox);
     app.decorate('diskSpace', new DiskSpace(config.dataDir, config.minFreeDiskBytes));
+    const startProblem = await app.diskSpace.startProblem();
+    if (startProblem !== undefined) app.log.warn(startProblem);
     app.decorate(
       'background',
       new BackgroundTasks((error) => {
