@@ -21,6 +21,9 @@ export function storageProblem(code: string): string | undefined {
     return 'it cannot be opened for writing';
   }
   if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'the disk reports an I/O error';
+  // A file where one of its folders must be (`DATA_DIR/media` a file): found by the thirty-first session's fault
+  // probe, the first start stopped with a JSON log line and a stack.
+  if (code === 'ENOTDIR') return 'a file is where a folder must be';
   return undefined;
 }
 

@@ -256,3 +256,21 @@ describe.each(['files replaced', 'full disk'] as const)(
     });
   },
 );
+
+// Found by the thirty-first session's fault probe: a file named `media` in the data folder stopped the first start
+// with a JSON log line and a stack (ENOTDIR), where every other storage fault is one plain line.
+describe('a first start with a file where the media folder must be', () => {
+  it('should stop with one plain line naming the folder and the reason', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-media-file-'));
+    try {
+      await writeFile(path.join(dataDir, 'media'), 'not a folder');
+      const starting = buildTestApp({ name: 'sqlite', url: null }, { DATA_DIR: dataDir });
+      await expect(starting).rejects.toThrow(
+        `The demo content cannot be stored in ${dataDir}: a file is where a folder must be (ENOTDIR). ` +
+          'DATA_DIR must be a writable folder with free space.',
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
