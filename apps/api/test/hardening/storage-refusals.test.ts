@@ -211,6 +211,14 @@ describe.each(['files replaced', 'full disk'] as const)(
         expect(String(logout.headers['set-cookie'])).toMatch(
           /^sid=;.*Max-Age=0|Expires=Thu, 01 Jan 1970/,
         );
+        // A signed cookie of no session of this client goes to the login page too, not to raw JSON.
+        const stranger = await t.app.inject({
+          method: 'GET',
+          url: '/api/demo/logout',
+          headers: { cookie: `sid=${t.app.signCookie('A'.repeat(43))}` },
+        });
+        expect(stranger.statusCode, stranger.body).toBe(303);
+        expect(stranger.headers.location).toBe('/demo/login');
       });
     });
 

@@ -341,18 +341,19 @@ export default function loginRoutes(app: FastifyInstance): void {
         try {
           ended = await deleteClientSession(app.db.kysely, client.id, token);
         } catch (error) {
-          // The database took no write (a full disk, a database not answering): the browser forgets the session all
-          // the same, and the user gets the login page. Found by the thirty-first session's fault probe: on a full
-          // disk Log out showed the raw JSON "cannot store this just now" and left the browser logged in, for the
-          // next person at a shared computer.
-          if (request.portalUser === null) throw error;
+          // The database took no write (a full disk, a database not answering): the browser forgets this client's
+          // session all the same, and the user gets the login page. Found by the thirty-first session's fault
+          // probe: on a full disk Log out showed the raw JSON "cannot store this just now" and left the browser
+          // logged in, for the next person at a shared computer. Another client's cookie is left as it is.
           const { code, message } = error as { code?: unknown; message?: unknown };
           request.log.warn(
             { fault: { code, message } },
-            'A logout could not end its session in the database: the cookie was cleared, the session lives ' +
-              'on until it runs out',
+            request.portalUser === null
+              ? 'A logout could not look after its cookie in the database: it went to the login page'
+              : 'A logout could not end its session in the database: the cookie was cleared, the session lives ' +
+                  'on until it runs out',
           );
-          clearSessionCookie(reply);
+          if (request.portalUser !== null) clearSessionCookie(reply);
           void reply.header('cache-control', 'no-store');
           return reply.redirect(`/${client.prefix}/login`, 303);
         }
