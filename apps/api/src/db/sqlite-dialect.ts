@@ -168,17 +168,20 @@ class SqliteConnection implements DatabaseConnection {
   }
 
   /**
-   * A write once the WAL files were replaced: refused. A transaction's start and end are not writes (a ROLLBACK
-   * must still run, and a transaction that wrote nothing commits nothing), so reads in a transaction go on as other
-   * reads do. The files are looked at again before each write that makes itself durable (a COMMIT of a transaction
-   * that wrote, or a write outside a transaction), not only once a second. Found by the thirty-first session's
-   * fault probe: with the data folder deleted while the server ran (`rm -rf "$DATA_DIR"`), the next second's quotes
-   * and logins were answered 201 and 200, into a database no longer on disk; and the content, read in one
-   * transaction, was refused (503) where every other read went on.
+   * A write once the WAL files were replaced: refused. A read transaction's start and end are not writes (a
+   * ROLLBACK must still run, and a transaction that wrote nothing commits nothing), so reads in a transaction go on
+   * as other reads do. The files are looked at again before each write that makes itself durable (a COMMIT of a
+   * transaction that wrote, or a write outside a transaction), not only once a second. Found by the thirty-first
+   * session's fault probe: with the data folder deleted while the server ran (`rm -rf "$DATA_DIR"`), the next
+   * second's quotes and logins were answered 201 and 200, into a database no longer on disk; and the content, read
+   * in one transaction, was refused (503) where every other read went on.
    */
   #refuseWriteIfFilesReplaced(sql: string): void {
     const files = this.watch.files;
-    if (files === undefined || /^\s*(?:begin|rollback|release|savepoint)\b/i.test(sql)) return;
+    if (files === undefined || /^\s*(?:rollback|release|savepoint)\b/i.test(sql)) return;
+    // A read transaction's BEGIN; a write transaction's (`begin immediate`, which waits for the write lock) is
+    // refused, so that a write waiting for another process's lock stops at once.
+    if (/^\s*begin\b(?!\s+(?:immediate|exclusive)\b)/i.test(sql)) return;
     const commit = /^\s*(?:commit|end)\b/i.test(sql);
     if (commit && !this.#wrote) return;
     if (files.replaced === undefined && (commit || !this.db.inTransaction)) files.check();
