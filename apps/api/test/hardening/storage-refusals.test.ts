@@ -282,3 +282,34 @@ describe('a first start with a file where the media folder must be', () => {
     }
   });
 });
+
+// Found by the thirty-first session's fault probe: with a file named `uploads` the server started, then refused every
+// due diligence request with a 503, and each hourly sweep logged a stack at error. The local outbox likewise.
+describe('a start with a file where the uploads or the outbox folder must be', () => {
+  it.each([
+    ['uploads', "due diligence requests' files"],
+    ['outbox', 'mails'],
+  ])('should stop with one plain line naming the folder (%s)', async (folder, holds) => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-folder-file-'));
+    try {
+      await writeFile(path.join(dataDir, folder), 'not a folder');
+      const starting = buildTestApp({ name: 'sqlite', url: null }, { DATA_DIR: dataDir });
+      await expect(starting).rejects.toThrow(
+        `${path.join(dataDir, folder)} must be a folder (it holds the ${holds}), but a file is there. ` +
+          'Move the file away, then start the server again.',
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('should start with the folders there, or not yet made', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'firm-folder-file-'));
+    try {
+      const t = await buildTestApp({ name: 'sqlite', url: null }, { DATA_DIR: dataDir });
+      await t.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import { openDatabase } from '../../db/connect.js';
@@ -24,6 +25,23 @@ export interface ServicesOptions {
 export default fp<ServicesOptions>(
   async (app, opts) => {
     const { config } = app;
+    const uploadsDir = path.join(config.dataDir, 'uploads');
+    const outboxDir = path.join(config.dataDir, 'outbox');
+    // A file where the uploads' (or the local outbox's) folder must be: the server started, then refused every due
+    // diligence request with a 503 and logged a stack at error from each hourly sweep (found by the thirty-first
+    // session's fault probe). The start says so in one line, as for the media folder.
+    const folders = {
+      uploads: uploadsDir,
+      ...(config.smtpUrl === null ? { outbox: outboxDir } : {}),
+    };
+    for (const [name, at] of Object.entries(folders)) {
+      if ((await stat(at).catch(() => undefined))?.isDirectory() === false) {
+        throw new StorageError(
+          `${at} must be a folder (it holds the ${name === 'uploads' ? "due diligence requests' files" : 'mails'}), ` +
+            'but a file is there. Move the file away, then start the server again.',
+        );
+      }
+    }
     const db = await openDatabase(
       config,
       (error) =>
@@ -50,11 +68,10 @@ export default fp<ServicesOptions>(
     );
     app.decorate('db', db);
 
-    const uploadsDir = path.join(config.dataDir, 'uploads');
     const mailer = createMailer({
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
-      outboxDir: path.join(config.dataDir, 'outbox'),
+      outboxDir,
       uploadsDir,
       log: app.log,
     });
