@@ -3,8 +3,11 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  linkSync,
   openSync,
   readFileSync,
+  readdirSync,
+  rmSync,
   statSync,
   writeSync,
 } from 'node:fs';
@@ -13,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { makeDataDir } from './data-dir.js';
 import { CONTACT_EMAIL, CONTACT_EMAIL_RULE, unshownNote } from './email-address.js';
+import { processGone } from './services/process-mark.js';
 import { shownText } from './services/shown-text.js';
 import { MAX_CONTACT_PHONE, lineProblem } from './repositories/clients.js';
 import { StorageError, WRITABLE_DATA_DIR } from './storage-error.js';
@@ -320,16 +324,37 @@ export function resolveSessionSecret(config: Config): string {
   }
   const secret = randomBytes(48).toString('base64url');
   makeDataDir(config.dataDir);
-  try {
-    // Made only if nothing is there by that name, not even a link: never written through a link into another file.
-    // On the disk before it is used: a secret lost to a power cut would end every session it signed.
-    const fd = openSync(file, 'wx', 0o600);
+  removeKilledSecretDrafts(config.dataDir);
+  // Written whole under a name of its own first, then given its name. Made under its name at once, a start killed
+  // (or a disk filled, a power cut) between making the file and writing it left an empty session-secret, and every
+  // later start stopped on "too short (0 characters)" until someone deleted it (found by the thirty-first session's
+  // crash probe).
+  const draft = path.join(
+    config.dataDir,
+    `.session-secret-${process.pid}-${randomBytes(6).toString('hex')}.tmp`,
+  );
+  // Made only if nothing is there by that name, not even a link: never written through a link into another file.
+  // On the disk before it is used: a secret lost to a power cut would end every session it signed.
+  const writeSecret = (name: string) => {
+    const fd = openSync(name, 'wx', 0o600);
     try {
       writeSync(fd, `${secret}\n`);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
+  };
+  try {
+    writeSecret(draft);
+    // Linked, not renamed: given only if nothing is there by that name, not even a link.
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      // A file system without hard links (FAT, exFAT, some network shares): made under its name, as before.
+      if (!NO_HARD_LINKS.has(String((error as { code?: unknown }).code))) throw error;
+      writeSecret(file);
+    }
+    rmSync(draft, { force: true });
     // And its name in the folder (left alone by the eighteenth session's fault probe): after a power cut the
     // file could be gone while sessions signed with it were handed out.
     const folder = openSync(config.dataDir, 'r');
@@ -339,6 +364,7 @@ export function resolveSessionSecret(config: Config): string {
       closeSync(folder);
     }
   } catch (error) {
+    rmSync(draft, { force: true });
     const code = String((error as { code?: unknown }).code ?? 'unknown error');
     throw new StorageError(
       `The session secret cannot be written to ${file} (${code}). ${WRITABLE_DATA_DIR}`,
@@ -346,6 +372,28 @@ export function resolveSessionSecret(config: Config): string {
     );
   }
   return secret;
+}
+
+/** What `link` fails with on a file system that has no hard links. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** A session secret being written (`resolveSessionSecret`), by process `pid`. */
+const SECRET_DRAFT = /^\.session-secret-(\d+)-[0-9a-f]{12}\.tmp$/;
+
+/** Deletes the session secrets a killed start left half-written (their process is gone): never used, never read. */
+function removeKilledSecretDrafts(dataDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dataDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(SECRET_DRAFT.exec(name)?.[1]);
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && processGone(pid)) {
+      rmSync(path.join(dataDir, name), { force: true });
+    }
+  }
 }
 
 /** The public URL with a path appended (`/demo/dashboard` → `https://portal.example/demo/dashboard`). */
