@@ -55,6 +55,45 @@ describe('a request arriving while the server shuts down', () => {
 });
 
 /**
+ * Found by the thirty-first session's crash probe: a kept-alive connection whose request was in flight when the close
+ * began stayed open, idle, after its answer, until the cut-off: every SIGTERM with a browser connected took 8 s.
+ */
+describe('a kept-alive connection answered while the server shuts down', () => {
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close().catch(() => undefined);
+  });
+
+  it('should be closed once its answer has gone, so the close ends at once', async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+    const cookie = await loginOpen(t.app);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const body = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/demo/warranty HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const closed = t.app.close();
+    socket.write(body.slice(10));
+    await new Promise((resolve) => socket.once('close', resolve));
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 201 /);
+    expect(received).toMatch(/\r\nconnection: keep-alive\r\n/i);
+    // Well before the 8 s cut-off.
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+/**
  * Found by the sixteenth session's fault probe: a SIGTERM during a slow upload waited for it until the grace
  * period ran out, and the process was then ended by force with exit code 1.
  */
