@@ -326,9 +326,32 @@ export default function loginRoutes(app: FastifyInstance): void {
           ...errors(403, 404),
         },
       },
-      preValidation: app.loadClient,
+      // Found by the thirty-first session's browser-fault probe: with the database unavailable (PostgreSQL down,
+      // past its timeout), the lookup of the client and session failed before the handler ran, and Log out showed
+      // the raw JSON 503 and kept the cookie: the browser stayed logged in, for the next person at a shared
+      // computer. The lookup's fault (any but its own refusal, an unknown client's 404) is logged and the handler
+      // goes on without the client: it clears the cookie and goes to the login page.
+      preValidation: async (request) => {
+        try {
+          await app.loadClient(request);
+        } catch (error) {
+          if (error instanceof HttpError) throw error;
+          const { code, message } = error as { code?: unknown; message?: unknown };
+          request.log.warn(
+            { fault: { code, message } },
+            'A logout could not look up its session in the database: the cookie was cleared, the session ' +
+              'lives on until it runs out',
+          );
+        }
+      },
     },
     async (request, reply) => {
+      if (request.portalClient === null) {
+        // The lookup failed (above), which it only reaches for a prefix of the right form.
+        if (sessionToken(request) !== undefined) clearSessionCookie(reply);
+        void reply.header('cache-control', 'no-store');
+        return reply.redirect(`/${encodeURIComponent(request.params.client)}/login`, 303);
+      }
       const client = clientOf(request);
       const token = sessionToken(request);
       // Only a session of this client is ended here; another client's session is not this route's business.
