@@ -656,6 +656,39 @@ function refusalPage(
   };
 }
 
+/** What a page says for an unexpected fault, where the JSON says only "Internal server error". */
+const FAULT_IN_WORDS =
+  'Something went wrong on our side. Please try again in a moment, or contact the team if it goes on.';
+
+/**
+ * The page a person gets who opened an address in the browser (a navigation, not a fetch) that met a fault: the
+ * database unavailable or past its timeout, the data folder refusing, a full disk, a shutdown, a limit, or a fault
+ * of the code. Found by the thirty-first session's browser-fault probe: a media file or the logo opened in a tab,
+ * a page of the portal whose files could not be read, or any page during a restart showed the `{ error }` JSON raw.
+ * The message is the JSON's own (an "Internal server error" put in words); "Try again" reloads the same address.
+ */
+function faultPage(
+  status: number,
+  message: string,
+  client: string | undefined,
+): { type: string; body: string } {
+  const text = message === 'Internal server error' ? FAULT_IN_WORDS : message;
+  const escaped = text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+  const page = refusalPage(
+    status === 429
+      ? 'Too many requests'
+      : status === 413
+        ? 'This request is too large'
+        : 'This page cannot be shown just now',
+    escaped,
+    client,
+  );
+  return { ...page, body: page.body.replace('<p><a ', '<p><a href="">Try again</a> · <a ') };
+}
+
 /** The page for an address too long to take. */
 function tooLongPage(client: string | undefined): { type: string; body: string } {
   return refusalPage(
@@ -899,6 +932,35 @@ function isNavigation(request: FastifyRequest): boolean {
   const dest = request.headers['sec-fetch-dest'];
   if (dest !== undefined) return dest === 'document';
   return (request.headers.accept ?? '').includes('text/html');
+}
+
+/**
+ * Sends {@link faultPage} for a GET or HEAD a person opened as a page (see isNavigation), with the headers every
+ * answer carries (the portal's CSP, not a media file's) and `no-store`; answers whether it did. Fetches and scripts
+ * keep the `{ error }` JSON.
+ */
+function sendFaultPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  headers: Readonly<Record<string, string>>,
+): boolean {
+  if (!(request.method === 'GET' || request.method === 'HEAD') || !isNavigation(request))
+    return false;
+  if (!(status >= 500 || status === 413 || status === 429)) return false;
+  const path = (request.url.split('?')[0] ?? '/').split('/');
+  const named = /^\/(?:api|media)\//.test(request.url) ? path[2] : path[1];
+  const client = named !== undefined && /^[a-z0-9][a-z0-9-]{0,39}$/.test(named) ? named : undefined;
+  const page = faultPage(status, message, client);
+  void reply
+    .headers(headers)
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type(page.type)
+    .serializer(String)
+    .send(page.body);
+  return true;
 }
 
 /**
@@ -1272,8 +1334,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
         .header('connection', 'close')
-        .header('cache-control', 'no-store')
-        .send({ error: SHUTTING_DOWN_MESSAGE });
+        .header('cache-control', 'no-store');
+      if (sendFaultPage(request, reply, 503, SHUTTING_DOWN_MESSAGE, everyAnswer)) return;
+      void reply.send({ error: SHUTTING_DOWN_MESSAGE });
       return;
     }
     // Node's parser takes `HTTP/0.9` and `HTTP/2.0` in a request line as well as 1.0 and 1.1, and reads such a
@@ -1544,8 +1607,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .header('cache-control', 'no-store')
         .type('text/html; charset=utf-8')
         .serializer(String)
-        .send(linkFaultPage(message));
+        .send(linkFaultPage(message === 'Internal server error' ? FAULT_IN_WORDS : message));
     }
+    // Any other address a person opened as a page (a media file, the portal's pages, the sample report) likewise.
+    if (sendFaultPage(request, reply, status, message, everyAnswer)) return reply;
     return (
       reply
         .code(status)

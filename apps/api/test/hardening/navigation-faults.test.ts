@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { DefaultQueryExecutor } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
+import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.js';
+import { SHUTTING_DOWN_MESSAGE, STORAGE_REFUSED_MESSAGE } from '../../src/app.js';
 import { buildTestApp, loginOpen, type TestApp } from '../helper.js';
+import { VALID_BODIES } from './support.js';
 
 /** What a browser sends when a person opens an address (a link, the address bar), not a fetch of a page's. */
 const NAVIGATION = {
@@ -31,6 +36,23 @@ function freshCookie(t: TestApp): string {
   return `sid=${t.app.signCookie(randomBytes(32).toString('base64url'))}`;
 }
 
+/** The page a person gets for a fault: HTML in the portal's CSP, never stored, saying what happened. */
+function expectFaultPage(
+  response: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+  message: string,
+): void {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(response.headers['cache-control']).toBe('no-store');
+  expect(response.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+  expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  expect(response.body).toContain('<h1>This page cannot be shown just now</h1>');
+  expect(response.body).toContain(`<p>${message.replace(/'/g, '&#39;')}</p>`);
+  expect(response.body).toContain('<a href="">Try again</a>');
+  expect(response.body).not.toContain('{"error"');
+}
+
 /*
  * Found by the thirty-first session's browser-fault probe: an address a person opens as a page (not a fetch) that met
  * a fault showed the `{ error }` JSON raw in the browser, and Log out with the database unavailable kept the cookie.
@@ -38,9 +60,12 @@ function freshCookie(t: TestApp): string {
 describe('faults on addresses a browser opens as a page', () => {
   let t: TestApp;
   let cookie: string;
+  let logo: string;
   beforeAll(async () => {
     t = await buildTestApp({ name: 'sqlite', url: null });
     cookie = await loginOpen(t.app);
+    const client = await t.app.inject({ url: '/api/demo', headers: { cookie } });
+    logo = client.json<{ branding: { logo_url: string } }>().branding.logo_url;
   });
   afterAll(async () => {
     await t.close();
@@ -71,5 +96,134 @@ describe('faults on addresses a browser opens as a page', () => {
     );
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('should answer a media file or the logo opened as a page with a page, and a fetch with JSON', async () => {
+    for (const url of [logo, '/media/demo/0123456789abcdef0123.pdf']) {
+      const page = await withDatabaseDown(() =>
+        t.app.inject({ url, headers: { ...NAVIGATION, cookie: freshCookie(t) } }),
+      );
+      expectFaultPage(page, 503, DATABASE_UNAVAILABLE);
+      expect(page.headers['retry-after']).toBe('5');
+      expect(page.body).toContain('<a href="/demo/dashboard">Go to the dashboard</a>');
+      const fetched = await withDatabaseDown(() =>
+        t.app.inject({
+          url,
+          headers: { accept: '*/*', 'sec-fetch-dest': 'image', cookie: freshCookie(t) },
+        }),
+      );
+      expect(fetched.statusCode).toBe(503);
+      expect(fetched.json()).toEqual({ error: DATABASE_UNAVAILABLE });
+    }
+  });
+
+  it('should answer a page of the portal whose files cannot be read with a page', async () => {
+    const shell = t.app.portalShell;
+    t.app.portalShell = () =>
+      Promise.reject(
+        Object.assign(new Error('EACCES: permission denied, open index.html'), {
+          code: 'EACCES',
+          syscall: 'open',
+        }),
+      );
+    try {
+      const page = await t.app.inject({
+        url: '/demo/dashboard',
+        headers: { ...NAVIGATION, cookie },
+      });
+      expectFaultPage(page, 503, STORAGE_REFUSED_MESSAGE);
+      // An unexpected fault is put in words too, never a stack.
+      t.app.portalShell = () => Promise.reject(new Error('unexpected'));
+      const fault = await t.app.inject({ url: '/demo/login', headers: { ...NAVIGATION } });
+      expectFaultPage(
+        fault,
+        500,
+        'Something went wrong on our side. Please try again in a moment, or contact the team if it goes on.',
+      );
+      expect(fault.body).not.toContain('unexpected');
+    } finally {
+      t.app.portalShell = shell;
+    }
+  });
+
+  it('should put an unexpected fault in words on the login link’s page', async () => {
+    const { provideConnection } = DefaultQueryExecutor.prototype;
+    DefaultQueryExecutor.prototype.provideConnection = () =>
+      Promise.reject(new Error('unexpected'));
+    try {
+      const link = await t.app.inject({
+        url: `/api/demo/login/link?token=${'a'.repeat(43)}`,
+        headers: { ...NAVIGATION, cookie: freshCookie(t) },
+      });
+      expect(link.statusCode).toBe(500);
+      expect(link.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(link.body).toContain('<h1>The portal cannot log you in just now</h1>');
+      expect(link.body).toContain('<p>Something went wrong on our side.');
+      expect(link.body).not.toContain('Internal server error');
+    } finally {
+      DefaultQueryExecutor.prototype.provideConnection = provideConnection;
+    }
+  });
+
+  it('should keep the JSON for an API call the portal fetches', async () => {
+    const fetched = await withDatabaseDown(() =>
+      t.app.inject({
+        url: '/api/demo/content',
+        headers: { accept: 'application/json', 'sec-fetch-dest': 'empty', cookie: freshCookie(t) },
+      }),
+    );
+    expect(fetched.statusCode).toBe(503);
+    expect(fetched.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(fetched.json()).toEqual({ error: DATABASE_UNAVAILABLE });
+  });
+});
+
+/*
+ * Found by the thirty-first session's browser-fault probe: a page opened on a kept-alive connection while the server
+ * shut down (a restart, a deploy) showed the `{ error }` JSON raw.
+ */
+describe('a page opened while the server shuts down', () => {
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close().catch(() => undefined);
+  });
+
+  it('should be a page saying the portal is restarting', async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+    const cookie = await loginOpen(t.app);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const body = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // A quote whose body is still on its way keeps the connection busy as the shutdown begins.
+    socket.write(
+      `POST /api/demo/warranty HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = t.app.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const navigation = Object.entries(NAVIGATION)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(
+      `${body.slice(10)}GET /demo/dashboard HTTP/1.1\r\nHost: 127.0.0.1\r\n${navigation}\r\n`,
+    );
+    await new Promise((resolve) => socket.once('close', resolve));
+    await closed;
+
+    const second = received.split(/(?=HTTP\/1\.1 \d{3} )/)[1] ?? '';
+    const head = second.slice(0, second.indexOf('\r\n\r\n'));
+    expect(head).toMatch(/^HTTP\/1\.1 503 /);
+    expect(head).toMatch(/\r\nretry-after: 5\r\n/i);
+    expect(head).toMatch(/\r\ncontent-type: text\/html; charset=utf-8\r\n/i);
+    expect(head).toMatch(/\r\ncache-control: no-store\r\n/i);
+    expect(head).toContain(`content-security-policy: ${CONTENT_SECURITY_POLICY}\r\n`);
+    expect(second).toContain(`<p>${SHUTTING_DOWN_MESSAGE}</p>`);
   });
 });
