@@ -1329,12 +1329,25 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     });
   });
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (closing) {
+    // Log out still runs, a moment's work: refused, it left the browser logged in (found by the thirty-first
+    // session's browser-fault probe). It clears the cookie even once the database has gone (routes/api/login.ts).
+    const logout =
+      (request.routeOptions.config as { stateChanging?: boolean }).stateChanging === true;
+    if (closing && logout) void reply.header('connection', 'close');
+    if (closing && !logout) {
       void reply
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
         .header('connection', 'close')
         .header('cache-control', 'no-store');
+      // The login link's Continue, a form a person posted, gets its own page (the link is not spent).
+      if (request.routeOptions.config.page === true) {
+        void reply
+          .headers(everyAnswer)
+          .type('text/html; charset=utf-8')
+          .send(linkFaultPage(SHUTTING_DOWN_MESSAGE));
+        return;
+      }
       if (sendFaultPage(request, reply, 503, SHUTTING_DOWN_MESSAGE, everyAnswer)) return;
       void reply.send({ error: SHUTTING_DOWN_MESSAGE });
       return;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { DefaultQueryExecutor } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.js';
 import { SHUTTING_DOWN_MESSAGE, STORAGE_REFUSED_MESSAGE } from '../../src/app.js';
@@ -178,46 +178,63 @@ describe('faults on addresses a browser opens as a page', () => {
   });
 });
 
+/**
+ * The answer to `request` (raw HTTP), sent on a kept-alive connection once the server has begun to shut down: a
+ * quote whose body is still on its way keeps the connection busy as the shutdown begins.
+ */
+async function answerWhileClosing(
+  t: TestApp,
+  cookie: string,
+  request: (port: number) => string,
+): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as net.AddressInfo;
+  const body = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
+  const socket = net.connect(port, '127.0.0.1');
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => (received += chunk));
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(
+    `POST /api/demo/warranty HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+      body.slice(0, 10),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const closed = t.app.close();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  socket.write(body.slice(10) + request(port));
+  await new Promise((resolve) => socket.once('close', resolve));
+  await closed;
+  const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/);
+  expect(answers[0]).toMatch(/^HTTP\/1\.1 201 /);
+  return answers[1] ?? '';
+}
+
+const navigationLines = Object.entries(NAVIGATION)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
+
 /*
  * Found by the thirty-first session's browser-fault probe: a page opened on a kept-alive connection while the server
- * shut down (a restart, a deploy) showed the `{ error }` JSON raw.
+ * shut down (a restart, a deploy) showed the `{ error }` JSON raw; so did the login link's Continue, and Log out
+ * was refused, leaving the browser logged in.
  */
-describe('a page opened while the server shuts down', () => {
+describe('an address a browser opens while the server shuts down', () => {
   let t: TestApp | undefined;
-  afterAll(async () => {
+  afterEach(async () => {
     await t?.close().catch(() => undefined);
+    t = undefined;
   });
 
   it('should be a page saying the portal is restarting', async () => {
     t = await buildTestApp({ name: 'sqlite', url: null });
     const cookie = await loginOpen(t.app);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as net.AddressInfo;
-    const body = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
-    const socket = net.connect(port, '127.0.0.1');
-    let received = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (received += chunk));
-    await new Promise((resolve) => socket.once('connect', resolve));
-    // A quote whose body is still on its way keeps the connection busy as the shutdown begins.
-    socket.write(
-      `POST /api/demo/warranty HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
-        body.slice(0, 10),
+    const second = await answerWhileClosing(
+      t,
+      cookie,
+      () => `GET /demo/dashboard HTTP/1.1\r\nHost: 127.0.0.1\r\n${navigationLines}\r\n`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const closed = t.app.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const navigation = Object.entries(NAVIGATION)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.write(
-      `${body.slice(10)}GET /demo/dashboard HTTP/1.1\r\nHost: 127.0.0.1\r\n${navigation}\r\n`,
-    );
-    await new Promise((resolve) => socket.once('close', resolve));
-    await closed;
-
-    const second = received.split(/(?=HTTP\/1\.1 \d{3} )/)[1] ?? '';
     const head = second.slice(0, second.indexOf('\r\n\r\n'));
     expect(head).toMatch(/^HTTP\/1\.1 503 /);
     expect(head).toMatch(/\r\nretry-after: 5\r\n/i);
@@ -225,5 +242,37 @@ describe('a page opened while the server shuts down', () => {
     expect(head).toMatch(/\r\ncache-control: no-store\r\n/i);
     expect(head).toContain(`content-security-policy: ${CONTENT_SECURITY_POLICY}\r\n`);
     expect(second).toContain(`<p>${SHUTTING_DOWN_MESSAGE}</p>`);
+  });
+
+  it('should answer the login link’s Continue with its page', async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+    const cookie = await loginOpen(t.app);
+    const form = `token=${'a'.repeat(43)}`;
+    const second = await answerWhileClosing(
+      t,
+      cookie,
+      (port) =>
+        `POST /api/demo/login/link HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:${port}\r\n` +
+        `${navigationLines}Content-Type: application/x-www-form-urlencoded\r\n` +
+        `Content-Length: ${form.length}\r\n\r\n${form}`,
+    );
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\ncontent-type: text\/html; charset=utf-8\r\n/i);
+    expect(second).toContain('<h1>The portal cannot log you in just now</h1>');
+    expect(second).toContain(SHUTTING_DOWN_MESSAGE);
+  });
+
+  it('should still log out: clear the cookie and go to the login page', async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+    const cookie = await loginOpen(t.app);
+    const second = await answerWhileClosing(
+      t,
+      cookie,
+      () =>
+        `GET /api/demo/logout HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n${navigationLines}\r\n`,
+    );
+    expect(second).toMatch(/^HTTP\/1\.1 303 /);
+    expect(second).toMatch(/\r\nlocation: \/demo\/login\r\n/i);
+    expect(second).toMatch(/\r\nset-cookie: sid=;[^\r]*Max-Age=0/i);
   });
 });
