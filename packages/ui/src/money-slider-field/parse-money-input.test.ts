@@ -167,4 +167,13 @@ describe('readMoneyAmount', () => {
     expect(readMoneyAmount('1.5')).toBeNull();
     expect(readMoneyAmount('-1')).toBeNull();
   });
+
+  it('should read a long run of spaces after £ at once, not in time that grows with its square', () => {
+    // Found by the thirty-first session's portal probe: 100,000 spaces between `£` and a letter took twenty seconds.
+    const started = performance.now();
+    expect(readMoneyAmount(`£${' '.repeat(100_000)}x`)).toBeNull();
+    expect(readMoneyAmount(`£${' '.repeat(100_000)}`)).toBeNull();
+    expect(readMoneyAmount(`£${'\u00A0'.repeat(100_000)}1,000,000`)).toBe(1_000_000n);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
 });
