@@ -43,3 +43,33 @@ function ownerOf(stored: string | null): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * This tab's sessionStorage for the stores that keep drafts in it, refusals swallowed. Found by the thirty-first
+ * session's portal probe: 6 MB pasted in the project description (or a calculator's name) went past the storage's
+ * quota, and every change after it threw `QuotaExceededError` out of the store, uncaught, in the page. A draft too
+ * large to keep is not kept: the last one that fitted stays, and the page goes on with what is on screen.
+ */
+export const tabStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> = {
+  getItem(name) {
+    try {
+      return sessionStorage.getItem(name);
+    } catch {
+      return null;
+    }
+  },
+  setItem(name, value) {
+    try {
+      sessionStorage.setItem(name, value);
+    } catch {
+      // Over the quota, or storage refused (private mode): not kept.
+    }
+  },
+  removeItem(name) {
+    try {
+      sessionStorage.removeItem(name);
+    } catch {
+      // Storage refused: nothing was kept.
+    }
+  },
+};

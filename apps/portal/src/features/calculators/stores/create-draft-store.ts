@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 import { newSubmissionKey } from '@/lib/submission-key';
+import { tabStorage } from '@/lib/tab-data';
 
 import { invalidContactFields } from '../utils/contact';
 
@@ -225,7 +226,7 @@ export function createDraftStore<I extends object, Q, B>(
       {
         name,
         version: 1,
-        storage: createJSONStorage(() => sessionStorage),
+        storage: createJSONStorage(() => tabStorage),
         partialize: ({ owner, inputs, contact, estimate, submission }) => ({
           owner,
           inputs,

@@ -91,3 +91,23 @@ describe("the name of the draft's file read back from the tab", () => {
     expect(useDueDiligenceDraft.getState().fileName).toBeNull();
   });
 });
+
+describe('the due-diligence draft too large for the tab', () => {
+  // Found by the thirty-first session's portal probe: 6 MB pasted in the description went past sessionStorage's
+  // quota, and every change after it threw QuotaExceededError out of the store, uncaught, in the page.
+  it('should go on with the draft on screen, and keep the last one that fitted', async () => {
+    await stored({ owner: 'demo/ada@example.com', draft: { projectName: 'Kept' } });
+    const setItem = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    try {
+      expect(() =>
+        useDueDiligenceDraft.getState().update({ projectDescription: 'x'.repeat(100) }),
+      ).not.toThrow();
+      expect(useDueDiligenceDraft.getState().draft.projectDescription).toBe('x'.repeat(100));
+    } finally {
+      setItem.mockRestore();
+    }
+    expect(sessionStorage.getItem('due-diligence:draft')).toContain('"projectName":"Kept"');
+  });
+});

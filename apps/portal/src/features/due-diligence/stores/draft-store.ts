@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 import { newSubmissionKey } from '@/lib/submission-key';
+import { tabStorage } from '@/lib/tab-data';
 
 /**
  * The form's text and amounts (not the file): they survive leaving the page and coming back, a reload, and a
@@ -101,7 +102,7 @@ export const useDueDiligenceDraft = create<DraftStore>()(
     {
       name: 'due-diligence:draft',
       version: 1,
-      storage: createJSONStorage(() => sessionStorage),
+      storage: createJSONStorage(() => tabStorage),
       partialize: ({ owner, draft, pending, fileName }) => ({ owner, draft, pending, fileName }),
       merge: (persisted, current) => {
         const saved = (persisted ?? {}) as Partial<

@@ -10,6 +10,8 @@ import {
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
+import { tabStorage } from '@/lib/tab-data';
+
 export type FrameworkInputs = {
   -readonly [K in keyof InsuranceFrameworkInput]: InsuranceFrameworkInput[K];
 };
@@ -55,7 +57,7 @@ export const useFrameworkStore = create<FrameworkState>()(
     {
       name: 'framework',
       version: 1,
-      storage: createJSONStorage(() => sessionStorage),
+      storage: createJSONStorage(() => tabStorage),
       partialize: ({ owner, inputs }) => ({ owner, inputs }),
       merge: (persisted, current) => {
         const saved = persisted as Partial<FrameworkState> | undefined;
