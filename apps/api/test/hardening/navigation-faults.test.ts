@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { DefaultQueryExecutor } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.js';
 import { SHUTTING_DOWN_MESSAGE, STORAGE_REFUSED_MESSAGE } from '../../src/app.js';
 import { buildTestApp, loginOpen, type TestApp } from '../helper.js';
-import { VALID_BODIES } from './support.js';
+import { quoteInFlight } from './support.js';
 
 /** What a browser sends when a person opens an address (a link, the address bar), not a fetch of a page's. */
 const NAVIGATION = {
@@ -187,24 +186,10 @@ async function answerWhileClosing(
   cookie: string,
   request: (port: number) => string,
 ): Promise<string> {
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as net.AddressInfo;
-  const body = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
-  const socket = net.connect(port, '127.0.0.1');
-  let received = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => (received += chunk));
-  await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(
-    `POST /api/demo/warranty HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
-      body.slice(0, 10),
-  );
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const quote = await quoteInFlight(t, cookie);
   const closed = t.app.close();
   await new Promise((resolve) => setTimeout(resolve, 100));
-  socket.write(body.slice(10) + request(port));
-  await new Promise((resolve) => socket.once('close', resolve));
+  const received = await quote.finish(request(quote.port));
   await closed;
   const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/);
   expect(answers[0]).toMatch(/^HTTP\/1\.1 201 /);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHUTTING_DOWN_MESSAGE } from '../../src/app.js';
 import { buildTestApp, loginOpen, multipart, pdf, type TestApp } from '../helper.js';
-import { DUE_DILIGENCE_FIELDS, VALID_BODIES } from './support.js';
+import { DUE_DILIGENCE_FIELDS, quoteInFlight } from './support.js';
 
 /**
  * Found by the sixteenth session's fault probe: a request arriving on a kept-alive connection after SIGTERM was
@@ -20,26 +20,14 @@ describe('a request arriving while the server shuts down', () => {
   it('should be answered 503 with the API’s message and Retry-After, after the request in flight is answered', async () => {
     t = await buildTestApp({ name: 'sqlite', url: null });
     const cookie = await loginOpen(t.app);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as net.AddressInfo;
-    const body = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
-    const socket = net.connect(port, '127.0.0.1');
-    let received = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (received += chunk));
-    await new Promise((resolve) => socket.once('connect', resolve));
     // A quote whose body is still on its way: the connection is busy as the shutdown begins.
-    socket.write(
-      `POST /api/demo/warranty HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
-        body.slice(0, 10),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quote = await quoteInFlight(t, cookie);
     const closed = t.app.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
     // The rest of it, and a second request on the same connection.
-    socket.write(body.slice(10) + 'GET /api/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-    await new Promise((resolve) => socket.once('close', resolve));
+    const received = await quote.finish(
+      'GET /api/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+    );
     await closed;
 
     const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/);
@@ -67,24 +55,10 @@ describe('a kept-alive connection answered while the server shuts down', () => {
   it('should be closed once its answer has gone, so the close ends at once', async () => {
     t = await buildTestApp({ name: 'sqlite', url: null });
     const cookie = await loginOpen(t.app);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as net.AddressInfo;
-    const body = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
-    const socket = net.connect(port, '127.0.0.1');
-    let received = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (received += chunk));
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(
-      `POST /api/demo/warranty HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
-        body.slice(0, 10),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quote = await quoteInFlight(t, cookie);
     const started = Date.now();
     const closed = t.app.close();
-    socket.write(body.slice(10));
-    await new Promise((resolve) => socket.once('close', resolve));
+    const received = await quote.finish();
     await closed;
     expect(received).toMatch(/^HTTP\/1\.1 201 /);
     expect(received).toMatch(/\r\nconnection: keep-alive\r\n/i);

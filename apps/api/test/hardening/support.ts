@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
@@ -314,4 +314,35 @@ export async function openRaw(port: number, opened: Socket[]): Promise<Socket & 
     withText.text += chunk.toString('latin1');
   });
   return withText;
+}
+
+/**
+ * A warranty quote sent on a raw kept-alive connection to `t`'s app (which it starts listening on 127.0.0.1), its
+ * body still on its way: the connection is busy when a shutdown begins. `finish(after)` sends the rest of the body,
+ * then `after` on the same connection, and resolves with every byte received (latin1) once the server has closed the
+ * connection.
+ */
+export async function quoteInFlight(
+  t: TestApp,
+  cookie: string,
+): Promise<{ port: number; finish: (after?: string) => Promise<string> }> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  const body = JSON.stringify(VALID_BODIES['POST /api/:client/warranty']);
+  const socket = await openRaw(port, []);
+  socket.write(
+    `POST /api/demo/warranty HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+      body.slice(0, 10),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return {
+    port,
+    finish: async (after = '') => {
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(body.slice(10) + after);
+      await closed;
+      return socket.text;
+    },
+  };
 }
