@@ -23,9 +23,9 @@ import {
   isDatabaseUnavailable,
   DATABASE_DAMAGED,
 } from './db/unavailable.js';
-import crossSite from './plugins/app/cross-site.js';
+import crossSite, { CROSS_SITE_MESSAGE } from './plugins/app/cross-site.js';
 import services from './plugins/app/services.js';
-import session from './plugins/app/session.js';
+import session, { UNKNOWN_CLIENT } from './plugins/app/session.js';
 import staticFiles from './plugins/app/static.js';
 import bodyParsers from './plugins/external/body-parsers.js';
 import cookie from './plugins/external/cookie.js';
@@ -57,7 +57,7 @@ import {
 } from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
-import { linkFaultPage } from './services/pages.js';
+import { linkFaultPage, linkRefusedPage } from './services/pages.js';
 import { formatSchemaError, type AjvError } from './services/schema-error.js';
 import { shownText } from './services/shown-text.js';
 import { emailAddressKeyword, phoneNumberKeyword } from './routes/schemas.js';
@@ -634,16 +634,29 @@ function pageOf(start: RequestStart): { type: string; body: string } | undefined
   return shortLine ? tooLargePage(client) : tooLongPage(client);
 }
 
-/** A small page: what happened, and a link on (no script, no data). */
+/** Escapes text for a page. */
+const escapeHtml = (text: string): string =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/**
+ * A small page: what happened, and a link on (no script, no data). `client` `null`: the address names no client,
+ * and the page links nowhere (the portal's own page for an unknown client does not either: the portal's root is
+ * some client's login page, not this person's).
+ */
 function refusalPage(
   title: string,
   text: string,
-  client: string | undefined,
+  client: string | undefined | null,
 ): { type: string; body: string } {
   const onward =
-    client === undefined
-      ? '<a href="/">Go to the portal</a>'
-      : `<a href="/${client}/dashboard">Go to the dashboard</a>`;
+    client === null
+      ? ''
+      : client === undefined
+        ? '<p><a href="/">Go to the portal</a></p>'
+        : `<p><a href="/${client}/dashboard">Go to the dashboard</a></p>`;
   return {
     type: 'text/html; charset=utf-8',
     body:
@@ -652,7 +665,7 @@ function refusalPage(
       `<title>${title} – Client Hub</title>` +
       '<style>body{margin:0;background:#f5f7fa;color:#1f2a33;font:1rem/1.5 system-ui,sans-serif}' +
       'main{max-width:40rem;margin:0 auto;padding:3rem 1rem}a{color:#0b4f6c}</style></head>' +
-      `<body><main><h1>${title}</h1><p>${text}</p><p>${onward}</p></main></body></html>`,
+      `<body><main><h1>${title}</h1><p>${text}</p>${onward}</main></body></html>`,
   };
 }
 
@@ -673,17 +686,13 @@ function faultPage(
   client: string | undefined,
 ): { type: string; body: string } {
   const text = message === 'Internal server error' ? FAULT_IN_WORDS : message;
-  const escaped = text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
   const page = refusalPage(
     status === 429
       ? 'Too many requests'
       : status === 413
         ? 'This request is too large'
         : 'This page cannot be shown just now',
-    escaped,
+    escapeHtml(text),
     client,
   );
   return { ...page, body: page.body.replace('<p><a ', '<p><a href="">Try again</a> · <a ') };
@@ -961,6 +970,49 @@ function sendFaultPage(
     .serializer(String)
     .send(page.body);
   return true;
+}
+
+/**
+ * The page a person gets whom the login link (its Continue page or form) or Log out refused: these are opened from
+ * a link or posted by the Continue page's own form, in a browser that showed the `{ error }` JSON raw (found by the
+ * thirty-second session's browser-fault probe). `undefined` for any other request, a fetch or a fault (5xx, which
+ * has its own pages). Each keeps its status:
+ * - 404 for an unknown client: a page saying that no portal is there, without the name the address gave (a link
+ *   could make the page say anything in it);
+ * - the Continue form refused (a body too large, of another type or charset, malformed, from another site): the
+ *   message, and that the link was not spent (nothing is, before the form is read);
+ * - Log out followed from another site (the CSRF defence): that it did not log out, with the way to the dashboard,
+ *   whose Log out does. The refusal itself stays: the session lives on.
+ */
+function linkRefusalPage(
+  request: FastifyRequest,
+  status: number,
+  message: string,
+): { type: string; body: string } | undefined {
+  const config = request.routeOptions.config as { page?: boolean; stateChanging?: boolean };
+  const link = config.page === true;
+  const logout = config.stateChanging === true;
+  if (!(link || logout) || status < 400 || status >= 500 || !isNavigation(request)) {
+    return undefined;
+  }
+  if (status === 404 && message === UNKNOWN_CLIENT) {
+    return refusalPage(
+      'There is no client portal at this address',
+      'The link you followed names a client portal that does not exist. Check the link, or ask whoever sent ' +
+        'it for the right address.',
+      null,
+    );
+  }
+  if (link) return { type: 'text/html; charset=utf-8', body: linkRefusedPage(message) };
+  // Log out's other refusals (a prefetch, an image) are of requests no one sees the answer to.
+  if (message !== CROSS_SITE_MESSAGE) return undefined;
+  const { client } = request.params as { client?: string };
+  return refusalPage(
+    'You have not been logged out',
+    'You followed a Log out link from another site, and the portal does not let another site log you out, so ' +
+      'nothing has changed. To log out, go to the dashboard and choose Log out there.',
+    client !== undefined && /^[a-z0-9][a-z0-9-]{0,39}$/.test(client) ? client : undefined,
+  );
 }
 
 /**
@@ -1621,6 +1673,16 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         .type('text/html; charset=utf-8')
         .serializer(String)
         .send(linkFaultPage(message === 'Internal server error' ? FAULT_IN_WORDS : message));
+    }
+    const refusal = linkRefusalPage(request, status, message);
+    if (refusal !== undefined) {
+      return reply
+        .headers(everyAnswer)
+        .code(status)
+        .header('cache-control', 'no-store')
+        .type(refusal.type)
+        .serializer(String)
+        .send(refusal.body);
     }
     // Any other address a person opened as a page (a media file, the portal's pages, the sample report) likewise.
     if (sendFaultPage(request, reply, status, message, everyAnswer)) return reply;

@@ -130,3 +130,17 @@ export function linkFaultPage(message: string): string {
 <p>Your login link has not been used: open it again in a few minutes. It works for 15 minutes from when it was sent; after that, ask for a new one on the login page.</p>`,
   );
 }
+
+/**
+ * Shown instead of JSON when the Continue form was refused before it was read (a body too large, of another type or
+ * charset, malformed, posted from another site), to a person's browser, which showed `{"error":"…"}` raw (found by
+ * the thirty-second session's browser-fault probe). Nothing was spent: the link still works until it runs out.
+ */
+export function linkRefusedPage(message: string): string {
+  return page(
+    'The login was not completed',
+    `<h1>The login was not completed</h1>
+<p>${escapeHtml(message)}</p>
+<p>Your login link has not been used: open it again from the email and press Continue. It works for 15 minutes from when it was sent; after that, ask for a new one on the login page.</p>`,
+  );
+}

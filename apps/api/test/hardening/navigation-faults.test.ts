@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DefaultQueryExecutor } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CROSS_SITE_MESSAGE } from '../../src/plugins/app/cross-site.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.js';
 import { SHUTTING_DOWN_MESSAGE, STORAGE_REFUSED_MESSAGE } from '../../src/app.js';
@@ -259,5 +260,151 @@ describe('an address a browser opens while the server shuts down', () => {
     expect(second).toMatch(/^HTTP\/1\.1 303 /);
     expect(second).toMatch(/\r\nlocation: \/demo\/login\r\n/i);
     expect(second).toMatch(/\r\nset-cookie: sid=;[^\r]*Max-Age=0/i);
+  });
+});
+
+/** A page a person gets for a refusal: HTML in the portal's CSP, never stored, never the `{ error }` JSON. */
+function expectRefusalPage(
+  response: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+  heading: string,
+): void {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(response.headers['cache-control']).toBe('no-store');
+  expect(response.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+  expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  expect(response.body).toContain(`<h1>${heading}</h1>`);
+  expect(response.body).not.toContain('{"error"');
+}
+
+/** What the portal's own fetches send (not a navigation). */
+const FETCH = { accept: 'application/json', 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' };
+
+/*
+ * Found by the thirty-second session's browser-fault probe: a login link (its Continue page and the Continue POST)
+ * and Log out answered a person's browser with the raw `{ error }` JSON for an unknown client, for a body the
+ * Continue form refused, and for a Log out link followed from another site.
+ */
+describe('refusals on addresses a person opens from a link', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ name: 'sqlite', url: null });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should answer a login link or Log out for an unknown client with a page, and a fetch with JSON', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    for (const client of ['nosuchclient', 'Not_A_Client']) {
+      const requests = [
+        { method: 'GET' as const, url: `/api/${client}/login/link?token=${'a'.repeat(43)}` },
+        {
+          method: 'POST' as const,
+          url: `/api/${client}/login/link`,
+          payload: `token=${'a'.repeat(43)}`,
+        },
+        { method: 'GET' as const, url: `/api/${client}/logout` },
+      ];
+      for (const request of requests) {
+        const page = await t.app.inject({ ...request, headers: { ...NAVIGATION, ...form } });
+        expectRefusalPage(page, 404, 'There is no client portal at this address');
+        // The name is not repeated: a link could make the page say anything in it.
+        expect(page.body).not.toContain(client);
+        expect(page.body).toContain('Check the link');
+        // Nowhere to link to: the portal's root is some other client's login page.
+        expect(page.body).not.toContain('<a ');
+        expect(page.headers['set-cookie']).toBeUndefined();
+        // A script (a fetch of Log out is refused before the client is looked up: no browser's fetch may log out).
+        const fetched = await t.app.inject({
+          ...request,
+          headers: { accept: 'application/json', ...form },
+        });
+        expect(fetched.statusCode).toBe(404);
+        expect(fetched.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(fetched.json()).toEqual({ error: 'Unknown client.' });
+      }
+    }
+  });
+
+  it('should answer a Continue form the server refuses with a page, and a fetch with JSON', async () => {
+    const token = `token=${'a'.repeat(43)}`;
+    const cases = [
+      {
+        status: 413,
+        type: 'application/x-www-form-urlencoded',
+        payload: `${token}&x=${'a'.repeat(70_000)}`,
+        error: 'The request body is too large.',
+      },
+      {
+        status: 415,
+        type: 'text/plain',
+        payload: token,
+        error:
+          'This content type is not accepted: send the login link’s form (token=…) as application/x-www-form-urlencoded.',
+      },
+      {
+        status: 415,
+        type: 'application/x-www-form-urlencoded; charset=utf-16',
+        payload: token,
+        error:
+          'This content type is not accepted: send the form as UTF-8 (charset=utf-8, or no charset).',
+      },
+      {
+        status: 400,
+        type: 'application/x-www-form-urlencoded',
+        payload: `${token}&token=b`,
+        error: 'Invalid body: the field "token" is given twice.',
+      },
+      {
+        status: 400,
+        type: 'application/x-www-form-urlencoded',
+        payload: '',
+        error: 'Missing required field "token".',
+      },
+    ];
+    for (const { status, type, payload, error } of cases) {
+      const request = { method: 'POST' as const, url: '/api/demo/login/link', payload };
+      const page = await t.app.inject({
+        ...request,
+        headers: { ...NAVIGATION, 'content-type': type },
+      });
+      expectRefusalPage(page, status, 'The login was not completed');
+      expect(page.body).toContain(`<p>${error.replace(/"/g, '&quot;')}</p>`);
+      expect(page.body).toContain('Your login link has not been used');
+      const fetched = await t.app.inject({
+        ...request,
+        headers: { ...FETCH, 'content-type': type },
+      });
+      expect(fetched.statusCode).toBe(status);
+      expect(fetched.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(fetched.json()).toEqual({ error });
+    }
+  });
+
+  it('should not log out on a Log out link followed from another site, and say so in a page', async () => {
+    const cookie = await loginOpen(t.app);
+    const followed = [
+      { ...NAVIGATION, 'sec-fetch-site': 'cross-site' },
+      // An older browser, which sends no Fetch Metadata: the other site is in Referer.
+      { accept: 'text/html', referer: 'https://elsewhere.example/page' },
+    ];
+    for (const headers of followed) {
+      const page = await t.app.inject({ url: '/api/demo/logout', headers: { ...headers, cookie } });
+      expectRefusalPage(page, 403, 'You have not been logged out');
+      expect(page.body).toContain('from another site');
+      expect(page.body).toContain('<a href="/demo/dashboard">Go to the dashboard</a>');
+      expect(page.headers['set-cookie']).toBeUndefined();
+    }
+    const fetched = await t.app.inject({
+      url: '/api/demo/logout',
+      headers: { ...FETCH, 'sec-fetch-site': 'cross-site', cookie },
+    });
+    expect(fetched.statusCode).toBe(403);
+    expect(fetched.json()).toEqual({ error: CROSS_SITE_MESSAGE });
+    // The defence holds: the session lives on.
+    const client = await t.app.inject({ url: '/api/demo', headers: { cookie } });
+    expect(client.json<{ logged_in: boolean }>().logged_in).toBe(true);
   });
 });
