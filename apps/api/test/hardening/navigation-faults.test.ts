@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DefaultQueryExecutor } from 'kysely';
+import {
+  DefaultQueryExecutor,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type QueryResult,
+} from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR } from '../../src/clock.js';
 import { CROSS_SITE_MESSAGE } from '../../src/plugins/app/cross-site.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.js';
@@ -284,7 +290,8 @@ const FETCH = { accept: 'application/json', 'sec-fetch-dest': 'empty', 'sec-fetc
 /*
  * Found by the thirty-second session's browser-fault probe: a login link (its Continue page and the Continue POST)
  * and Log out answered a person's browser with the raw `{ error }` JSON for an unknown client, for a body the
- * Continue form refused, and for a Log out link followed from another site.
+ * Continue form refused, and for a Log out link followed from another site; and Log out kept the cookie when the
+ * database failed after its delete.
  */
 describe('refusals on addresses a person opens from a link', () => {
   let t: TestApp;
@@ -406,5 +413,49 @@ describe('refusals on addresses a person opens from a link', () => {
     // The defence holds: the session lives on.
     const client = await t.app.inject({ url: '/api/demo', headers: { cookie } });
     expect(client.json<{ logged_in: boolean }>().logged_in).toBe(true);
+  });
+
+  /*
+   * A session that ran out is ended by the lookup; Log out's own delete then finds nothing, and it asks whether the
+   * cookie's session is another client's: with the database failing then, the answer was the 503 page and the cookie
+   * stayed, after the user asked to log out (on a shared computer, perhaps).
+   */
+  it('should clear the cookie when the database fails after Log out’s delete', async () => {
+    const cookie = await loginOpen(t.app);
+    t.clock.advance(13 * HOUR);
+    const { provideConnection } = DefaultQueryExecutor.prototype;
+    let deleted = false;
+    DefaultQueryExecutor.prototype.provideConnection = function <T>(
+      this: DefaultQueryExecutor,
+      consumer: (connection: DatabaseConnection) => Promise<T>,
+    ): Promise<T> {
+      return provideConnection.call(this, (connection: DatabaseConnection) =>
+        consumer({
+          streamQuery: connection.streamQuery.bind(connection),
+          executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+            if (deleted) {
+              throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+                code: 'ECONNREFUSED',
+              });
+            }
+            const result = await connection.executeQuery<R>(query);
+            if (/^delete from "sessions" where .*"client_id"/.test(query.sql)) deleted = true;
+            return result;
+          },
+        }),
+      ) as Promise<T>;
+    };
+    try {
+      const logout = await t.app.inject({
+        url: '/api/demo/logout',
+        headers: { ...NAVIGATION, cookie },
+      });
+      expect(deleted).toBe(true);
+      expect(logout.statusCode, logout.body).toBe(303);
+      expect(logout.headers.location).toBe('/demo/login');
+      expect(String(logout.headers['set-cookie'])).toMatch(/^sid=;.*Max-Age=0/);
+    } finally {
+      DefaultQueryExecutor.prototype.provideConnection = provideConnection;
+    }
   });
 });

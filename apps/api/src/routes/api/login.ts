@@ -380,9 +380,23 @@ export default function loginRoutes(app: FastifyInstance): void {
           void reply.header('cache-control', 'no-store');
           return reply.redirect(`/${client.prefix}/login`, 303);
         }
-        if (ended || request.portalUser !== null || !(await sessionExists(app.db.kysely, token))) {
-          clearSessionCookie(reply);
+        // Whether the cookie is another client's live session. Asked after the delete: the database failing then
+        // was the 503 page with the cookie kept, though the session may be gone (a session that ran out is ended by
+        // the lookup, and the delete then finds nothing; found by the thirty-second session's browser-fault probe).
+        // Not knowing, the cookie is cleared, as the user asked to log out (on a shared computer, perhaps).
+        let otherClients = false;
+        if (!ended && request.portalUser === null) {
+          try {
+            otherClients = await sessionExists(app.db.kysely, token);
+          } catch (error) {
+            const { code, message } = error as { code?: unknown; message?: unknown };
+            request.log.warn(
+              { fault: { code, message } },
+              'A logout could not tell whether its cookie was another client’s session: the cookie was cleared',
+            );
+          }
         }
+        if (!otherClients) clearSessionCookie(reply);
       }
       void reply.header('cache-control', 'no-store');
       return reply.redirect(`/${client.prefix}/login`, 303);
