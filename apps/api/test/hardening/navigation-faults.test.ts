@@ -11,7 +11,14 @@ import { CROSS_SITE_MESSAGE } from '../../src/plugins/app/cross-site.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/plugins/external/security.js';
 import { DATABASE_UNAVAILABLE } from '../../src/db/unavailable.js';
 import { SHUTTING_DOWN_MESSAGE, STORAGE_REFUSED_MESSAGE } from '../../src/app.js';
-import { buildTestApp, loginOpen, type TestApp } from '../helper.js';
+import {
+  PERSON,
+  buildTestApp,
+  loginLinkToken,
+  loginOpen,
+  outboxMails,
+  type TestApp,
+} from '../helper.js';
 import { quoteInFlight } from './support.js';
 
 /** What a browser sends when a person opens an address (a link, the address bar), not a fetch of a page's. */
@@ -423,28 +430,13 @@ describe('refusals on addresses a person opens from a link', () => {
   it('should clear the cookie when the database fails after Log out’s delete', async () => {
     const cookie = await loginOpen(t.app);
     t.clock.advance(13 * HOUR);
-    const { provideConnection } = DefaultQueryExecutor.prototype;
+    // Every call after the logout's delete fails.
     let deleted = false;
-    DefaultQueryExecutor.prototype.provideConnection = function <T>(
-      this: DefaultQueryExecutor,
-      consumer: (connection: DatabaseConnection) => Promise<T>,
-    ): Promise<T> {
-      return provideConnection.call(this, (connection: DatabaseConnection) =>
-        consumer({
-          streamQuery: connection.streamQuery.bind(connection),
-          executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-            if (deleted) {
-              throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
-                code: 'ECONNREFUSED',
-              });
-            }
-            const result = await connection.executeQuery<R>(query);
-            if (/^delete from "sessions" where .*"client_id"/.test(query.sql)) deleted = true;
-            return result;
-          },
-        }),
-      ) as Promise<T>;
-    };
+    const restore = failQueries((sql) => {
+      if (deleted) return true;
+      if (/^delete from "sessions" where .*"client_id"/.test(sql)) deleted = true;
+      return false;
+    });
     try {
       const logout = await t.app.inject({
         url: '/api/demo/logout',
@@ -455,7 +447,61 @@ describe('refusals on addresses a person opens from a link', () => {
       expect(logout.headers.location).toBe('/demo/login');
       expect(String(logout.headers['set-cookie'])).toMatch(/^sid=;.*Max-Age=0/);
     } finally {
-      DefaultQueryExecutor.prototype.provideConnection = provideConnection;
+      restore();
     }
   });
+
+  it('should not spend the login link when the database fails as Continue ends the browser’s earlier session', async () => {
+    const cookie = await loginOpen(t.app);
+    const before = (await outboxMails(t.dataDir)).length;
+    await t.app.inject({ method: 'POST', url: '/api/northbank/login', payload: PERSON });
+    await t.app.background.drain();
+    const token = loginLinkToken((await outboxMails(t.dataDir))[before] ?? '');
+    const form = {
+      method: 'POST' as const,
+      url: '/api/northbank/login/link',
+      payload: `token=${token}`,
+    };
+    const headers = { ...NAVIGATION, 'content-type': 'application/x-www-form-urlencoded' };
+    const restore = failQueries((sql) => /^delete from "sessions" where "id" = \?$/.test(sql));
+    let failed;
+    try {
+      failed = await t.app.inject({ ...form, headers: { ...headers, cookie } });
+    } finally {
+      restore();
+    }
+    expect(failed.statusCode).toBe(503);
+    expect(failed.body).toContain('Your login link has not been used');
+    // And so it is: the link still logs in.
+    const again = await t.app.inject({ ...form, headers: { ...headers, cookie } });
+    expect(again.statusCode, again.body).toBe(303);
+    expect(again.headers.location).toBe('/northbank/dashboard');
+  });
 });
+
+/**
+ * Makes the database calls whose SQL `fails` picks (asked as each comes) fail as PostgreSQL's do when it is down.
+ * Answers the function that undoes it.
+ */
+function failQueries(fails: (sql: string) => boolean): () => void {
+  const { provideConnection } = DefaultQueryExecutor.prototype;
+  const down = () =>
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  DefaultQueryExecutor.prototype.provideConnection = function <T>(
+    this: DefaultQueryExecutor,
+    consumer: (connection: DatabaseConnection) => Promise<T>,
+  ): Promise<T> {
+    return provideConnection.call(this, (connection: DatabaseConnection) =>
+      consumer({
+        streamQuery: connection.streamQuery.bind(connection),
+        executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+          if (fails(query.sql)) throw down();
+          return connection.executeQuery<R>(query);
+        },
+      }),
+    ) as Promise<T>;
+  };
+  return () => {
+    DefaultQueryExecutor.prototype.provideConnection = provideConnection;
+  };
+}

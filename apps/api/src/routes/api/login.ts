@@ -285,12 +285,17 @@ export default function loginRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const client = clientOf(request);
       const { clock } = app;
+      const previous = sessionToken(request);
       const token = await app.db.kysely.transaction().execute(async (trx) => {
         const details = await consumeLoginToken(trx, client.id, request.body.token, clock());
         if (details === undefined) return undefined;
         const user = await upsertVerifiedUser(trx, client.id, details, clock(), {
           keep: request.body.details,
         });
+        // The browser's earlier session is ended with the link spent, not after: the database failing between
+        // the two was the fault page saying the link had not been used, when it had (the next try said "invalid
+        // or expired"), and no session was set (found by the thirty-second session's browser-fault probe).
+        if (previous !== undefined) await deleteSession(trx, previous);
         return createSession(trx, client.id, user.id, clock());
       });
       void reply.header('cache-control', 'no-store');
@@ -302,8 +307,6 @@ export default function loginRoutes(app: FastifyInstance): void {
             invalidLinkPage(client.name, client.prefix, { loggedIn: request.portalUser !== null }),
           );
       }
-      const previous = sessionToken(request);
-      if (previous !== undefined) await deleteSession(app.db.kysely, previous);
       setSessionCookie(reply, token);
       return reply.redirect(`/${client.prefix}/dashboard`, 303);
     },
