@@ -1,5 +1,6 @@
 import { constants, fstatSync, openSync, writeSync } from 'node:fs';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { TOKEN_SHAPE } from './crypto.js';
 
 /** The query parameter whose value is a secret: a login link's token works for 15 minutes for whoever holds it. */
 const SECRET_PARAMETER = 'token';
@@ -22,11 +23,11 @@ function decodedName(name: string): string {
  * `token` (`token%00`, `token `, `xtoken`) or swallowed the `=` (`token%3D…`) hides what follows it, and so does
  * `token=` anywhere else (a path whose `?` was escaped, a link wrapped in another's parameter). Those reached the
  * log whole, where the server itself answered "invalid link" or 404 and the token stayed usable (found by the
- * thirty-first session's login-link probe).
+ * thirty-first session's login-link probe). So does anything else shaped as a token ({@link withoutTokens}).
  */
 export function loggedUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start < 0) return withoutInlineToken(url);
+  if (start < 0) return withoutTokens(withoutInlineToken(url));
   const query = url
     .slice(start + 1)
     .split(/([&;])/)
@@ -41,7 +42,53 @@ export function loggedUrl(url: string): string {
       return decoded.includes('=') ? '[redacted]' : `${name}=[redacted]`;
     })
     .join('');
-  return withoutInlineToken(`${url.slice(0, start + 1)}${query}`);
+  return withoutTokens(withoutInlineToken(`${url.slice(0, start + 1)}${query}`));
+}
+
+/** What a token may be written in: a run of letters, digits, `-`, `_` and `%`, at least a token long. */
+const LONG_RUN = /[A-Za-z0-9_%-]{43,}/g;
+/**
+ * In such a run, the characters a token is written with, each as itself or percent-escaped (escaped again any
+ * number of times: `%2541`); or else one escape of another character (`%3D`, `%253D`), or a lone `%`, which ends
+ * them. An escape is always taken whole, so the `3D` of `%3D` is never read as the start of a token.
+ */
+const TOKEN_CHARACTERS =
+  /((?:[A-Za-z0-9_-]+|%(?:25)*(?:2[Dd]|3\d|4[1-9A-Fa-f]|5[\dAa]|5[Ff]|6[1-9A-Fa-f]|7[\dAa]))+)|%(?:25)*[0-9A-Fa-f]{2}|%/g;
+const ESCAPE = /%(?:25)*([0-9A-Fa-f]{2})/g;
+
+/**
+ * `target` with every value, or part of one, that has the shape of a login token ({@link TOKEN_SHAPE}) replaced by
+ * `[redacted]`, under whatever name and wherever it stands: a link's token repeated as another parameter's value
+ * (`&utm_content=…`, a mail program's tracking) or inside a link wrapped in another's parameter, escaped once or
+ * more (`%3Fk%3D…`, `%253D…`), reached the log whole (found by the thirty-first session's login-link probe). A
+ * token is read as the characters between two that are not base64url (`=`, `&`, `.`, an escaped `/`…), each
+ * written as itself or escaped; exactly 43 of them, shaped as `randomToken()` makes them. Values of other
+ * lengths (UUIDs, hashes, content ids) and of that length but another shape are left as sent, and so is one with
+ * no capital or no small letter (a content id such as `environmental-contaminated-land-requirement`): a token
+ * lacks one only once in some two and a half billion.
+ */
+function withoutTokens(target: string): string {
+  return target.replace(LONG_RUN, (run) =>
+    // Without an escape, the run is one value's characters (the common case, read at once).
+    !run.includes('%')
+      ? hiddenIfToken(run, run)
+      : run.replace(TOKEN_CHARACTERS, (written, characters: string | undefined) =>
+          characters === undefined || characters.length < 43
+            ? written
+            : hiddenIfToken(
+                written,
+                characters.replace(ESCAPE, (_escape, hex: string) =>
+                  String.fromCharCode(Number.parseInt(hex, 16)),
+                ),
+              ),
+        ),
+  );
+}
+
+/** `[redacted]` when `read` (what `written` says, unescaped) has a token's shape, else `written` as it is. */
+function hiddenIfToken(written: string, read: string): string {
+  const isToken = TOKEN_SHAPE.test(read) && /[A-Z]/.test(read) && /[a-z]/.test(read);
+  return isToken ? '[redacted]' : written;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomToken } from '../src/crypto.js';
 import { loggedUrl, loggerOptions } from '../src/log-options.js';
 import {
   PERSON,
@@ -38,6 +39,47 @@ describe('loggedUrl', () => {
     ['/api/demo/content', '/api/demo/content'],
   ])('%s is logged as %s', (url, logged) => {
     expect(loggedUrl(url)).toBe(logged);
+  });
+
+  // Found by the thirty-first session's login-link probe: a link's token repeated as the value of another parameter
+  // (a mail program's tracking, a link wrapped in another's) reached the log whole.
+  const token = 'q3W9-xZ_b7Kd2LmN0pRsTuVwXyZaBcDeFgHiJkLmNoA';
+  it.each([
+    [`/x?token=${token}&utm=${token}`, '/x?token=[redacted]&utm=[redacted]'],
+    [`/x?utm_content=${token}`, '/x?utm_content=[redacted]'],
+    [`/x?utm_content=${token}&search=roofs`, '/x?utm_content=[redacted]&search=roofs'],
+    [`/x?ref=link.${token}.mail`, '/x?ref=link.[redacted].mail'],
+    [`/x?ref=${token.slice(0, 20)}%2D${token.slice(21)}`, '/x?ref=[redacted]'],
+    [
+      `/northbank/login?next=https%3A%2F%2Fportal.example%2Fapi%2Fnorthbank%2Flogin%2Flink%3Fk%3D${token}%26a%3D1`,
+      '/northbank/login?next=https%3A%2F%2Fportal.example%2Fapi%2Fnorthbank%2Flogin%2Flink%3Fk%3D[redacted]%26a%3D1',
+    ],
+    // Wrapped twice: the `=` before it is `%253D`.
+    [`/x?u=a%253Fk%253D${token}%2526b`, '/x?u=a%253Fk%253D[redacted]%2526b'],
+    [`/api/northbank/login/link%3Fu%3D${token}`, '/api/northbank/login/link%3Fu%3D[redacted]'],
+  ])('%s is logged as %s', (url, logged) => {
+    expect(loggedUrl(url)).toBe(logged);
+  });
+
+  it.each([
+    // A value with the token's length but not its shape: lower case only (a content id), one letter short or
+    // over, a character base64url has not, a last character no 32-byte token ends with (B: its two low bits set).
+    '/api/demo/article?id=environmental-contaminated-land-requirement&type=insight',
+    `/x?a=${token.slice(0, -1)}`,
+    `/x?a=${token}b`,
+    `/x?a=${token.slice(0, 20)}.${token.slice(21)}`,
+    `/x?a=${token.slice(0, -1)}B`,
+    '/x?a=0123456789012345678901234567890123456789012',
+    '/x?id=0195b0c4-6a38-7c2e-9d1a-3f5e8b2c4d6e&h=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  ])('%s is logged as it is', (url) => {
+    expect(loggedUrl(url)).toBe(url);
+  });
+
+  it('should hide every token the login link service makes, as any parameter’s value', () => {
+    for (let i = 0; i < 2_000; i += 1) {
+      const made = randomToken();
+      expect(loggedUrl(`/x?utm_content=${made}&b=1`), made).toBe('/x?utm_content=[redacted]&b=1');
+    }
   });
 });
 
@@ -81,6 +123,10 @@ describe('the server log', () => {
       `/api/northbank/login/link?utm_source=mail&amp;token=${token}`,
       `/api/northbank/login/link?token%3D${token}`,
       `/api/northbank/login/link%3Ftoken=${token}`,
+      // The token as another parameter's value (thirty-second session).
+      `/api/northbank/login/link?token=${token}&utm_content=${token}`,
+      `/api/northbank/login/link?utm_content=${token}`,
+      `/northbank/login?next=%2Fapi%2Fnorthbank%2Flogin%2Flink%3Fref%3D${token}`,
     ]) {
       const page = await t.app.inject({ method: 'GET', url });
       expect(page.statusCode).toBeLessThan(500);
