@@ -585,7 +585,7 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
   // Found by the seventeenth session's API probe: a file name that is not UTF-8 was stored and mailed with U+FFFD
   // in place of its bytes ("r\uFFFDsum.pdf" for a raw 0xE9, "a\uFFFD.pdf" for filename*=UTF-8''a%FF.pdf), where a
   // text field with the same bytes is refused.
-  it('should refuse a file name that is not UTF-8, and take the UTF-8 names browsers send', async () => {
+  it('should refuse a file name that is not UTF-8 or not well escaped, and take the UTF-8 names browsers send', async () => {
     const filePart = (disposition: Buffer) =>
       Buffer.concat([
         Buffer.from('Content-Disposition: form-data; name="FileUpload"; '),
@@ -602,6 +602,8 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
     const notUtf8 = 'The file name of the field "FileUpload" is not valid UTF-8 text.';
     const notDeclaredUtf8 =
       'The file name of the field "FileUpload" must be UTF-8: send it as filename="…" or filename*=UTF-8\'\'….';
+    const badEscape =
+      'The file name of the field "FileUpload" is not well formed: in filename*=, each % must begin an escape of two hexadecimal digits (%20).';
     const before = await uploadsNow();
     const refused: [Buffer, string][] = [
       [bytes('filename="r', [0xe9], 'sum.pdf"'), notUtf8],
@@ -614,6 +616,12 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
       [bytes("filename*=base64''SGVsbG8.pdf"), notDeclaredUtf8],
       [bytes("filename*=utf-16le''AB.pdf"), notDeclaredUtf8],
       [bytes('filename*=plain.pdf'), notDeclaredUtf8],
+      // Found by the thirty-first session's fault probe: a `%` that begins no escape was stored as it came
+      // (`%ZZ.pdf`). RFC 8187 has no such value, so nothing says what the name was.
+      [bytes("filename*=UTF-8''%ZZ.pdf"), badEscape],
+      [bytes("filename*=UTF-8''a%2.pdf"), badEscape],
+      [bytes("filename*=utf-8'en'plan.pdf%"), badEscape],
+      [bytes("filename*=UTF-8''%%41.pdf"), badEscape],
     ];
     for (const [disposition, error] of refused) {
       const response = await sendRaw('Name not UTF-8', filePart(disposition));
@@ -631,6 +639,8 @@ describe.each(databases)('uploads, black-box findings ($name)', (target) => {
         'résumé 履歴書 😀.pdf',
       ],
       [bytes("filename*=UTF-8''r%C3%A9sum%C3%A9.pdf"), 'résumé.pdf'],
+      [bytes("filename*=UTF-8''100%25%20plan.pdf"), '100% plan.pdf'],
+      [bytes('filename="100%ZZ.pdf"'), '100%ZZ.pdf'],
       [bytes('filename="plans.pdf"'), 'plans.pdf'],
     ];
     for (const [index, [disposition, name]] of accepted.entries()) {

@@ -251,7 +251,8 @@ function fieldTitle(latin1Name: string): string {
  * writes U+FFFD for bytes that are not UTF-8 (a raw 0xE9, `filename*=UTF-8''a%FF.pdf`, overlong `C0 AF`), so the
  * file was stored and mailed as "r\uFFFDsum.pdf" where a text field with the same bytes is refused; and it decodes
  * `filename*=` in any charset it names, Node's encoding names included (found by the seventeenth session's API
- * probe). Browsers send the name as UTF-8 bytes in `filename="…"`, which is taken.
+ * probe); a `filename*=` whose `%` begins no escape is refused too. Browsers send the name as UTF-8 bytes in
+ * `filename="…"`, which is taken (a `%` there is text).
  */
 function fileNameProblem(parameter: HeaderParameter, field: string): string | undefined {
   let bytes: Buffer;
@@ -262,6 +263,13 @@ function fileNameProblem(parameter: HeaderParameter, field: string): string | un
       return `The file name of the field ${field} must be UTF-8: send it as filename="…" or filename*=UTF-8''….`;
     }
     const value = extended[2] ?? '';
+    // A `%` that begins no escape (`%ZZ.pdf`, `a%2.pdf`, a trailing `%`) makes no RFC 8187 value: the parser kept it
+    // as text, and the file was stored as `%ZZ.pdf` (found by the thirty-first session's fault probe). RFC 6266
+    // would have the `filename` beside it taken instead, but a part naming its file twice is refused already (a
+    // reader in front may take the other one), so the name is refused in words, as a name not in UTF-8 is.
+    if (/%(?![0-9A-Fa-f]{2})/.test(value)) {
+      return `The file name of the field ${field} is not well formed: in filename*=, each % must begin an escape of two hexadecimal digits (%20).`;
+    }
     bytes = Buffer.from(
       value.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) =>
         String.fromCharCode(Number.parseInt(hex, 16)),
