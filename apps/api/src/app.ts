@@ -228,6 +228,12 @@ const FASTIFY_MESSAGES: Record<string, string | undefined> = {
 export const IDLE_TIMEOUT_MS = 60_000;
 export const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
+/** The 408 of a request whose body stopped arriving for IDLE_TIMEOUT_MS (see the server's 'timeout' listener). */
+export const STALLED_BODY_MESSAGE =
+  'The rest of the request did not arrive in time, so it was not taken: send it again.';
+/** The code answerClientError knows that refusal by. */
+const STALLED_BODY = 'STALLED_BODY';
+
 /** The router's limit on a path parameter (find-my-way's default, stated so the 404/405 check can use it). */
 const MAX_PARAM_LENGTH = 100;
 
@@ -548,9 +554,11 @@ function answerClientError(
         ]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request took too long to arrive.']
-        : error.code === 'FRAGMENTED_BODY'
-          ? [400, 'Bad Request', FRAGMENTED_BODY_MESSAGE]
-          : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
+        : error.code === STALLED_BODY
+          ? [408, 'Request Timeout', STALLED_BODY_MESSAGE]
+          : error.code === 'FRAGMENTED_BODY'
+            ? [400, 'Bad Request', FRAGMENTED_BODY_MESSAGE]
+            : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
   const start = requestLineOf(error);
   // A HEAD is answered with the headers alone (RFC 9110 §9.3.2), these refusals too.
   const head = start?.method === 'HEAD';
@@ -1057,7 +1065,7 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
     // writes itself: each login attempt could name a new address and pass the per-address limit.
     trustProxy: config.trustProxy ? trustOneProxy : false,
     bodyLimit: 64 * 1024,
-    // A client that stops sending (mid-body, say) is cut off after a minute of silence, and no request may
+    // A client that stops sending (mid-body, say) is answered 408 after a minute of silence, and no request may
     // take more than ten minutes to arrive (a 20 MB upload at a quarter of a megabit a second); Fastify's
     // defaults wait for ever, holding the socket and a half-written upload.
     connectionTimeout: IDLE_TIMEOUT_MS,
@@ -1333,6 +1341,21 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       // (Once an answer has begun, a client that stops reading it is silent again: no slow-read hold.)
       if (owed.length > 0 && owed.every(({ req, headersSent }) => req.complete && !headersSent))
         return;
+      // A request whose body stopped arriving, with nothing of any answer on the connection begun, is told so
+      // (408, as HTTP has it) before the connection closes, after the answers to the requests before it; its
+      // handler's read of the body ends as the connection does. It was closed without a word (found by the
+      // thirty-first session's fault probe). A client that stops reading an answer, or in the middle of its
+      // headers, is still cut off.
+      const last = owed.at(-1);
+      if (
+        last !== undefined &&
+        !last.req.complete &&
+        owed.every(({ headersSent }) => !headersSent)
+      ) {
+        const error = Object.assign(new Error(STALLED_BODY_MESSAGE), { code: STALLED_BODY });
+        answerClientError(error, socket, everyAnswer);
+        return;
+      }
       socket.destroy();
     });
   });
