@@ -22,6 +22,8 @@ import { MAIL_SEND_ALLOWANCE_MS, type Mailer } from './mailer.js';
 import { CLAIMANT, claimantGone } from './process-mark.js';
 import { findStoredUpload } from './uploads.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { FILES_REPLACED } from '../db/sqlite-files.js';
+import { codeOf } from '../storage-error.js';
 
 const LEASE_MS = 5 * 60_000;
 /** Rows claimed at once: one commit claims them, one marks the delivered ones sent. */
@@ -380,11 +382,21 @@ export class OutboxWorker {
         return;
       } catch (error) {
         const leaseLeft = claimedAt + LEASE_MS - this.options.clock().getTime();
-        if (!isDatabaseUnavailable(error) || this.#stopping.signal.aborted || leaseLeft <= 0)
+        if (
+          !isDatabaseUnavailable(error) ||
+          // The database's files were deleted or replaced (the data folder deleted, say): writes stay refused
+          // until a restart, and were tried again for the whole lease, each time with a stack (found by the
+          // thirty-first session's fault probe). Thrown at once, it is logged once, at warn, by the poll.
+          codeOf(error) === FILES_REPLACED ||
+          this.#stopping.signal.aborted ||
+          leaseLeft <= 0
+        )
           throw error;
+        // The surroundings', not the code's: one line, the fault's code and message, no stack (as the poll's).
+        const { message } = error as Error;
         this.options.log.warn(
-          { err: error },
-          'The outbox could not yet record which mail was sent (the database is busy); trying again',
+          { fault: { code: codeOf(error), message } },
+          'The outbox could not yet record which mail was sent (the database is busy or out of reach); trying again',
         );
         // Cut short by a stop (then tried once more).
         await sleep(Math.min(pause, leaseLeft), undefined, { signal: this.#stopping.signal }).catch(

@@ -32,6 +32,17 @@ describe('retryDelayMs', () => {
   });
 });
 
+/** A logger that keeps what is logged at warn and error, as [level, ...arguments]. */
+const recordingLogger = (logged: unknown[][]) =>
+  ({
+    ...silentLogger,
+    warn: (...args: unknown[]) => logged.push(['warn', ...args]),
+    error: (...args: unknown[]) => logged.push(['error', ...args]),
+  }) as unknown as FastifyBaseLogger;
+
+const has = (fields: unknown, key: string) =>
+  typeof fields === 'object' && fields !== null && key in fields;
+
 describe('OutboxWorker', () => {
   let dataDir: string;
   let db: Db;
@@ -446,8 +457,16 @@ describe('OutboxWorker', () => {
       },
       close: () => undefined,
     };
+    const logged: unknown[][] = [];
     try {
-      const worker = workerWith(mailer, clock);
+      const worker = new OutboxWorker({
+        db,
+        mailer,
+        clock: clock.now,
+        log: recordingLogger(logged),
+        uploadsDir: dataDir,
+        pollMs: 60_000,
+      });
       await enqueue(
         db.kysely,
         { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
@@ -456,6 +475,14 @@ describe('OutboxWorker', () => {
       expect(await worker.runOnce()).toBe(1);
       await released;
       expect((await listOutbox(db.kysely))[0]).toMatchObject({ sent_at: expect.anything() });
+      // Each wait is one plain line, with the fault's code and no stack (thirty-second session).
+      expect(logged).toEqual([
+        [
+          'warn',
+          { fault: { code: 'SQLITE_BUSY', message: expect.any(String) } },
+          expect.stringMatching(/^The outbox could not yet record which mail was sent/),
+        ],
+      ]);
       // Past the lease: a row left unmarked would be claimed and sent again here.
       clock.advance(10 * 60_000);
       await worker.runOnce();
@@ -465,6 +492,54 @@ describe('OutboxWorker', () => {
       other.close();
     }
   }, 20_000);
+
+  // Found by the thirty-first session's fault probe: with the data folder deleted while mail was being written
+  // (`rm -rf "$DATA_DIR"`), the database refuses every write until a restart, and the outbox logged the refusal
+  // of its sent marks at warn with a stack, again and again for the batch's five-minute lease.
+  it('should say once, in a plain line, that it cannot record its marks once the data folder is deleted', async () => {
+    const clock = new TestClock();
+    const logged: unknown[][] = [];
+    const mailer: Mailer = {
+      async send() {
+        await rm(dataDir, { recursive: true, force: true });
+        throw Object.assign(
+          new Error(`ENOENT: no such file or directory, open '${dataDir}/outbox/x'`),
+          {
+            code: 'ENOENT',
+          },
+        );
+      },
+      close: () => undefined,
+    };
+    const worker = new OutboxWorker({
+      db,
+      mailer,
+      clock: clock.now,
+      log: recordingLogger(logged),
+      uploadsDir: dataDir,
+      pollMs: 60_000,
+    });
+    await enqueue(
+      db.kysely,
+      { kind: 'mail', payload: { to: 'a@example.com', subject: 's', text: 't' } },
+      clock.now(),
+    );
+    // The refusal is the poll's (or the background task's) to log, at warn without a stack: it lasts until a restart,
+    // so it is not tried again for the lease.
+    const outcome = await Promise.race([
+      worker.runOnce().then(
+        () => 'delivered',
+        (error: unknown) => error,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still trying'), 2_000)),
+    ]);
+    await worker.stop();
+    expect(outcome).toMatchObject({ code: 'SQLITE_FILES_REPLACED' });
+    expect(JSON.stringify(logged)).not.toContain('stack');
+    expect(logged.filter(([, fields]) => fields instanceof Error || has(fields, 'err'))).toEqual(
+      [],
+    );
+  });
 
   it('should deliver a backlog of several batches, some at once, marking rows sent only after flush', async () => {
     const clock = new TestClock();
