@@ -7,6 +7,7 @@ import {
   ApiError,
   apiFetch,
   isJsonContentType,
+  MAX_ERROR_MESSAGE,
   REQUEST_TIMEOUT_MS,
   UNREADABLE_ANSWER_MESSAGE,
   UnreadableAnswerError,
@@ -147,6 +148,31 @@ describe('apiFetch', () => {
       stubFetch(jsonResponse({ error: { code: 1 } }, { status: 400 }));
       const notText = await rejectionOf(apiFetch('/api/demo'));
       expect(notText.message).toBe('An API error occured, status was 400 for /api/demo');
+    });
+
+    // Found by the thirty-first session's portal probe: a 20,000-character error field (a broken or hostile proxy's)
+    // was shown whole by the calculators, the due-diligence form, the login and the content pages, filling the screen.
+    it('should cut a long error field at a word, with an ellipsis, to at most MAX_ERROR_MESSAGE characters', async () => {
+      const word = 'overflow ';
+      stubFetch(jsonResponse({ error: word.repeat(20_000 / word.length) }, { status: 502 }));
+      const error = await rejectionOf(apiFetch('/api/demo/content'));
+      expect(error.status).toBe(502);
+      expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE);
+      expect(error.message.length).toBeGreaterThan(MAX_ERROR_MESSAGE - word.length - 1);
+      expect(error.message).toMatch(/^(overflow )+overflow…$/);
+    });
+
+    it('should cut one long word where the limit falls, and never between the halves of a character', async () => {
+      stubFetch(jsonResponse({ error: '😀'.repeat(10_000) }, { status: 500 }));
+      const error = await rejectionOf(apiFetch('/api/demo'));
+      expect(error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE);
+      expect(error.message).toMatch(/^(😀)+…$/u);
+    });
+
+    it('should keep a message of MAX_ERROR_MESSAGE characters whole', async () => {
+      const message = `${'a'.repeat(MAX_ERROR_MESSAGE - 1)}.`;
+      stubFetch(jsonResponse({ error: message }, { status: 400 }));
+      expect((await rejectionOf(apiFetch('/api/demo'))).message).toBe(message);
     });
   });
 });

@@ -6,7 +6,8 @@
  * - An ok response is the API's answer only when its body is a JSON object (or there is none, as in a 204);
  *   anything else throws an {@link UnreadableAnswerError}.
  * - A response that is not ok throws an {@link ApiError} whose message is the body's `error` field if present,
- *   else 'An API error occured, status was {status} for {path}' (the spec's wording, spelling included).
+ *   else 'An API error occured, status was {status} for {path}' (the spec's wording, spelling included), cut to
+ *   {@link MAX_ERROR_MESSAGE} characters ({@link failureMessage}).
  */
 import { endBoot } from './boot';
 
@@ -91,10 +92,9 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
       return answer as T;
     }
 
-    const payload = await parseBody(response);
     throw new ApiError(
       response.status,
-      errorMessage(payload) ?? defaultApiErrorMessage(response.status, path),
+      failureMessage(await parseBody(response), response.status, path),
     );
   } catch (error) {
     // Whatever the browser rejected with as the wait ran out (an older one says AbortError), it was the wait.
@@ -163,4 +163,35 @@ export function errorMessage(payload: unknown): string | undefined {
   if (typeof payload !== 'object' || payload === null || !('error' in payload)) return undefined;
   const { error } = payload as { error: unknown };
   return typeof error === 'string' && error.trim() !== '' ? error : undefined;
+}
+
+/**
+ * The most of a failure's message the portal shows. Every message the API writes is shorter (the longest, about 130
+ * characters, names a field and its problem); the spec's own are shorter still, and are shown word for word.
+ */
+export const MAX_ERROR_MESSAGE = 300;
+
+/**
+ * The message of a failed call, for every call of the portal (`apiFetch` and the due-diligence upload): the body's
+ * `error` field, else the spec's generic message, at most {@link MAX_ERROR_MESSAGE} characters.
+ *
+ * Found by the thirty-first session's portal probe: a 20,000-character `error` (a broken or hostile proxy's, a server
+ * in front of the API) was shown whole by the calculators, the due-diligence form, the login and the content pages,
+ * and filled the screen. A longer message is cut at its last space before the limit (or where the limit falls, when
+ * there is none in the last third), never between the two halves of a character, and ends with an ellipsis.
+ */
+export function failureMessage(payload: unknown, status: number, path: string): string {
+  return bounded(errorMessage(payload) ?? defaultApiErrorMessage(status, path));
+}
+
+function bounded(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE) return message;
+  let cut = MAX_ERROR_MESSAGE - 1;
+  // Not between a high and a low surrogate: half an emoji is drawn as a replacement character.
+  if (/[\uD800-\uDBFF]/.test(message.charAt(cut - 1))) cut -= 1;
+  const head = message.slice(0, cut);
+  // A space before the limit but not far before it: a long run of one word is cut where the limit falls.
+  const space = head.search(/\s\S*$/);
+  const kept = space > (MAX_ERROR_MESSAGE * 2) / 3 ? head.slice(0, space) : head;
+  return `${kept.trimEnd()}…`;
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { ApiError, UnreadableAnswerError } from '@/lib/api-client';
+import { ApiError, MAX_ERROR_MESSAGE, UnreadableAnswerError } from '@/lib/api-client';
 
 import { EMPTY_DRAFT } from '../stores/draft-store';
 
@@ -147,6 +147,16 @@ describe('submitDueDiligence', () => {
     const done = submitDueDiligence('demo', request);
     FakeXhr.last!.respond(413, JSON.stringify({ error: 'File size should be less than 20MB.' }));
     await expect(done).rejects.toEqual(new ApiError(413, 'File size should be less than 20MB.'));
+  });
+
+  // The same bound as every other call's (lib/api-client.ts): a 20,000-character error field was shown whole.
+  it('should cut a long error field to at most MAX_ERROR_MESSAGE characters', async () => {
+    const done = submitDueDiligence('demo', request);
+    FakeXhr.last!.respond(400, JSON.stringify({ error: 'Refused '.repeat(2_500) }));
+    const error = await done.catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE);
+    expect((error as ApiError).message).toMatch(/^(Refused )+Refused…$/);
   });
 
   it("should reject with the spec's generic message when the answer has no error field", async () => {

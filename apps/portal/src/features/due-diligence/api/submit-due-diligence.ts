@@ -3,8 +3,7 @@ import {
   ApiError,
   REQUEST_TIMEOUT_MS,
   UnreadableAnswerError,
-  defaultApiErrorMessage,
-  errorMessage,
+  failureMessage,
   isJsonContentType,
 } from '@/lib/api-client';
 import { TIMEOUT_MESSAGE, UNCONFIRMED_NOTE } from '@/lib/errors';
@@ -114,9 +113,7 @@ export function submitDueDiligence(
         return;
       }
       const payload = parsePayload(xhr);
-      reject(
-        new ApiError(xhr.status, errorMessage(payload) ?? defaultApiErrorMessage(xhr.status, path)),
-      );
+      reject(new ApiError(xhr.status, failureMessage(payload, xhr.status, path)));
     });
     xhr.addEventListener('error', () => {
       stopWatching();
