@@ -48,7 +48,10 @@ function ownerOf(stored: string | null): string | undefined {
  * This tab's sessionStorage for the stores that keep drafts in it, refusals swallowed. Found by the thirty-first
  * session's portal probe: 6 MB pasted in the project description (or a calculator's name) went past the storage's
  * quota, and every change after it threw `QuotaExceededError` out of the store, uncaught, in the page. A draft too
- * large to keep is not kept: the last one that fitted stays, and the page goes on with what is on screen.
+ * large to keep is kept without its longest texts ({@link withoutLongestText}): found by the same probe, every draft
+ * after the 6 MB one held it too and was not kept either, so the fields typed after it were lost on a reload. The
+ * page goes on with what is on screen; a text too large to keep is hundreds of times over its field's limit, which
+ * the form says at the field, so the page says nothing more of it.
  */
 export const tabStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> = {
   getItem(name) {
@@ -59,10 +62,17 @@ export const tabStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> = {
     }
   },
   setItem(name, value) {
+    if (keep(name, value)) return;
+    // Over the quota (or storage refused: then nothing is kept either way).
+    let draft: unknown;
     try {
-      sessionStorage.setItem(name, value);
+      draft = JSON.parse(value);
     } catch {
-      // Over the quota, or storage refused (private mode): not kept.
+      return;
+    }
+    for (let left = MAX_TEXTS_LEFT_OUT; left > 0; left -= 1) {
+      if (!withoutLongestText(draft)) return;
+      if (keep(name, JSON.stringify(draft))) return;
     }
   },
   removeItem(name) {
@@ -73,3 +83,49 @@ export const tabStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> = {
     }
   },
 };
+
+/** Whether `value` was kept under `name` (not when over the quota, or when storage is refused). */
+function keep(name: string, value: string): boolean {
+  try {
+    sessionStorage.setItem(name, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How many texts a draft may be kept without before it is not kept at all (the last one that fitted stays). */
+const MAX_TEXTS_LEFT_OUT = 8;
+
+/**
+ * Texts shorter than this are never left out: a draft cannot go past the quota by them, only be crowded out by
+ * others, and an owner or a key emptied would lose the whole draft (the last one that fitted stays instead).
+ */
+const LONG_TEXT = 1024;
+
+/**
+ * Empties the longest text of a draft (a field's value, at any depth), when it has one of {@link LONG_TEXT}
+ * characters or more; says whether it did. An empty text reads back as a field not filled in (the stores check
+ * what they read back by type, so a missing field would have taken its neighbours with it: a calculator's contact
+ * details are kept only as a whole).
+ */
+function withoutLongestText(draft: unknown): boolean {
+  let longest: { holder: Record<string, unknown>; key: string; length: number } | undefined;
+  const visit = (value: unknown) => {
+    if (typeof value !== 'object' || value === null) return;
+    const holder = value as Record<string, unknown>;
+    for (const [key, field] of Object.entries(holder)) {
+      if (typeof field === 'string') {
+        if (field.length >= LONG_TEXT && field.length > (longest?.length ?? 0)) {
+          longest = { holder, key, length: field.length };
+        }
+      } else {
+        visit(field);
+      }
+    }
+  };
+  visit(draft);
+  if (longest === undefined) return false;
+  longest.holder[longest.key] = '';
+  return true;
+}

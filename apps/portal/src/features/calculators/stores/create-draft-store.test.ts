@@ -57,6 +57,27 @@ afterEach(() => {
 });
 
 describe('createDraftStore', () => {
+  // Found by the thirty-first session's portal probe: once a contact field was too large to keep (6 MB pasted in the
+  // name), no later change was saved, and a reload lost them all. jsdom's sessionStorage refuses more than
+  // 5,000,000 characters, as a browser's does.
+  describe('given a field too large for the tab', () => {
+    it('should go on saving the rest of the draft, leaving that field out', async () => {
+      const store = makeStore();
+      store.getState().claim('demo/ada@example.com');
+      store.getState().setInput('units', 3);
+      store.getState().setContact({ ...ada, name: 'n'.repeat(6_000_000) });
+      store.getState().setInput('units', 7);
+      store
+        .getState()
+        .setContact({ ...ada, name: 'n'.repeat(6_000_000), telephone: '0117 496 0000' });
+
+      await store.persist.rehydrate();
+      expect(store.getState().owner).toBe('demo/ada@example.com');
+      expect(store.getState().inputs).toEqual({ units: 7, label: 'a' });
+      expect(store.getState().contact).toEqual({ ...ada, name: '', telephone: '0117 496 0000' });
+    });
+  });
+
   describe('given two posts in flight', () => {
     it('should keep the newer one’s outcome when the older one answers last', () => {
       const store = makeStore();

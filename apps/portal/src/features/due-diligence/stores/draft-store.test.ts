@@ -110,4 +110,30 @@ describe('the due-diligence draft too large for the tab', () => {
     }
     expect(sessionStorage.getItem('due-diligence:draft')).toContain('"projectName":"Kept"');
   });
+
+  // Found by the thirty-first session's portal probe: once one field was too large to keep, every later draft held
+  // it too, so nothing was saved any more: the fields typed after it were lost on a reload. (jsdom's sessionStorage
+  // has a browser's quota of 5,000,000 characters, and throws QuotaExceededError past it, as Chromium does.)
+  it('should go on saving the other fields, leaving out the one too large to keep', async () => {
+    const owner = 'demo/ada@example.com';
+    useDueDiligenceDraft.getState().claim(owner);
+    useDueDiligenceDraft.getState().update({ projectName: 'Riverside' });
+    const pasted = 'x'.repeat(6_000_000);
+    useDueDiligenceDraft.getState().update({ projectDescription: pasted });
+    useDueDiligenceDraft.getState().update({ projectAddress: '1 Quay Street' });
+    useDueDiligenceDraft.getState().update({ cityAndPostcode: 'Bristol BS1 4QA' });
+    // The screen keeps what was typed.
+    expect(useDueDiligenceDraft.getState().draft.projectDescription).toBe(pasted);
+
+    // A reload reads back every field that fitted.
+    await useDueDiligenceDraft.persist.rehydrate();
+    expect(useDueDiligenceDraft.getState().owner).toBe(owner);
+    expect(useDueDiligenceDraft.getState().draft).toEqual({
+      ...EMPTY_DRAFT,
+      projectName: 'Riverside',
+      projectAddress: '1 Quay Street',
+      cityAndPostcode: 'Bristol BS1 4QA',
+      projectDescription: '',
+    });
+  });
 });
