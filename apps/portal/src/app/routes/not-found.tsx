@@ -4,14 +4,19 @@ import { Link, useRouteLoaderData } from 'react-router-dom';
 import styled from 'styled-components';
 
 import { documentTitleOf } from '@/components/ui/page-heading';
+import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { mailtoHref } from '@/lib/links';
 import { InsideMainLandmark } from '@/lib/main-landmark';
 import type { Client } from '@/types/api';
 
 /**
  * Unknown client prefix or unmatched URL (spec §2). Under a known client it is not a dead end: it links to the
- * dashboard, or to the login page without a session. An unknown client has nothing to link to.
+ * dashboard, or to the login page without a session. An unknown client has no page to link to: its way on is the
+ * team, by the error page's contact-us mail link (spec §2) to the address that page uses when the client could not
+ * be loaded. Found by the thirty-first session's portal probe: it had nothing to Tab to, a dead end for a keyboard
+ * user.
  */
 export function NotFoundRoute() {
   const client = useRouteLoaderData(CLIENT_ROUTE_ID) as Client | undefined;
@@ -30,7 +35,12 @@ export function NotFoundRoute() {
             <Link to={paths.app.login(client.prefix)}>Go to the login page</Link>
           )}
         </p>
-      ) : null}
+      ) : (
+        <p>
+          If you were given this address, please{' '}
+          <a href={mailtoHref(env.fallbackContactEmail)}>contact us</a>.
+        </p>
+      )}
     </Page>
   );
 }
