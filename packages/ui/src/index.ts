@@ -8,6 +8,7 @@ export type {
 export { Button } from './button';
 export type { ButtonProps, ButtonSize, ButtonVariant } from './button';
 export { Card } from './card';
+export { containMarksCss } from './contained-marks';
 export type { CardLinkProps, CardProps } from './card';
 export {
   DEFAULT_FILE_PLACEHOLDER,

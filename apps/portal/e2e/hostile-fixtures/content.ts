@@ -100,3 +100,90 @@ export async function buildHostileContent(prefix: string): Promise<string> {
   );
   return folder;
 }
+
+/** Combining marks drawn above a letter (U+0300–U+0314) and below it (U+0316–U+0333), one after another. */
+const MARKS_ABOVE = Array.from({ length: 0x15 }, (_, i) => String.fromCharCode(0x300 + i)).join('');
+const MARKS_BELOW = Array.from({ length: 0x1e }, (_, i) => String.fromCharCode(0x316 + i)).join('');
+
+/** `letter` under (or over) `count` stacked combining marks. */
+const stacked = (letter: string, marks: string, count: number) =>
+  letter + marks.repeat(Math.ceil(count / marks.length)).slice(0, count);
+
+/**
+ * "Zalgo" text: a title of 300 characters (the longest an import takes) that is mostly combining marks stacked on
+ * two letters, 140 above one and 140 below the other, drawn hundreds of pixels above and below its line.
+ */
+export const ZALGO_TITLE =
+  `Zalgo ${stacked('H', MARKS_ABOVE, 140)} ${stacked('e', MARKS_BELOW, 140)} end`.slice(0, 300);
+
+/** A title of plain text with accents above capitals and descenders, which nothing may clip. */
+export const PLAIN_TITLE = 'Ångström quay: gypsy jig, pyjama query';
+
+/**
+ * A content folder whose every kind of title is {@link ZALGO_TITLE} or {@link PLAIN_TITLE}: a case study and an
+ * insight of each (each case study related to both insights), a topic of each, and the video's.
+ */
+export async function buildZalgoContent(prefix: string): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'firm-zalgo-content-'));
+  for (const sub of ['case-studies', 'insights', 'topics', 'media']) {
+    await mkdir(path.join(folder, sub), { recursive: true });
+  }
+  const demoMedia = path.join(repoRoot, 'content', 'demo', 'media');
+  await copyFile(path.join(demoMedia, 'logo.svg'), path.join(folder, 'media', 'logo.svg'));
+  await copyFile(path.join(demoMedia, 'welcome.webm'), path.join(folder, 'media', 'welcome.webm'));
+  await copyFile(
+    path.join(demoMedia, 'welcome-poster.png'),
+    path.join(folder, 'media', 'poster.png'),
+  );
+  await writeFile(
+    path.join(folder, 'client.yml'),
+    `prefix: ${prefix}\nname: Zalgo\nlogin: open\nbranding:\n  primary: '#0B4F6C'\n  accent: '#E8A33D'\n  logo: media/logo.svg\n`,
+  );
+  const titles = { zalgo: ZALGO_TITLE, plain: PLAIN_TITLE };
+  for (const [slug, title] of Object.entries(titles)) {
+    await writeFile(
+      path.join(folder, 'case-studies', `cs-${slug}.md`),
+      [
+        '---',
+        `title: ${yaml(title)}`,
+        `summary: ${yaml('A summary.')}`,
+        'image: media/poster.png',
+        `related: ${JSON.stringify(Object.keys(titles).map((related) => `in-${related}`))}`,
+        '---',
+        '',
+        'Body.',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      path.join(folder, 'insights', `in-${slug}.md`),
+      [
+        '---',
+        `title: ${yaml(title)}`,
+        `summary: ${yaml('A summary.')}`,
+        '---',
+        '',
+        'Body.',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      path.join(folder, 'topics', `${slug}.md`),
+      ['---', `title: ${yaml(title)}`, '---', '', 'Body.', ''].join('\n'),
+    );
+  }
+  await writeFile(
+    path.join(folder, 'video.md'),
+    [
+      '---',
+      `title: ${yaml(ZALGO_TITLE)}`,
+      'src: media/welcome.webm',
+      'poster: media/poster.png',
+      '---',
+      '',
+      'The video.',
+      '',
+    ].join('\n'),
+  );
+  return folder;
+}

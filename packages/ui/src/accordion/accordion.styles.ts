@@ -1,5 +1,7 @@
 import { styled } from 'styled-components';
 
+import { containMarksCss } from '../contained-marks';
+
 export const StyledAccordion = styled.div`
   border-top: 1px solid ${({ theme }) => theme.color.divider};
 `;
@@ -43,6 +45,11 @@ export const Trigger = styled.button`
     cursor: not-allowed;
     color: ${({ theme }) => theme.color.muted};
   }
+`;
+
+/** The trigger's title: one of stacked combining marks stays on it, off the titles and panels around it. */
+export const TriggerTitle = styled.span`
+  ${containMarksCss}
 `;
 
 export const Chevron = styled.svg`

@@ -19,6 +19,7 @@ import {
   StyledAccordion,
   StyledItem,
   Trigger,
+  TriggerTitle,
 } from './accordion.styles';
 
 export type AccordionHeadingLevel = 2 | 3 | 4 | 5 | 6;
@@ -147,7 +148,7 @@ export function AccordionItem({
           onClick={() => context.toggle(value)}
           data-accordion-trigger=""
         >
-          <span>{title}</span>
+          <TriggerTitle>{title}</TriggerTitle>
           <Chevron viewBox="0 0 20 20" aria-hidden="true" focusable="false">
             <path
               d="M5 7.5l5 5 5-5"

@@ -1,5 +1,7 @@
 import { styled } from 'styled-components';
 
+import { containMarksCss } from '../contained-marks';
+
 export const StyledCard = styled.article`
   position: relative;
   display: flex;
@@ -56,6 +58,8 @@ export const CardTitle = styled.h3`
   font-size: ${({ theme }) => theme.fontSize.lg};
   font-weight: ${({ theme }) => theme.fontWeight.bold};
   line-height: ${({ theme }) => theme.lineHeight.tight};
+  /* A title of stacked combining marks stays on the title (the card clips only at its own edges). */
+  ${containMarksCss}
 
   a {
     color: ${({ theme }) => theme.color.text};

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useRouteLoaderData } from 'react-router-dom';
+import { containMarksCss } from '@firm/ui';
 import styled from 'styled-components';
 
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
@@ -42,6 +43,8 @@ const H1 = styled.h1`
   margin: 0;
   font-size: ${({ theme }) => theme.fontSize.xxl};
   line-height: ${({ theme }) => theme.lineHeight.tight};
+  /* An article's title comes from content: stacked combining marks stay on it, off the header. */
+  ${containMarksCss}
 `;
 
 const Lead = styled.p`

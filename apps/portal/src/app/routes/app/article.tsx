@@ -1,4 +1,4 @@
-import { Button } from '@firm/ui';
+import { Button, containMarksCss } from '@firm/ui';
 import { useEffect, useId, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { LoaderFunctionArgs } from 'react-router-dom';
@@ -204,5 +204,13 @@ const Related = styled.section`
     margin: ${({ theme }) => theme.space.xxs} 0 0;
     font-size: ${({ theme }) => theme.fontSize.sm};
     color: ${({ theme }) => theme.color.muted};
+  }
+
+  /* A block for its title's stacked combining marks to stay on (off the summary and the header), yet no wider
+     than the title, as the link it is. */
+  li > a {
+    display: inline-block;
+    max-width: 100%;
+    ${containMarksCss}
   }
 `;

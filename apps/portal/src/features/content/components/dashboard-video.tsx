@@ -1,4 +1,4 @@
-import { Spinner } from '@firm/ui';
+import { containMarksCss, Spinner } from '@firm/ui';
 import { useId } from 'react';
 import styled from 'styled-components';
 
@@ -66,6 +66,8 @@ const Player = styled.video`
 const Title = styled.p`
   margin: ${({ theme }) => `${theme.space.sm} 0 ${theme.space.xxs}`};
   font-weight: ${({ theme }) => theme.fontWeight.bold};
+  /* Stacked combining marks stay on the title, off the video and the description. */
+  ${containMarksCss}
 `;
 
 const Description = styled(SafeHtml)`

@@ -1,0 +1,1 @@
+export { containMarksCss } from './contained-marks.styles';
