@@ -124,6 +124,14 @@ export const MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 4 * 1024 * 1024;
  * a client still sending after this is answered and cut off.
  */
 export const DRAIN_MS = 2_000;
+
+/**
+ * How long the parser may take to finish once the whole body is in and a part's headers have been seen to be wrong,
+ * before that problem is answered without it. @fastify/busboy drops such a part (no `Content-Disposition:
+ * form-data`, say) and, when it holds more than 16 KB and its end arrives in the same read, never finishes the body:
+ * the request went unanswered until the client gave up (found by the thirty-second session's multipart fuzz).
+ */
+export const STUCK_PARSER_MS = 1_000;
 const FORM_TOO_LARGE_MESSAGE = 'The form is too large.';
 export const TOO_MANY_REQUESTS =
   'Too many due diligence requests in an hour. Please try again later, or e-mail the team.';
@@ -584,6 +592,11 @@ function guardBody(request: FastifyRequest, reply: FastifyReply) {
     finished() {
       clearTimeout(timer);
     },
+    /** The body is in but the parser is stuck: any part it still hands over is dropped, as when abandoned. */
+    giveUp() {
+      clearTimeout(timer);
+      abandoned = true;
+    },
   };
 }
 type BodyGuard = ReturnType<typeof guardBody>;
@@ -620,11 +633,41 @@ async function receive(
   const guard = guardBody(request, reply);
   // Sees every chunk the parser sees, as the guard does (added in the same tick as the parser's pipe).
   const headers = new PartHeaderCheck(boundary);
-  request.raw.on('data', (chunk: Buffer) => headers.push(chunk));
   const reading = readParts(request, uploadsDir, received, guard, headers);
+  // Whether the whole body is in: 'end' is not emitted while the stuck parser holds the last read unconsumed, so
+  // the bytes are counted as they arrive (a chunked body: Node marks the request complete).
+  let stuckTimer: NodeJS.Timeout | undefined;
+  let arrived = 0;
+  const declared = Number(request.headers['content-length'] ?? Number.NaN);
+  const stuck = new Promise<'stuck'>((resolve) => {
+    const wait = () => {
+      stuckTimer ??= setTimeout(() => {
+        if (headers.problem !== undefined) resolve('stuck');
+      }, STUCK_PARSER_MS);
+    };
+    if (request.raw.readableEnded) wait();
+    request.raw.once('end', wait);
+    request.raw.on('data', (chunk: Buffer) => {
+      headers.push(chunk);
+      arrived += chunk.length;
+      setImmediate(() => {
+        if (arrived >= declared || request.raw.complete) wait();
+      });
+    });
+  });
   let complete: boolean;
+  let stuckProblem: string | undefined;
   try {
-    complete = await Promise.race([reading.then(() => true), guard.over.then(() => false)]);
+    let outcome = await Promise.race([
+      reading.then(() => true),
+      guard.over.then(() => false),
+      stuck,
+    ]).finally(() => clearTimeout(stuckTimer));
+    if (outcome === 'stuck') {
+      stuckProblem = headers.problem;
+      outcome = false;
+    }
+    complete = outcome;
   } catch (error) {
     if (!guard.abandoned) {
       guard.finished();
@@ -665,6 +708,20 @@ async function receive(
     const unread = headers.problemAfter(received.parts);
     if (unread !== undefined) received.problem = unread;
     return received;
+  }
+  if (stuckProblem !== undefined) {
+    // The parser is stuck on a dropped part: any part it still hands over is dropped, a file being stored is stopped
+    // and deleted, as when abandoned, and the part's problem is answered.
+    guard.refuseEarly();
+    guard.giveUp();
+    received.file?.destroy(new Error('The parser did not finish the form.'));
+    const result = await received.storing?.catch(() => undefined);
+    if (result?.status === 'stored') await removeUpload(uploadsDir, result.storedName);
+    if (received.upload?.status === 'stored')
+      await removeUpload(uploadsDir, received.upload.storedName);
+    if (received.fileTooLarge || received.upload?.status === 'too-large')
+      throw new HttpError(413, TOO_LARGE_MESSAGE);
+    throw new HttpError(400, stuckProblem);
   }
   // Abandoned: stop storing the file (its partial copy is deleted) and delete it if it was already stored,
   // before the answer, so that nothing of the request is left. The file is what made the body too large when
