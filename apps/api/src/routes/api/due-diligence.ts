@@ -633,6 +633,7 @@ async function receive(
   const guard = guardBody(request, reply);
   // Sees every chunk the parser sees, as the guard does (added in the same tick as the parser's pipe).
   const headers = new PartHeaderCheck(boundary);
+  request.raw.on('data', (chunk: Buffer) => headers.push(chunk));
   const reading = readParts(request, uploadsDir, received, guard, headers);
   // Whether the whole body is in: 'end' is not emitted while the stuck parser holds the last read unconsumed, so
   // the bytes are counted as they arrive (a chunked body: Node marks the request complete).
@@ -648,7 +649,6 @@ async function receive(
     if (request.raw.readableEnded) wait();
     request.raw.once('end', wait);
     request.raw.on('data', (chunk: Buffer) => {
-      headers.push(chunk);
       arrived += chunk.length;
       setImmediate(() => {
         if (arrived >= declared || request.raw.complete) wait();
