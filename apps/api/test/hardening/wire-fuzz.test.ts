@@ -424,7 +424,10 @@ describe.each(databases)('fuzzing over real connections ($name)', (target) => {
           );
           const context = `${key} ${r.prefix} [${r.extra.map((l) => l.slice(0, 80)).join(' | ')}]`;
           const page = !/^\/(api|media)\//.test(r.route.url);
-          const navigation = r.extra.some((line) => /navigate|^accept: text\/html/i.test(line));
+          // As the app tells a browser's navigation (`Sec-Fetch-Dest: document`, or `Accept: text/html`).
+          const navigation = r.extra.some((line) =>
+            /navigate|^sec-fetch-dest: document|^accept: text\/html/i.test(line),
+          );
           // Node answers an unmet Expect or a malformed request before the app; it is still one answer.
           expectContract(
             answer,
