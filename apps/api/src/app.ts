@@ -57,7 +57,8 @@ import {
 } from './services/close-after-answer.js';
 import { NO_ROOM_MESSAGE, isOutOfSpace } from './services/disk-space.js';
 import { continueWhenRead } from './services/expect-continue.js';
-import { linkFaultPage, linkRefusedPage } from './services/pages.js';
+import { escapeHtml, linkFaultPage, linkRefusedPage } from './services/pages.js';
+import { PREFIX } from './services/content-rules.js';
 import { formatSchemaError, type AjvError } from './services/schema-error.js';
 import { shownText } from './services/shown-text.js';
 import { emailAddressKeyword, phoneNumberKeyword } from './routes/schemas.js';
@@ -647,17 +648,10 @@ function pageOf(start: RequestStart): { type: string; body: string } | undefined
   if (method !== 'GET' && method !== 'HEAD') return undefined;
   if (path === undefined || /^\/(?:api|media|assets)(?:\/|$)/.test(path)) return undefined;
   const first = path.split('/')[1] ?? '';
-  const client = /^[a-z0-9][a-z0-9-]{0,39}$/.test(first) ? first : undefined;
+  const client = PREFIX.test(first) ? first : undefined;
   // Found by the eighteenth session's API probe: a short address with large cookies was told its link was too long.
   return shortLine ? tooLargePage(client) : tooLongPage(client);
 }
-
-/** Escapes text for a page. */
-const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /**
  * A small page: what happened, and a link on (no script, no data). `client` `null`: the address names no client,
@@ -978,7 +972,7 @@ function sendFaultPage(
   if (!(status >= 500 || status === 413 || status === 429)) return false;
   const path = (request.url.split('?')[0] ?? '/').split('/');
   const named = /^\/(?:api|media)\//.test(request.url) ? path[2] : path[1];
-  const client = named !== undefined && /^[a-z0-9][a-z0-9-]{0,39}$/.test(named) ? named : undefined;
+  const client = named !== undefined && PREFIX.test(named) ? named : undefined;
   const page = faultPage(status, message, client);
   void reply
     .headers(headers)
@@ -1029,7 +1023,7 @@ function linkRefusalPage(
     'You have not been logged out',
     'You followed a Log out link from another site, and the portal does not let another site log you out, so ' +
       'nothing has changed. To log out, go to the dashboard and choose Log out there.',
-    client !== undefined && /^[a-z0-9][a-z0-9-]{0,39}$/.test(client) ? client : undefined,
+    client !== undefined && PREFIX.test(client) ? client : undefined,
   );
 }
 
@@ -1757,7 +1751,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       (request.method === 'GET' || request.method === 'HEAD') &&
       shell !== undefined &&
       !['media', 'assets'].includes(first) &&
-      /^[a-z0-9][a-z0-9-]{0,39}$/.test(first)
+      PREFIX.test(first)
     ) {
       // The page carries its first answers (who is logged in, the page's data): personal, so never stored.
       shell()

@@ -1,6 +1,7 @@
 import type { UserDetails } from '../repositories/users.js';
 
-const escapeHtml = (text: string): string =>
+/** Escapes text for a page. */
+export const escapeHtml = (text: string): string =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,

@@ -23,21 +23,7 @@ export const LONG_TOPIC = `Topic${'t'.repeat(295)}`;
  * 300-character title.
  */
 export async function buildHostileContent(prefix: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'firm-hostile-content-'));
-  for (const sub of ['case-studies', 'insights', 'topics', 'media']) {
-    await mkdir(path.join(folder, sub), { recursive: true });
-  }
-  const demoMedia = path.join(repoRoot, 'content', 'demo', 'media');
-  await copyFile(path.join(demoMedia, 'logo.svg'), path.join(folder, 'media', 'logo.svg'));
-  await copyFile(path.join(demoMedia, 'welcome.webm'), path.join(folder, 'media', 'welcome.webm'));
-  await copyFile(
-    path.join(demoMedia, 'welcome-poster.png'),
-    path.join(folder, 'media', 'poster.png'),
-  );
-  await writeFile(
-    path.join(folder, 'client.yml'),
-    `prefix: ${prefix}\nname: Hostile\nlogin: open\nbranding:\n  primary: '#0B4F6C'\n  accent: '#E8A33D'\n  logo: media/logo.svg\n`,
-  );
+  const folder = await clientFolder(prefix, 'Hostile', 'firm-hostile-content-');
   const related = Array.from({ length: RELATED }, (_, i) => `related-${i}`);
   const body = Array.from(
     { length: 40 },
@@ -124,21 +110,7 @@ export const PLAIN_TITLE = 'Ångström quay: gypsy jig, pyjama query';
  * insight of each (each case study related to both insights), a topic of each, and the video's.
  */
 export async function buildZalgoContent(prefix: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'firm-zalgo-content-'));
-  for (const sub of ['case-studies', 'insights', 'topics', 'media']) {
-    await mkdir(path.join(folder, sub), { recursive: true });
-  }
-  const demoMedia = path.join(repoRoot, 'content', 'demo', 'media');
-  await copyFile(path.join(demoMedia, 'logo.svg'), path.join(folder, 'media', 'logo.svg'));
-  await copyFile(path.join(demoMedia, 'welcome.webm'), path.join(folder, 'media', 'welcome.webm'));
-  await copyFile(
-    path.join(demoMedia, 'welcome-poster.png'),
-    path.join(folder, 'media', 'poster.png'),
-  );
-  await writeFile(
-    path.join(folder, 'client.yml'),
-    `prefix: ${prefix}\nname: Zalgo\nlogin: open\nbranding:\n  primary: '#0B4F6C'\n  accent: '#E8A33D'\n  logo: media/logo.svg\n`,
-  );
+  const folder = await clientFolder(prefix, 'Zalgo', 'firm-zalgo-content-');
   const titles = { zalgo: ZALGO_TITLE, plain: PLAIN_TITLE };
   for (const [slug, title] of Object.entries(titles)) {
     await writeFile(
@@ -184,6 +156,29 @@ export async function buildZalgoContent(prefix: string): Promise<string> {
       'The video.',
       '',
     ].join('\n'),
+  );
+  return folder;
+}
+
+/**
+ * A new content folder (under a temporary name starting `tmpName`) for an open client `prefix` called `name`: its
+ * four sub-folders, the demo's logo, video and poster, and its `client.yml`.
+ */
+async function clientFolder(prefix: string, name: string, tmpName: string): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), tmpName));
+  for (const sub of ['case-studies', 'insights', 'topics', 'media']) {
+    await mkdir(path.join(folder, sub), { recursive: true });
+  }
+  const demoMedia = path.join(repoRoot, 'content', 'demo', 'media');
+  await copyFile(path.join(demoMedia, 'logo.svg'), path.join(folder, 'media', 'logo.svg'));
+  await copyFile(path.join(demoMedia, 'welcome.webm'), path.join(folder, 'media', 'welcome.webm'));
+  await copyFile(
+    path.join(demoMedia, 'welcome-poster.png'),
+    path.join(folder, 'media', 'poster.png'),
+  );
+  await writeFile(
+    path.join(folder, 'client.yml'),
+    `prefix: ${prefix}\nname: ${name}\nlogin: open\nbranding:\n  primary: '#0B4F6C'\n  accent: '#E8A33D'\n  logo: media/logo.svg\n`,
   );
   return folder;
 }
