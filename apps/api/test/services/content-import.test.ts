@@ -268,6 +268,25 @@ describe('content import, hostile files', () => {
       for (const bytes of [
         Buffer.from('---\ntitle: Caf\xe9\nsummary: S\n---\n', 'latin1'),
         Buffer.from('\ufeff---\ntitle: UTF-16\nsummary: S\n---\n', 'utf16le'),
+        // Overlong and out-of-range forms, which a lenient decoder reads as `<` or `>` (or a surrogate) and a
+        // sanitiser that saw replacement characters would have let through (the thirty-third session's XSS round).
+        Buffer.concat([
+          Buffer.from('---\ntitle: T\nsummary: S\n---\n\n'),
+          Buffer.from([0xc0, 0xbc]),
+          Buffer.from("img src=x onerror=__xss('overlong')"),
+          Buffer.from([0xc0, 0xbe]),
+        ]),
+        Buffer.concat([
+          Buffer.from('---\ntitle: T\nsummary: S\n---\n\n'),
+          Buffer.from([0xe0, 0x80, 0xbc]),
+          Buffer.from('script'),
+          Buffer.from([0xf0, 0x80, 0x80, 0xbe]),
+        ]),
+        Buffer.concat([
+          Buffer.from('---\ntitle: T'),
+          Buffer.from([0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80]),
+          Buffer.from('\nsummary: S\n---\n'),
+        ]),
       ]) {
         await expect(importWith('case-studies/latin.md', bytes)).rejects.toThrow(
           'case-studies/latin.md: the file is not UTF-8 text.',

@@ -1,5 +1,32 @@
+import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { htmlToText, sanitizeHtml } from '../../src/services/sanitize.js';
+
+/** What in sanitised HTML, parsed again, could run or load anything: handlers, raw-text and foreign elements. */
+function liveParts(html: string): string[] {
+  const { document } = new JSDOM(`<!doctype html><body>${html}</body>`).window;
+  const found: string[] = [];
+  for (const element of document.body.querySelectorAll('*')) {
+    const tag = element.localName;
+    if (
+      /^(script|style|svg|math|template|iframe|noscript|noembed|noframes|xmp|plaintext|select|object|embed|form|base|meta|link)$/.test(
+        tag,
+      )
+    ) {
+      found.push(`<${tag}>`);
+    }
+    for (const { name, value } of element.attributes) {
+      if (/^on/i.test(name) || name === 'srcdoc' || name === 'target' || name === 'style') {
+        found.push(`<${tag} ${name}>`);
+      }
+      // eslint-disable-next-line no-control-regex
+      if (/^(javascript|vbscript|data):/i.test(value.replace(/[\u0000-\u0020]/g, ''))) {
+        found.push(`<${tag} ${name}="${value}">`);
+      }
+    }
+  }
+  return found;
+}
 
 describe('sanitizeHtml', () => {
   it('should keep ordinary article markup and safe links', () => {
@@ -107,6 +134,40 @@ describe('sanitizeHtml', () => {
   ])('should clean %s', (input, output) => {
     expect(sanitizeHtml(input)).toBe(output);
     // Content is sanitised at import and again when served: a second pass changes nothing.
+    expect(sanitizeHtml(output)).toBe(output);
+  });
+
+  // The thirty-third session's XSS round: mutation shapes through foreign content (`</br>`, h1/h6 misnesting,
+  // comments, CDATA and processing instructions in SVG and MathML, raw-text elements inside them), SMIL, newer
+  // handlers, clobbering names and scheme spellings. Whatever DOMPurify makes of each, nothing in it may be live
+  // once parsed again, and a second pass changes nothing.
+  it.each([
+    `<svg></br><style><a id="</style><img src=1 onerror=alert(1)>">`,
+    `<math><mi></br><style><a id="</style><img src=1 onerror=alert(1)>"></mi></math>`,
+    `<math><mtext><h1><a><h6></a></h6><mglyph><svg><mtext><style><a title="</style><img src onerror=alert(1)>"></style></mtext></svg></mglyph></h1></mtext></math>`,
+    `<svg><!--</svg><img src=x onerror=alert(1)>--></svg><math><mi><!--</mi></math><img src=x onerror=alert(1)>--></mi></math>`,
+    `<svg><style><![CDATA[</style><img src=x onerror=alert(1)>]]></style></svg>`,
+    `<math><mi><![CDATA[</mi></math><img src=x onerror=alert(1)>]]></mi></math>`,
+    `<svg><?x </svg><img src=x onerror=alert(1)> ?></svg>`,
+    `<svg><foreignObject><noscript><p title="</noscript><img src=x onerror=alert(1)>"></p></noscript></foreignObject></svg>`,
+    `<math><mtext><xmp><p title="</xmp><img src=x onerror=alert(1)>"></xmp></mtext></math>`,
+    `<svg><desc><noembed><p title="</noembed><img src=x onerror=alert(1)>"></noembed></desc></svg>`,
+    `<math><mtext><plaintext><img src=x onerror=alert(1)></plaintext></mtext></math>`,
+    `<select><style></select><img src=x onerror=alert(1)></style></select>`,
+    `<form><math><mtext></form><form><mglyph><svg><style></math><img src onerror=alert(1)>`,
+    `<svg><a><animate attributeName="href" values="#;javascript:alert(1)"/><text>v</text></a></svg>`,
+    `<svg><filter><feImage href="data:image/svg+xml,<svg onload=alert(1)>"/></filter></svg>`,
+    `<div popover id="p" ontoggle="alert(1)" onbeforetoggle="alert(1)">p</div><div hidden="until-found" onbeforematch="alert(1)">b</div>`,
+    `<p oncontentvisibilityautostatechange="alert(1)" onscrollend="alert(1)" onanimationstart="alert(1)">x</p>`,
+    `<a href="https://example.com/" target="_blank">t</a><area href="https://example.com/" target="_blank">`,
+    `<a href="javascript://example.com/%0Aalert(1)">c</a><a href="&#X6A;AVASCRIPT&#X3a;alert(1)">h</a>`,
+    `<a href="j&#x0a;a&#x0d;v&#x09;ascript&#x3a;alert(1)">w</a><a href="java&#0;script:alert(1)">n</a>`,
+    `<img name="location"><form id="document"></form><a id="__proto__" name="getElementById">c</a>`,
+  ])('should leave nothing live in %s', (input) => {
+    // The check sees the payload as written (so an empty answer below means something).
+    expect(liveParts(input)).not.toEqual([]);
+    const output = sanitizeHtml(input);
+    expect(liveParts(output)).toEqual([]);
     expect(sanitizeHtml(output)).toBe(output);
   });
 
