@@ -1114,3 +1114,53 @@ describe.each(databases)(
     });
   },
 );
+
+/**
+ * Copies of one keyed submission sent together at the hour's last quote (a Try again while the first copy was
+ * slow to answer, a double send): the first is stored, and the copies the limit refuses must be answered from it.
+ * They were answered 429 "Too many quotes" while the first was still being stored (its row not yet committed for
+ * them to find), so the portal said the details had not reached the team, which they had (found by the
+ * thirty-third session's race probe, on SQLite, where the copies' look-up ran before the group commit).
+ */
+describe.each(databases)('copies of one keyed quote at the hour’s limit ($name)', (target) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp(target, { QUOTE_LIMIT_PER_HOUR: '1' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should answer every copy sent together from the one stored, and refuse a new submission', async () => {
+    const cookie = await loginOpen(t.app, 'demo', { email: 'limit-copies@example.com' });
+    const body = { ...VALID_BODIES['POST /api/:client/warranty'], name: 'At the limit' };
+    const post = (key: string, payload: Record<string, unknown> = body) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/demo/warranty',
+        headers: { cookie, 'idempotency-key': key },
+        payload,
+      });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post('copies')));
+    expectNo5xx(
+      answers.map((a) => ({ status: a.statusCode, body: a.body })),
+      'copies at the limit',
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 201));
+    const references = new Set(answers.map((a) => (a.json() as { reference: string }).reference));
+    expect(references.size).toBe(1);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    expect(await rowsOf(t.app, 'quotes')).toBe(1);
+    await t.app.background.drain();
+    const [reference] = [...references];
+    expect((await outboxMails(t.dataDir)).filter((m) => m.includes(reference ?? '-'))).toHaveLength(
+      1,
+    );
+    // The limit still holds for anything else: another submission under the key, and a new key.
+    expect((await post('copies', { ...body, name: 'Another' })).statusCode).toBe(409);
+    const fresh = await post('fresh');
+    expect(fresh.statusCode).toBe(429);
+    expect(await rowsOf(t.app, 'quotes')).toBe(1);
+  });
+});

@@ -461,6 +461,14 @@ export default function submissionRoutes(app: FastifyInstance): void {
     app.config.quotesPerAddressPerHour,
     HOUR,
   );
+  /**
+   * The stores under way in this process, by user and Idempotency-Key: a resend refused by the limit while the
+   * first copy is still being stored waits for it, and is answered from it. Found by the thirty-third session's
+   * race probe: at the hour's last quote, copies of one keyed submission sent together (a Try again while the
+   * first was slow to answer, a double send) were answered 429 "Too many quotes", so the portal said the details
+   * had not reached the team, while the first copy stored and mailed them.
+   */
+  const storing = new Map<string, Promise<unknown>>();
   for (const calculator of calculators as readonly Calculator<never>[]) {
     app.post<{ Params: { client: string }; Body: Record<string, unknown> }>(
       `/api/:client/${calculator.path}`,
@@ -476,7 +484,8 @@ export default function submissionRoutes(app: FastifyInstance): void {
             'again), and a different submission under that key gets 409. At most QUOTE_LIMIT_PER_HOUR (60) ' +
             'stored or answered again a user and hour, the three calculators together, and ' +
             'QUOTE_LIMIT_PER_ADDRESS (300) an address and hour, then 429 with `Retry-After`; a resend under ' +
-            'the key of a quote already stored is answered from it past the limit too.',
+            'the key of a quote already stored (or being stored by this instance) is answered from it past the ' +
+            'limit too.',
           tags: ['submissions'],
           security: [{ session: [] }],
           params: clientParams,
@@ -506,10 +515,13 @@ export default function submissionRoutes(app: FastifyInstance): void {
         const hitMs = app.clock().getTime();
         const address = addressKey(request.ip);
         const waitMs = limit.hit(user.id, address, hitMs);
+        const storingKey = key === undefined ? undefined : `${user.id}\u0000${key}`;
         if (waitMs > 0) {
           // A resend of a quote stored before (its answer lost) is answered from it all the same: refused, the
           // portal said the details had not reached the team, which they had (found by the twenty-second
           // session's probe).
+          // One being stored just now (its copy sent together with this one) is waited for.
+          if (storingKey !== undefined) await storing.get(storingKey)?.catch(() => undefined);
           const earlier =
             key === undefined
               ? undefined
@@ -518,8 +530,18 @@ export default function submissionRoutes(app: FastifyInstance): void {
           void reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
           throw new HttpError(429, TOO_MANY_QUOTES);
         }
+        const answering = answer();
+        // The first copy under way is the one waited for: a later copy finds its row, or is answered from it.
+        if (storingKey !== undefined && !storing.has(storingKey)) {
+          storing.set(storingKey, answering);
+          void answering
+            .catch(() => undefined)
+            .finally(() => {
+              if (storing.get(storingKey) === answering) storing.delete(storingKey);
+            });
+        }
         try {
-          return await answer();
+          return await answering;
         } catch (error) {
           limit.release(user.id, address, hitMs);
           throw error;
