@@ -453,23 +453,28 @@ describe.each(databases)('races over one link, one session and one key ($name)',
   });
 });
 
-describe.each(databases)('login limits under concurrency ($name)', (target) => {
+describe.each(databases)('login limits under concurrency ($name, two instances)', (target) => {
   const PER_EMAIL = 5;
   const PER_ADDRESS = 7;
   let t: TestApp;
+  let other: FastifyInstance;
 
   beforeAll(async () => {
     t = await buildTestApp(target, {
       LOGIN_LIMIT_PER_EMAIL: String(PER_EMAIL),
       LOGIN_LIMIT_PER_ADDRESS: String(PER_ADDRESS),
     });
+    // The counts are in the database: a burst split over two instances gets no more through.
+    other = await secondInstance(t);
   });
   afterAll(async () => {
+    await other.close();
     await t.close();
   });
 
+  let sent = 0;
   const login = (prefix: string, email: string, remoteAddress: string) =>
-    t.app.inject({
+    (sent++ % 2 === 0 ? t.app : other).inject({
       method: 'POST',
       url: `/api/${prefix}/login`,
       payload: { ...PERSON, email },
@@ -1162,5 +1167,22 @@ describe.each(databases)('copies of one keyed quote at the hour’s limit ($name
     const fresh = await post('fresh');
     expect(fresh.statusCode).toBe(429);
     expect(await rowsOf(t.app, 'quotes')).toBe(1);
+  });
+
+  it('should store exactly the hour’s limit of a burst of quotes without keys', async () => {
+    const cookie = await loginOpen(t.app, 'demo', { email: 'limit-burst@example.com' });
+    const quotes = await rowsOf(t.app, 'quotes');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/demo/car',
+          headers: { cookie },
+          payload: VALID_BODIES['POST /api/:client/car'],
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, ...Array(11).fill(429)]);
+    expect((await rowsOf(t.app, 'quotes')) - quotes).toBe(1);
   });
 });
