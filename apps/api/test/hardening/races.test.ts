@@ -650,7 +650,12 @@ describe.each(databases)(
             new Date(),
           );
           expect(result.media_problem).toBeNull();
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          // A reader sees this import before the next begins (each one is read, on a loaded machine too).
+          const wanted = names[i % names.length] as string;
+          seen.delete(wanted);
+          for (let waited = 0; !seen.has(wanted) && waited < 10_000; waited += 5) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
         }
       } finally {
         importing = false;
