@@ -4,10 +4,11 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../src/clock.js';
 import { openDatabase } from '../../src/db/connect.js';
+import apiPlugin, { serverOptions } from '../../src/app.js';
 import { findClientByPrefix } from '../../src/repositories/clients.js';
 import { SESSION_IDLE_MS } from '../../src/repositories/sessions.js';
 import { TOO_MANY_ATTEMPTS } from '../../src/routes/api/login.js';
@@ -1074,6 +1075,38 @@ describe.each(databases)(
         expect((await pipelinedAnswers(warm, 2))[1]).toEqual({ status: 401, body: NOT_LOGGED_IN });
       });
     }
+
+    it('should refuse at the very next request a session another instance, its clock ahead, found run out', async () => {
+      // Another instance whose clock is a moment past this session's idle limit (clocks differ between machines).
+      const ahead = Fastify({ ...serverOptions(t.config), logger: false });
+      await ahead.register(apiPlugin, {
+        config: t.config,
+        clock: () => new Date(t.clock.now().getTime() + SESSION_IDLE_MS),
+      });
+      await ahead.ready();
+      try {
+        const cookie = await loginOpen(t.app, 'demo', { email: 'clock-ahead@example.com' });
+        const warm = await openRaw(port, sockets);
+        const ask = `GET /api/demo/content HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n\r\n`;
+        warm.write(ask);
+        expect((await pipelinedAnswers(warm, 1))[0]?.status).toBe(200);
+        // Run out there (and ended: its row deleted)…
+        const there = await ahead.inject({
+          method: 'GET',
+          url: '/api/demo/content',
+          headers: { cookie },
+        });
+        expect(there.statusCode).toBe(401);
+        // … so refused here too, though this instance's clock says it still lives.
+        warm.write(ask + ask);
+        expect((await pipelinedAnswers(warm, 3)).slice(1)).toEqual([
+          { status: 401, body: NOT_LOGGED_IN },
+          { status: 401, body: NOT_LOGGED_IN },
+        ]);
+      } finally {
+        await ahead.close();
+      }
+    });
 
     it('should store requests whose body ends just inside the idle limit, and count them as a use', async () => {
       const cookie = await loginOpen(t.app, 'demo', { email: 'clock-inside@example.com' });
