@@ -442,6 +442,81 @@ describe.each(databases)('the HTTP surface, hostile probe ($name)', (target) => 
     });
   });
 
+  describe('conditional requests', () => {
+    // send skipped If-None-Match (and If-Modified-Since) under a request's `Cache-Control: no-cache`: a file the
+    // client said it holds came back whole (200), or as a part (206) under a Range. The origin evaluates them
+    // whatever the request's Cache-Control (RFC 9110 §13.2.1), If-None-Match before Range (§13.2.2).
+    it('should answer 304 to a matching If-None-Match or If-Modified-Since under Cache-Control: no-cache, with or without a Range', async () => {
+      const logo = (await t.app.inject({ method: 'GET', url: '/api/demo' })).json<{
+        branding: { logo_url: string };
+      }>().branding.logo_url;
+      const captions = (
+        await t.app.inject({ method: 'GET', url: '/api/demo/video', headers: { cookie } })
+      ).json<{ captions: string }>().captions;
+      for (const url of [logo, captions, '/sample-report.pdf']) {
+        const whole = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+        expect(whole.statusCode, url).toBe(200);
+        const etag = String(whole.headers.etag);
+        const modified = String(whole.headers['last-modified']);
+        for (const method of ['GET', 'HEAD'] as const) {
+          for (const cacheControl of ['no-cache', 'max-age=0, no-cache', 'no-cache, no-store']) {
+            for (const condition of [
+              { 'if-none-match': '*' },
+              { 'if-none-match': etag },
+              { 'if-none-match': `"other", ${etag}` },
+              { 'if-modified-since': modified },
+            ]) {
+              for (const range of [{}, { range: 'bytes=0-9' }]) {
+                const label = `${method} ${url} ${cacheControl} ${JSON.stringify({ ...condition, ...range })}`;
+                const response = await t.app.inject({
+                  method,
+                  url,
+                  headers: { cookie, 'cache-control': cacheControl, ...condition, ...range },
+                });
+                expect(response.statusCode, label).toBe(304);
+                expect(response.rawPayload.length, label).toBe(0);
+                expect(response.headers.etag, label).toBe(etag);
+              }
+            }
+          }
+        }
+        // A condition that does not hold still gets the file, or the part asked for.
+        for (const condition of [
+          { 'if-none-match': '"other"' },
+          { 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' },
+        ]) {
+          const fresh = await t.app.inject({
+            method: 'GET',
+            url,
+            headers: { cookie, 'cache-control': 'no-cache', ...condition },
+          });
+          expect(fresh.statusCode, url).toBe(200);
+          expect(fresh.rawPayload.equals(whole.rawPayload), url).toBe(true);
+          const part = await t.app.inject({
+            method: 'GET',
+            url,
+            headers: { cookie, 'cache-control': 'no-cache', range: 'bytes=0-9', ...condition },
+          });
+          expect(part.statusCode, url).toBe(206);
+          expect(part.rawPayload.equals(whole.rawPayload.subarray(0, 10)), url).toBe(true);
+        }
+      }
+      // `*` holds only for a file that is there, and a private file still needs a session first.
+      const missing = await t.app.inject({
+        method: 'GET',
+        url: '/media/demo/0123456789abcdef0123.svg',
+        headers: { cookie, 'cache-control': 'no-cache', 'if-none-match': '*' },
+      });
+      expect(missing.statusCode).toBe(404);
+      const anonymous = await t.app.inject({
+        method: 'GET',
+        url: captions,
+        headers: { 'cache-control': 'no-cache', 'if-none-match': '*' },
+      });
+      expect(anonymous.statusCode).toBe(401);
+    });
+  });
+
   describe('cookies', () => {
     // A doubled cookie whose first value is not validly signed logs in with the second since the twentieth
     // session (session-cookie.test.ts); one doubled with another bad value is still refused below.
