@@ -23,7 +23,7 @@ import {
   isDatabaseUnavailable,
   DATABASE_DAMAGED,
 } from './db/unavailable.js';
-import crossSite, { CROSS_SITE_MESSAGE } from './plugins/app/cross-site.js';
+import crossSite, { CROSS_SITE_MESSAGE, isNavigation } from './plugins/app/cross-site.js';
 import services from './plugins/app/services.js';
 import session, { UNKNOWN_CLIENT } from './plugins/app/session.js';
 import staticFiles from './plugins/app/static.js';
@@ -946,13 +946,6 @@ function repeatedSingleHeader(rawHeaders: string[]): string | undefined {
     seen.add(name);
   }
   return undefined;
-}
-
-/** Whether a request is a person opening a page (a browser's navigation), rather than a script or a fetch. */
-function isNavigation(request: FastifyRequest): boolean {
-  const dest = request.headers['sec-fetch-dest'];
-  if (dest !== undefined) return dest === 'document';
-  return (request.headers.accept ?? '').includes('text/html');
 }
 
 /**

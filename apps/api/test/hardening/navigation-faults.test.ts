@@ -336,6 +336,69 @@ describe('refusals on addresses a person opens from a link', () => {
     }
   });
 
+  // A Log out link (or the Continue form) of an unknown client followed from another site showed the 403 "You have
+  // not been logged out" page, whose link to `/<name>/dashboard` is the portal's 404 (noted by the thirty-second
+  // session): it is the page any other address of an unknown client gets. A fetch keeps the 403, unlooked-up.
+  it('should answer a Log out link or Continue form of an unknown client from another site with the unknown-client page', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const fromElsewhere = [
+      { ...NAVIGATION, 'sec-fetch-site': 'cross-site' },
+      { ...NAVIGATION, 'sec-fetch-site': 'same-site' },
+      // An older browser, which sends no Fetch Metadata: the other site is in Referer, or in Origin.
+      { accept: 'text/html', referer: 'https://elsewhere.example/page' },
+      { accept: 'text/html', origin: 'https://elsewhere.example' },
+    ];
+    for (const client of ['nosuchclient', 'Not_A_Client', 'demo-gone']) {
+      const requests = [
+        { method: 'GET' as const, url: `/api/${client}/logout` },
+        {
+          method: 'POST' as const,
+          url: `/api/${client}/login/link`,
+          payload: `token=${'a'.repeat(43)}`,
+        },
+      ];
+      for (const request of requests) {
+        for (const headers of fromElsewhere) {
+          const page = await t.app.inject({ ...request, headers: { ...headers, ...form } });
+          expectRefusalPage(page, 404, 'There is no client portal at this address');
+          expect(page.body).not.toContain(client);
+          expect(page.body).not.toContain('<a ');
+          expect(page.headers['set-cookie']).toBeUndefined();
+        }
+        const fetched = await t.app.inject({
+          ...request,
+          headers: { ...FETCH, 'sec-fetch-site': 'cross-site', ...form },
+        });
+        expect(fetched.statusCode).toBe(403);
+        expect(fetched.json()).toEqual({ error: CROSS_SITE_MESSAGE });
+      }
+    }
+    // A known client's are still refused as coming from another site, and the session lives on.
+    const cookie = await loginOpen(t.app);
+    const logout = await t.app.inject({
+      url: '/api/demo/logout',
+      headers: { ...NAVIGATION, 'sec-fetch-site': 'cross-site', cookie },
+    });
+    expectRefusalPage(logout, 403, 'You have not been logged out');
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/login/link',
+      payload: `token=${'a'.repeat(43)}`,
+      headers: { ...NAVIGATION, 'sec-fetch-site': 'cross-site', ...form, cookie },
+    });
+    expectRefusalPage(posted, 403, 'The login was not completed');
+    const client = await t.app.inject({ url: '/api/demo', headers: { cookie } });
+    expect(client.json<{ logged_in: boolean }>().logged_in).toBe(true);
+    // The database not answering: the lookup cannot tell, and the refusal stays what it was.
+    const down = await withDatabaseDown(() =>
+      t.app.inject({
+        url: '/api/nosuchclient/logout',
+        headers: { ...NAVIGATION, 'sec-fetch-site': 'cross-site' },
+      }),
+    );
+    expectRefusalPage(down, 403, 'You have not been logged out');
+  });
+
   it('should answer a Continue form the server refuses with a page, and a fetch with JSON', async () => {
     const token = `token=${'a'.repeat(43)}`;
     const cases = [

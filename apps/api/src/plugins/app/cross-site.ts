@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { findClientByPrefix } from '../../repositories/clients.js';
+import { PREFIX } from '../../services/content-rules.js';
 import { HttpError } from '../../types.js';
+import { UNKNOWN_CLIENT } from './session.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CROSS_SITE_MESSAGE = 'Cross-site request refused.';
@@ -39,6 +42,13 @@ function refererOrigin(referer: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether a request is a person opening a page (a browser's navigation), rather than a script or a fetch. */
+export function isNavigation(request: FastifyRequest): boolean {
+  const dest = request.headers['sec-fetch-dest'];
+  if (dest !== undefined) return dest === 'document';
+  return (request.headers.accept ?? '').includes('text/html');
 }
 
 export const NOT_A_NAVIGATION_MESSAGE =
@@ -84,6 +94,15 @@ export function isPrefetch(request: FastifyRequest): boolean {
   );
 }
 
+const crossSite = (): HttpError => new HttpError(403, CROSS_SITE_MESSAGE);
+
+/** Whether the request's `:client` names no client (a prefix of the wrong form is none without asking). */
+async function unknownClient(request: FastifyRequest): Promise<boolean> {
+  const { client: prefix } = request.params as { client?: string };
+  if (prefix === undefined || !PREFIX.test(prefix)) return true;
+  return (await findClientByPrefix(request.server.db.kysely, prefix)) === undefined;
+}
+
 /**
  * Cookie-authenticated state changes are refused when the browser says they come from another site.
  * Applies to every unsafe method and to routes marked `config: { stateChanging: true }` (logout), which
@@ -93,11 +112,23 @@ export default fp(
   (app) => {
     const publicOrigin = app.config.publicUrl.origin;
     app.addHook('onRequest', (request, _reply, done) => {
-      const marked =
-        (request.routeOptions.config as { stateChanging?: boolean } | undefined)?.stateChanging ===
-        true;
+      const config = request.routeOptions.config as
+        { stateChanging?: boolean; page?: boolean } | undefined;
+      const marked = config?.stateChanging === true;
       if ((!SAFE_METHODS.has(request.method) || marked) && !isSameSite(request, publicOrigin)) {
-        done(new HttpError(403, CROSS_SITE_MESSAGE));
+        // A person who opened Log out or posted the login link's Continue from another site sees a page
+        // (app.ts, linkRefusalPage). For a client that does not exist, that is the page every other address of an
+        // unknown client gets, 404: the cross-site one linked to `/<name>/dashboard`, the portal's 404 (noted by the
+        // thirty-second session). Still refused, and nothing read but the client's row; a fetch or a script keeps
+        // the 403 without any lookup, and so does a navigation whose lookup fails (the database down).
+        if ((marked || config?.page === true) && isNavigation(request)) {
+          void unknownClient(request).then(
+            (unknown) => done(unknown ? new HttpError(404, UNKNOWN_CLIENT) : crossSite()),
+            () => done(crossSite()),
+          );
+          return;
+        }
+        done(crossSite());
         return;
       }
       if (marked && SAFE_METHODS.has(request.method) && !isTopLevelNavigation(request)) {
@@ -111,5 +142,5 @@ export default fp(
       done();
     });
   },
-  { name: 'cross-site', dependencies: ['config'] },
+  { name: 'cross-site', dependencies: ['config', 'services'] },
 );
