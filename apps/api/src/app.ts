@@ -472,6 +472,36 @@ function refusePipelined(
 const endedByAnswer = new WeakSet<Duplex>();
 /** Requests answered on their connection itself (a malformed body), never by their handler. */
 const answeredForThem = new WeakSet<IncomingMessage>();
+/** Each request's reply once the app has it (its first hook), for a refusal written on the socket to log. */
+const replies = new WeakMap<IncomingMessage, FastifyReply>();
+/**
+ * Requests whose refusal was written on their connection and logged there: the fault their handler meets next (the
+ * connection ended under a body it was reading) is not logged as another refusal.
+ */
+const loggedOnSocket = new WeakSet<IncomingMessage>();
+
+/**
+ * Logs a routed request whose body was refused on its connection itself (a stalled body's 408, a malformed chunk's
+ * 400) as the error handler and Fastify log an answered request: the refusal at info, then `request completed`
+ * with its status. Its handler never answers, so neither line was written; a stalled body's 408 was logged as a 400
+ * `aborted` instead, a stalled upload's as a malformed form (noted by the thirty-second session).
+ */
+function logRefusedBody(
+  request: IncomingMessage,
+  status: number,
+  error: Error & { code?: string },
+  message: string,
+): void {
+  const reply = replies.get(request);
+  if (reply === undefined) return;
+  loggedOnSocket.add(request);
+  const context = { method: reply.request.method, url: loggedUrl(reply.request.url), status };
+  reply.log.info({ refusal: { code: error.code, message }, request: context }, 'Request refused');
+  reply.log.info(
+    { res: { statusCode: status }, responseTime: reply.elapsedTime },
+    'request completed',
+  );
+}
 
 /** Whether a request waiting for the answers before it must not be run once they have gone. */
 function notToRun(request: IncomingMessage): boolean {
@@ -574,6 +604,7 @@ function answerClientError(
   // A HEAD is answered with the headers alone (RFC 9110 §9.3.2), these refusals too.
   const head = start?.method === 'HEAD';
   const page = status === 431 && start !== undefined ? pageOf(start) : undefined;
+  if (refusedBody) logRefusedBody(last.req, status, error, message);
   answerOnSocket(socket, headers, status, reason, message, { page, head });
 }
 
@@ -1390,6 +1421,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   // go unconfirmed (RFC 9112 §9.6; found by the twentieth session's probe of this session's changes). Nor is one
   // whose malformed body is answered on the connection itself (`answerClientError`).
   fastify.addHook('onRequest', (request, reply, done) => {
+    replies.set(request.raw, reply);
     const before = answersBefore.get(request.raw);
     if (before === undefined) {
       done();
@@ -1676,7 +1708,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     // damaged) is logged at warn, as a refusal, with its code and message but no stack: it is no fault of the
     // code (found by the nineteenth session's fault probe: a full disk's 507 was an error with a stack).
     const surroundings = full || unavailable || storage || damaged;
-    if (status >= 500 && !deliberate && !surroundings) {
+    if (loggedOnSocket.has(request.raw)) {
+      // Answered and logged on the connection (logRefusedBody): this is only its handler meeting the end of it.
+    } else if (status >= 500 && !deliberate && !surroundings) {
       request.log.error({ err: error, request: context }, 'Request failed');
     } else if (surroundings) {
       const { code, message } = error as { code?: unknown; message?: unknown };

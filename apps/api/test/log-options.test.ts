@@ -1,12 +1,16 @@
+import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STALLED_BODY_MESSAGE } from '../src/app.js';
 import { randomToken } from '../src/crypto.js';
 import { loggedUrl, loggerOptions } from '../src/log-options.js';
 import {
   PERSON,
   buildTestApp,
   databases,
+  listenLocally,
   loginLinkToken,
+  loginOpen,
   outboxMails,
   type TestApp,
 } from './helper.js';
@@ -169,5 +173,123 @@ describe('the server log', () => {
     expect(JSON.stringify(full)).not.toContain('"stack"');
     expect(fault).toMatchObject({ level: 50 });
     expect(JSON.stringify(fault)).toContain('"stack"');
+  });
+});
+
+/*
+ * Noted by the thirty-second session: a request whose body stopped arriving got its 408 on the connection itself,
+ * where neither the error handler nor Fastify logs an answer; the log said it was refused with a 400 `aborted` (an
+ * upload: a malformed form), and no `request completed` line said what it got.
+ */
+describe.each(databases)('the server log of a body refused on its connection ($name)', (target) => {
+  const IDLE_MS = 400;
+  const lines: string[] = [];
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n')));
+    t = await buildTestApp(
+      target,
+      { LOG_LEVEL: 'info' },
+      { logger: loggerOptions('info', stream), connectionTimeout: IDLE_MS },
+    );
+    port = await listenLocally(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** Sends `data`, keeps the connection open, and resolves with what came back once the server closed it. */
+  const held = (data: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write(data);
+    });
+
+  /** The log's lines (parsed) of the one request whose address was `url`. */
+  const linesOf = (url: string) => {
+    const parsed = lines
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { reqId?: string });
+    const incoming = parsed.filter(
+      (line) => (line.req as { url?: string } | undefined)?.url === url,
+    );
+    expect(incoming, url).toHaveLength(1);
+    return parsed.filter((line) => line.reqId === incoming[0]?.reqId);
+  };
+
+  it('should log a stalled body’s 408 (and a malformed chunk’s 400) as the request lines of any refusal, its token hidden', async () => {
+    const token = randomToken();
+    const body = JSON.stringify({ action: 'view', item: 'x' });
+    const cookie = await loginOpen(t.app);
+    const refused = [
+      // A JSON body shorter than its Content-Length, with a token in the address (its query is read after the body;
+      // the upload's before it, hence none there).
+      {
+        url: '/api/demo/activity?ref=[redacted]',
+        sent:
+          `POST /api/demo/activity?ref=${token} HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length + 10}\r\n\r\n${body}`,
+      },
+      // A chunked one whose last chunk never comes.
+      {
+        url: '/api/demo/activity?n=2',
+        sent:
+          `POST /api/demo/activity?n=2 HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\n` +
+          `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":`,
+      },
+      // An upload cut off in its file.
+      {
+        url: '/api/demo/due-diligence',
+        sent:
+          `POST /api/demo/due-diligence HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\n` +
+          `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n` +
+          `--b\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n` +
+          `Content-Type: application/pdf\r\n\r\n%PDF-1.4\n${'x'.repeat(1000)}`,
+      },
+      // Refused on the connection too, at once: a chunk whose size is not a number.
+      {
+        url: '/api/demo/activity?n=4',
+        status: 400,
+        code: 'HPE_INVALID_CHUNK_SIZE',
+        message: 'Bad request: it is not well-formed HTTP.',
+        sent:
+          `POST /api/demo/activity?n=4 HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\n` +
+          `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${body}\r\n0\r\n\r\n`,
+      },
+    ];
+    for (const { sent, status = 408 } of refused) {
+      const answer = await held(sent);
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    }
+    // The lines are written as the answer is; the handler's own end comes just after.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const {
+      url,
+      status = 408,
+      code = 'STALLED_BODY',
+      message = STALLED_BODY_MESSAGE,
+    } of refused) {
+      const own = linesOf(url);
+      expect(
+        own.map((line) => line.msg),
+        url,
+      ).toEqual(['incoming request', 'Request refused', 'request completed']);
+      const [, refusal, completed] = own;
+      expect(refusal, url).toMatchObject({
+        level: 30,
+        refusal: { code, message },
+        request: { method: 'POST', url, status },
+      });
+      expect(completed, url).toMatchObject({ level: 30, res: { statusCode: status } });
+      expect(typeof completed?.responseTime, url).toBe('number');
+      expect(JSON.stringify(own), url).not.toContain('"stack"');
+    }
+    expect(lines.filter((line) => line.includes(token))).toEqual([]);
   });
 });
