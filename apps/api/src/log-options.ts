@@ -57,15 +57,18 @@ const TOKEN_CHARACTERS =
 const ESCAPE = /%(?:25)*([0-9A-Fa-f]{2})/g;
 
 /**
- * `target` with every value, or part of one, that has the shape of a login token ({@link TOKEN_SHAPE}) replaced by
+ * `target` with every value, or part of one, that holds the shape of a login token ({@link TOKEN_SHAPE}) replaced by
  * `[redacted]`, under whatever name and wherever it stands: a link's token repeated as another parameter's value
  * (`&utm_content=…`, a mail program's tracking) or inside a link wrapped in another's parameter, escaped once or
  * more (`%3Fk%3D…`, `%253D…`), reached the log whole (found by the thirty-first session's login-link probe). A
- * token is read as the characters between two that are not base64url (`=`, `&`, `.`, an escaped `/`…), each
- * written as itself or escaped; exactly 43 of them, shaped as `randomToken()` makes them. Values of other
- * lengths (UUIDs, hashes, content ids) and of that length but another shape are left as sent, and so is one with
- * no capital or no small letter (a content id such as `environmental-contaminated-land-requirement`): a token
- * lacks one only once in some two and a half billion.
+ * run of characters between two that are not base64url (`=`, `&`, `.`, an escaped `/`…), each written as itself or
+ * escaped, is hidden whole when any 43 of them in a row are shaped as `randomToken()` makes them: a token glued to
+ * more base64url characters (`ref-<token>`, `<token>xyz`, a tracker's prefix) was logged whole (noted by the
+ * thirty-second session), and a run of more may hide one anywhere in it. Shorter runs (UUIDs, content ids) are left
+ * as sent, and so are runs with no such stretch: one with no capital or no small letter in it (a content id such as
+ * `environmental-contaminated-land-requirement`, a hex hash; a token lacks one only once in some two and a half
+ * billion), or none ending in a character a 32-byte token can end with. A longer value of mixed case (a base64
+ * hash, a signed id) is hidden too, most of the time: the log errs on the side of hiding.
  */
 function withoutTokens(target: string): string {
   return target.replace(LONG_RUN, (run) =>
@@ -85,10 +88,37 @@ function withoutTokens(target: string): string {
   );
 }
 
-/** `[redacted]` when `read` (what `written` says, unescaped) has a token's shape, else `written` as it is. */
+/** The characters a token may end with: those {@link TOKEN_SHAPE} takes last (16 of base64url's 64). */
+const TOKEN_ENDS = new Set(
+  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].filter((last) =>
+    TOKEN_SHAPE.test(`${'A'.repeat(42)}${last}`),
+  ),
+);
+
+/**
+ * `[redacted]` when `read` (what `written` says, unescaped: base64url characters only) holds 43 characters in a row
+ * with a token's shape and both a capital and a small letter, else `written` as it is. One pass: at each character a
+ * token may end with, whether the 43 ending there hold a letter of each case.
+ */
 function hiddenIfToken(written: string, read: string): string {
-  const isToken = TOKEN_SHAPE.test(read) && /[A-Z]/.test(read) && /[a-z]/.test(read);
-  return isToken ? '[redacted]' : written;
+  let capital = -1;
+  let small = -1;
+  for (let end = 0; end < read.length; end += 1) {
+    const code = read.charCodeAt(end);
+    if (code >= 65 && code <= 90) capital = end;
+    else if (code >= 97 && code <= 122) small = end;
+    const start = end - 42;
+    if (
+      start >= 0 &&
+      capital >= start &&
+      small >= start &&
+      TOKEN_ENDS.has(read.charAt(end)) &&
+      TOKEN_SHAPE.test(read.slice(start, end + 1))
+    ) {
+      return '[redacted]';
+    }
+  }
+  return written;
 }
 
 /**
