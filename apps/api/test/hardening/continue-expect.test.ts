@@ -168,4 +168,31 @@ describe.each(databases)('Expect: 100-continue ($name)', (target) => {
     expect(statusOf(answer.slice(CONTINUE.length))).toBe('200');
     expect(closed).toBe(false); // kept alive, as before
   });
+
+  // Noted by the thirty-second session: a request with no body (no Content-Length, no Transfer-Encoding, or a
+  // Content-Length of 0) got an interim `100 Continue` before its answer. There is nothing to continue (RFC 9110
+  // §10.1.1 lets a server leave it out): the answer comes at once, and the connection stays open as for any request.
+  it('should answer a request with no body at once, with no 100 Continue, and keep the connection', async () => {
+    for (const [method, url, framing] of [
+      ['GET', '/api/demo', ''],
+      ['HEAD', '/api/demo', ''],
+      ['GET', '/api/demo', 'Content-Length: 0\r\n'],
+      ['GET', '/api/demo/content', ''],
+    ] as const) {
+      const label = `${method} ${url} ${framing}`;
+      const { answer, closed } = await expectContinue(
+        port,
+        `${method} ${url} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\n${framing}` +
+          'Expect: 100-continue\r\n\r\n' +
+          // A request behind it on the connection is answered too.
+          `GET /api/demo HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
+        Buffer.alloc(0),
+        300,
+      );
+      expect(answer, label).not.toContain('100 Continue');
+      expect(answer.match(/HTTP\/1\.1 \d{3} /g), label).toEqual(['HTTP/1.1 200 ', 'HTTP/1.1 200 ']);
+      expect(headerOf(answer, 'connection'), label).not.toBe('close');
+      expect(closed, label).toBe(false);
+    }
+  });
 });
