@@ -664,10 +664,12 @@ describe.each(databases)('fuzzing over real connections ($name)', (target) => {
           );
           const context = `${key} ${r.charset} ${body.subarray(0, 120).toString('latin1')}`;
           expectContract(answer, context, false, false);
-          // Bytes that are not UTF-8, a BOM, a NUL, a charset other than UTF-8 or a number past a double: refused.
+          // Bytes that are not UTF-8, a UTF-16 BOM, a NUL, a charset other than UTF-8 or a number past a double:
+          // refused. A leading UTF-8 BOM is dropped (docs/api.md), so a body it begins is judged as without it: a
+          // valid one is taken (a seed at FUZZ_RUNS=300 found one, which this counted as odd).
           const odd =
             r.badBytes !== '' ||
-            (r.prefix !== '' && r.prefix !== '200d0a') ||
+            (r.prefix !== '' && r.prefix !== '200d0a' && r.prefix !== 'efbbbf') ||
             /utf-16|latin1/i.test(r.charset) ||
             (r.shape === 'value' &&
               /^(-?1e400|1e-400|1e9{400}|1e9+|Infinity|NaN|\+1|0x10|00|1\.|\.5)$/.test(r.value));
