@@ -65,7 +65,7 @@ export default defineConfig({
             // The form parts the login page shares with the hub (with the checks of what is typed).
             {
               name: 'forms',
-              test: /packages[\\/]ui[\\/]src[\\/](button|field|spinner|text-field|visually-hidden)[\\/]|src[\\/]lib[\\/](errors|text|email-address|phone-number|logo|return-path|tab-data|main-landmark)\.ts$/,
+              test: /packages[\\/]ui[\\/]src[\\/](button|field|spinner|text-field|visually-hidden)[\\/]|src[\\/]lib[\\/](errors|text|email-address|phone-number|logo|return-path|tab-data|main-landmark|document-title|links)\.ts$/,
               priority: 4,
             },
             // The hub's data and state libraries and hooks (every page but the login page).

@@ -4,7 +4,8 @@
  *
  * First load of a route = the entry chunk + the app chunk it imports once the page is painted (src/start.tsx) +
  * the route's lazy chunk (and, for hub pages, the hub layout's lazy chunk) + every chunk they import statically,
- * each file counted once. Dynamic imports inside a route (loaded
+ * each file counted once. The 404 and error pages (`route-error`) are a lazy chunk the app fetches once a page is
+ * drawn; their row is the 404 page outside the hub (an unknown client, an unmatched address). Dynamic imports inside a route (loaded
  * later, on demand) are not first load. Sizes are gzip level 9 of each file, as served; 1 KB = 1,000 bytes.
  *
  * Fails (exit 1) when the login route is over its budget. Deterministic: same build → same table.
@@ -28,6 +29,8 @@ export const BUDGETS = { login: 125_000 };
 const START_MODULE = 'src/start.tsx';
 const LOGIN_MODULE = 'src/app/routes/login.tsx';
 const HUB_LAYOUT_MODULE = 'src/app/routes/app/app-root.tsx';
+/** The 404 and error pages: drawn outside the hub layout (as the login page) when the first page is one. */
+const ERROR_PAGES_MODULE = 'src/app/routes/route-error.tsx';
 
 const { values } = parseArgs({
   options: {
@@ -110,7 +113,7 @@ const rows = lazyModules
   .filter((key) => key !== HUB_LAYOUT_MODULE)
   .map((key) => {
     const roots =
-      key === LOGIN_MODULE
+      key === LOGIN_MODULE || key === ERROR_PAGES_MODULE
         ? [entryKey, START_MODULE, key]
         : [entryKey, START_MODULE, HUB_LAYOUT_MODULE, key];
     const closure = new Set();
@@ -160,6 +163,8 @@ if (values.write) {
     '`apps/portal/dist`. First load of a route = the entry chunk + the app chunk it asks for once the',
     'page is painted (`src/start.tsx`) + the route’s lazy chunk (hub pages also load the hub layout',
     'chunk) + all their static imports, each file once; gzip level 9 of each file, 1 KB = 1,000 bytes.',
+    '`route-error` is the 404 and error pages outside the hub (an unknown client, an unmatched address): every',
+    'page fetches their chunk once it is drawn.',
     'CI fails when the login route is over budget.',
     '',
     table,

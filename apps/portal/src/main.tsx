@@ -1,4 +1,5 @@
 import { bootModules } from '@/lib/boot-data';
+import { showStartFailure } from '@/lib/start-failure';
 
 /** A `<link rel="modulepreload">` for each of the page's own chunks named in the page's data. */
 function preloadPageModules(): void {
@@ -22,34 +23,14 @@ function start(): void {
   import('react-dom/client')
     .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
     .then(() => import('./start'))
-    .catch(showStartFailure);
+    .catch(showAppFailure);
   setTimeout(preloadPageModules, 0);
 }
 
-/**
- * The app's code could not be fetched (the connection dropped, the server restarting on a new build): the loading
- * note stayed for ever, with no word and no way on (found by the eighteenth session's portal probe). The page says
- * so, in plain DOM (React may be what failed), and offers the reload that fetches the code again: a browser keeps a
- * failed module import for the life of the page.
- */
-function showStartFailure(): void {
+/** The app's code could not be fetched: the page says so and offers a reload (`lib/start-failure.ts`). */
+function showAppFailure(): void {
   const root = document.getElementById('root');
-  if (root === null) return;
-  const main = document.createElement('main');
-  main.className = 'boot-note boot-failed';
-  const heading = document.createElement('h1');
-  heading.textContent = 'The portal could not be loaded';
-  heading.tabIndex = -1;
-  const text = document.createElement('p');
-  text.textContent = 'Check your connection, then load the page again.';
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.textContent = 'Load the page again';
-  button.addEventListener('click', () => window.location.reload());
-  main.append(heading, text, button);
-  root.replaceChildren(main);
-  document.title = 'The portal could not be loaded – Client Hub';
-  heading.focus();
+  if (root !== null) showStartFailure(root);
 }
 
 /**

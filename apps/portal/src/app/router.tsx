@@ -8,10 +8,10 @@ import { endBoot } from '@/lib/boot';
 
 import { clientLoader, loginLoader, protectedLoader } from './loaders';
 import { ClientRoot } from './routes/client-root';
-import { NotFoundRoute } from './routes/not-found';
+import { PageCodeError } from './page-code-error';
+import { NotFoundPage, RouteErrorPage } from './routes/error-pages';
 import { PageLoading } from './routes/page-loading';
 import type { RouteHandle } from './route-handle';
-import { PageCodeError, RouteErrorBoundary } from './routes/route-error';
 
 /** The client and the session are re-read only when the client prefix changes (and on window focus, via SWR). */
 const sameClient = ({ currentParams, nextParams }: ShouldRevalidateFunctionArgs) =>
@@ -99,7 +99,7 @@ export const routeObjects: RouteObject[] = [
     loader: clientLoader,
     shouldRevalidate: sameClient,
     element: <ClientRoot />,
-    errorElement: <RouteErrorBoundary />,
+    errorElement: <RouteErrorPage />,
     HydrateFallback: PageLoading,
     children: [
       {
@@ -117,12 +117,12 @@ export const routeObjects: RouteObject[] = [
         loader: protectedLoader,
         shouldRevalidate: sameClient,
         lazy: lazyPage(() => import('./routes/app/app-root')),
-        children: [{ errorElement: <RouteErrorBoundary />, children: appRoutes }],
+        children: [{ errorElement: <RouteErrorPage />, children: appRoutes }],
       },
-      { path: '*', element: <NotFoundRoute /> },
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
-  { path: '*', element: <NotFoundRoute /> },
+  { path: '*', element: <NotFoundPage /> },
 ];
 
 /**

@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import { paths } from '@/config/paths';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useLoadedClient } from '@/hooks/use-loaded-client';
+import { documentTitleOf } from '@/lib/document-title';
 import { forgetTabData } from '@/lib/tab-data';
 import { logoSize } from '@/lib/logo';
 
@@ -15,7 +16,7 @@ export function Component() {
 
   return (
     <Page>
-      <title>{`Log in – ${client.name}`}</title>
+      <title>{documentTitleOf('Log in', client)}</title>
       <Panel>
         {client.branding.logo_url ? (
           <Logo src={client.branding.logo_url} alt="" {...logoSize(client.branding)} />

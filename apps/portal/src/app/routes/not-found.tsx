@@ -3,10 +3,10 @@ import type { ReactNode } from 'react';
 import { Link, useRouteLoaderData } from 'react-router-dom';
 import styled from 'styled-components';
 
-import { documentTitleOf } from '@/components/ui/page-heading';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { documentTitleOf } from '@/lib/document-title';
 import { mailtoHref } from '@/lib/links';
 import { InsideMainLandmark } from '@/lib/main-landmark';
 import type { Client } from '@/types/api';

@@ -1,23 +1,20 @@
 import { Button } from '@firm/ui';
 import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from 'react-router-dom';
 
-import { documentTitleOf } from '@/components/ui/page-heading';
 import { env } from '@/config/env';
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import { ApiError } from '@/lib/api-client';
 import { messageOf } from '@/lib/errors';
+import { documentTitleOf } from '@/lib/document-title';
 import { mailtoHref } from '@/lib/links';
 import type { Client } from '@/types/api';
 
+import { PageCodeError } from '../page-code-error';
+
 import { NotFoundRoute, Page, ArrivalHeading } from './not-found';
 
-/** A page's code could not be fetched (see `code` in app/router.tsx): reloading the page fetches it again. */
-export class PageCodeError extends Error {
-  constructor(cause: unknown) {
-    super('This page could not be loaded.', { cause });
-    this.name = 'PageCodeError';
-  }
-}
+// One chunk for both error pages, fetched once the first page is drawn (`error-pages.tsx`).
+export { NotFoundRoute };
 
 /** What went wrong, in the user's words: the status text (or status), else the error's message. */
 export function describeError(error: unknown): string {

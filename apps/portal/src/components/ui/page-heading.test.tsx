@@ -2,10 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { NotFoundRoute } from '@/app/routes/not-found';
+import { documentTitleOf } from '@/lib/document-title';
 import { makeClient } from '@/testing/fixtures';
 import { renderWithClient } from '@/testing/test-utils';
 
-import { documentTitleOf, PageHeading } from './page-heading';
+import { PageHeading } from './page-heading';
 
 describe('PageHeading', () => {
   it("ends the tab's title with the client's name, so two clients' tabs can be told apart", async () => {

@@ -4,6 +4,7 @@ import { containMarksCss } from '@firm/ui';
 import styled from 'styled-components';
 
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
+import { documentTitleOf } from '@/lib/document-title';
 import type { Client } from '@/types/api';
 
 interface PageHeadingProps {
@@ -12,11 +13,6 @@ interface PageHeadingProps {
   lead?: ReactNode;
   /** The browser tab's title, before the client's name; the heading's text when it is a string. */
   documentTitle?: string;
-}
-
-/** A page's title in the browser tab: the page, then the client's name when the page is one of a client's. */
-export function documentTitleOf(page: string, client: Pick<Client, 'name'> | undefined): string {
-  return client ? `${page} – ${client.name}` : page;
 }
 
 /**
