@@ -71,7 +71,7 @@ export default defineConfig({
             // The hub's data and state libraries and hooks (every page but the login page).
             {
               name: 'hub',
-              test: /node_modules[\\/](swr|dequal|use-sync-external-store|zustand)[\\/]|src[\\/](hooks[\\/](use-client|use-refused-amounts|use-session-check)|lib[\\/](activity|repeated-navigation)|features[\\/]content[\\/]utils[\\/]search-text)\.ts$/,
+              test: /node_modules[\\/](swr|dequal|use-sync-external-store|zustand)[\\/]|src[\\/](hooks[\\/](use-client|use-refused-amounts|use-session-check)|lib[\\/](activity|repeated-navigation|tab-storage)|features[\\/]content[\\/]utils[\\/]search-text)\.ts$/,
               priority: 3,
             },
             // The pricing library (calculators, framework and due diligence).

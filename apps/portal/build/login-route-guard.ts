@@ -6,10 +6,10 @@ import { appClosure, closure } from './route-preloads.ts';
 
 /**
  * Modules the login page must never load: calculators, pricing, the framework and guide pages, PDF code, the hub's
- * content answers (their shapes, the served-answer fallback), the UI kit's parts only the hub uses (its text field is
- * the login's, its text area is not), React Router's development build (the build takes its production one:
- * build/react-router-production.ts), and the 404 and error pages, which the app fetches once the page is drawn
- * (src/app/routes/error-pages.tsx).
+ * content answers (their shapes, the served-answer fallback) and the tab storage of its drafts, the UI kit's parts
+ * only the hub uses (its text field is the login's, its text area is not), React Router's development build (the
+ * build takes its production one: build/react-router-production.ts), and the 404 and error pages, which the app
+ * fetches once the page is drawn (src/app/routes/error-pages.tsx).
  */
 /** The UI kit's parts only the hub uses (the `ui` chunk group in vite.config.ts takes them too). */
 export const HUB_ONLY_UI_PARTS = [
@@ -29,7 +29,7 @@ const FORBIDDEN = [
   /@firm\/pricing/,
   /src\/features\/(calculators|framework|guide)\//,
   /pdf/i,
-  /src\/lib\/(content-shapes|boot-fallback)\.ts$/,
+  /src\/lib\/(content-shapes|boot-fallback|tab-storage)\.ts$/,
   /src\/app\/routes\/(route-error|not-found)\.tsx$/,
   new RegExp(`packages/ui/src/(${HUB_ONLY_UI_PARTS.join('|')})/`),
   /react-router\/dist\/development\//,

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { forgetOthersTabData, forgetTabData } from './tab-data';
+import { forgetTabData } from './tab-data';
+import { forgetOthersTabData } from './tab-storage';
 
 const saved = (owner: unknown) =>
   JSON.stringify({ state: { owner, inputs: { units: 3 } }, version: 0 });

@@ -11,7 +11,7 @@ import { useDisableContextMenu } from '@/hooks/use-disable-context-menu';
 import { pageKey, useScrollToTopOnPathChange } from '@/hooks/use-scroll-to-top';
 import { recordViewWhenIdle } from '@/lib/activity';
 import { ApiError } from '@/lib/api-client';
-import { forgetOthersTabData } from '@/lib/tab-data';
+import { forgetOthersTabData } from '@/lib/tab-storage';
 import type { Client } from '@/types/api';
 
 import { pageOf } from '../../route-handle';

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 import { normalisePhoneNumber } from '@/lib/phone-number';
-import { tabStorage } from '@/lib/tab-data';
+import { tabStorage } from '@/lib/tab-storage';
 
 import { contactProblem } from '../utils/contact';
 

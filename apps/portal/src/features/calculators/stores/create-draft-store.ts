@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 import { newSubmissionKey } from '@/lib/submission-key';
-import { tabStorage } from '@/lib/tab-data';
+import { tabStorage } from '@/lib/tab-storage';
 
 import { invalidContactFields } from '../utils/contact';
 

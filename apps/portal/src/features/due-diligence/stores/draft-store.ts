@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 import { newSubmissionKey } from '@/lib/submission-key';
-import { tabStorage } from '@/lib/tab-data';
+import { tabStorage } from '@/lib/tab-storage';
 
 /**
  * The form's text and amounts (not the file): they survive leaving the page and coming back, a reload, and a

@@ -10,7 +10,7 @@ import {
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
-import { tabStorage } from '@/lib/tab-data';
+import { tabStorage } from '@/lib/tab-storage';
 
 export type FrameworkInputs = {
   -readonly [K in keyof InsuranceFrameworkInput]: InsuranceFrameworkInput[K];
