@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { createJSONStorage, persist } from 'zustand/middleware';
+import { persist } from 'zustand/middleware';
 
 import { normalisePhoneNumber } from '@/lib/phone-number';
 import { tabStorage } from '@/lib/tab-storage';
@@ -40,7 +40,7 @@ export const useContactPrefillStore = create<ContactPrefillState>()(
     {
       name: 'calculator:contact',
       version: 1,
-      storage: createJSONStorage(() => tabStorage),
+      storage: tabStorage(),
       partialize: ({ owner, telephone }) => ({ owner, telephone }),
       // Read back as if typed: anything but an owner and a phone number (altered in the tab's storage) is forgotten,
       // and a phone number is read as it would be sent (`normalisePhoneNumber`).

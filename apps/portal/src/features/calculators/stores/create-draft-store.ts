@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { createJSONStorage, persist } from 'zustand/middleware';
+import { persist } from 'zustand/middleware';
 
 import { newSubmissionKey } from '@/lib/submission-key';
 import { tabStorage } from '@/lib/tab-storage';
@@ -226,7 +226,7 @@ export function createDraftStore<I extends object, Q, B>(
       {
         name,
         version: 1,
-        storage: createJSONStorage(() => tabStorage),
+        storage: tabStorage(),
         partialize: ({ owner, inputs, contact, estimate, submission }) => ({
           owner,
           inputs,

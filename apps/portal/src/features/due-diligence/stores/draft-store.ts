@@ -1,6 +1,6 @@
 import { FRAMEWORK_LIMITS } from '@firm/pricing';
 import { create } from 'zustand';
-import { createJSONStorage, persist } from 'zustand/middleware';
+import { persist } from 'zustand/middleware';
 
 import { newSubmissionKey } from '@/lib/submission-key';
 import { tabStorage } from '@/lib/tab-storage';
@@ -102,7 +102,7 @@ export const useDueDiligenceDraft = create<DraftStore>()(
     {
       name: 'due-diligence:draft',
       version: 1,
-      storage: createJSONStorage(() => tabStorage),
+      storage: tabStorage(),
       partialize: ({ owner, draft, pending, fileName }) => ({ owner, draft, pending, fileName }),
       merge: (persisted, current) => {
         const saved = (persisted ?? {}) as Partial<

@@ -8,7 +8,7 @@ import {
   type InsuranceFrameworkInput,
 } from '@firm/pricing';
 import { create } from 'zustand';
-import { createJSONStorage, persist } from 'zustand/middleware';
+import { persist } from 'zustand/middleware';
 
 import { tabStorage } from '@/lib/tab-storage';
 
@@ -57,7 +57,7 @@ export const useFrameworkStore = create<FrameworkState>()(
     {
       name: 'framework',
       version: 1,
-      storage: createJSONStorage(() => tabStorage),
+      storage: tabStorage(),
       partialize: ({ owner, inputs }) => ({ owner, inputs }),
       merge: (persisted, current) => {
         const saved = persisted as Partial<FrameworkState> | undefined;
