@@ -6,6 +6,7 @@ import { messageOf, TIMEOUT_MESSAGE } from './errors';
 import {
   ApiError,
   apiFetch,
+  boundedMessage,
   isJsonContentType,
   MAX_ERROR_MESSAGE,
   REQUEST_TIMEOUT_MS,
@@ -174,6 +175,25 @@ describe('apiFetch', () => {
       stubFetch(jsonResponse({ error: message }, { status: 400 }));
       expect((await rejectionOf(apiFetch('/api/demo'))).message).toBe(message);
     });
+  });
+});
+
+// The one cap of a failure's message, also for one read back from the tab's storage (a calculator's failed
+// submission): a message it has already cut is cut no further, so a stored message reads back as it was shown.
+describe('boundedMessage', () => {
+  it('should leave a message it has cut, or one within the limit, as it is', () => {
+    for (const message of [
+      'word '.repeat(400),
+      'x'.repeat(10_000),
+      '😀'.repeat(1_000),
+      `${'a'.repeat(MAX_ERROR_MESSAGE - 1)}.`,
+      'The connection to our server failed.',
+    ]) {
+      const cut = boundedMessage(message);
+      expect(cut.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE);
+      expect(boundedMessage(cut)).toBe(cut);
+    }
+    expect(boundedMessage('x'.repeat(MAX_ERROR_MESSAGE + 1))).toMatch(/^x+…$/);
   });
 });
 

@@ -181,10 +181,16 @@ export const MAX_ERROR_MESSAGE = 300;
  * there is none in the last third), never between the two halves of a character, and ends with an ellipsis.
  */
 export function failureMessage(payload: unknown, status: number, path: string): string {
-  return bounded(errorMessage(payload) ?? defaultApiErrorMessage(status, path));
+  return boundedMessage(errorMessage(payload) ?? defaultApiErrorMessage(status, path));
 }
 
-function bounded(message: string): string {
+/**
+ * A failure's message as the portal shows it: at most {@link MAX_ERROR_MESSAGE} characters (see
+ * {@link failureMessage}). A message already within the limit is itself, so a message kept as shown (a calculator's
+ * failed submission, in the tab's storage) reads back the same; one stored longer (altered in the tab, or kept by an
+ * older screen) is cut as an API's would be.
+ */
+export function boundedMessage(message: string): string {
   if (message.length <= MAX_ERROR_MESSAGE) return message;
   let cut = MAX_ERROR_MESSAGE - 1;
   // Not between a high and a low surrogate: half an emoji is drawn as a replacement character.

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { failureMessage, MAX_ERROR_MESSAGE } from '@/lib/api-client';
+
 import { createDraftStore, INTERRUPTED_MESSAGE, type ContactDetails } from './create-draft-store';
 
 const KEY = 'calculator:test';
@@ -317,6 +319,33 @@ describe('createDraftStore', () => {
         expect((await stored({ owner, estimate, submission: keyless })).submission).toEqual(
           keyless,
         );
+      });
+
+      // A known fault (the thirty-second session's notes): an API's message is shown at most 300 characters long, but a
+      // failed submission's message read back from the tab was shown as stored, at any length (altered in the tab,
+      // or kept by an older screen).
+      it('should show its message read back no longer than an API message is shown, cut the same way', async () => {
+        const long = `${'The team could not take these details. '.repeat(300)}Call us.`;
+        const cut = (await stored({ owner, estimate, submission: { ...failed, message: long } }))
+          .submission;
+        expect(cut).toEqual({ ...failed, message: failureMessage({ error: long }, 502, '/x') });
+        expect(cut.status === 'failed' && cut.message.length).toBeLessThanOrEqual(
+          MAX_ERROR_MESSAGE,
+        );
+        expect(cut.status === 'failed' && cut.message.endsWith('…')).toBe(true);
+        for (const message of ['😀'.repeat(5000), 'x'.repeat(MAX_ERROR_MESSAGE + 1)]) {
+          const state = await stored({ owner, estimate, submission: { ...failed, message } });
+          expect(state.submission).toEqual({
+            ...failed,
+            message: failureMessage({ error: message }, 502, '/x'),
+          });
+        }
+        // A message within the limit (as every message the screen stores is) reads back as it was.
+        const longest = 'y'.repeat(MAX_ERROR_MESSAGE);
+        expect(
+          (await stored({ owner, estimate, submission: { ...failed, message: longest } }))
+            .submission,
+        ).toEqual({ ...failed, message: longest });
       });
 
       it('should be forgotten when its body is not the one Calculate posts for the estimate shown', async () => {

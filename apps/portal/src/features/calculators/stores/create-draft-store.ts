@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
+import { boundedMessage } from '@/lib/api-client';
 import { newSubmissionKey } from '@/lib/submission-key';
 import { tabStorage } from '@/lib/tab-storage';
 
@@ -383,7 +384,8 @@ function storedSubmission<I, Q, B>(
     status,
     id,
     body: checked,
-    message,
+    // No longer than the API's messages are shown: a stored one may have been written at any length.
+    message: boundedMessage(message),
     ...keyed,
     ...(loggedOut === true ? { loggedOut: true } : {}),
     ...(unanswered === true ? { unanswered: true } : {}),
