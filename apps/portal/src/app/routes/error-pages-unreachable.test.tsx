@@ -1,12 +1,8 @@
-import { defaultTheme } from '@firm/ui';
-import { act, screen } from '@testing-library/react';
-import { startTransition, type ReactNode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { ThemeProvider } from 'styled-components';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 
 import { InsideMainLandmark } from '@/lib/main-landmark';
+import { renderingAsTheAppDoes, renderRoutesAsTheAppDoes } from '@/testing/render-as-the-app-does';
 
 import { NotFoundPage, RouteErrorPage } from './error-pages';
 
@@ -16,7 +12,7 @@ vi.mock('./route-error', () => {
 });
 
 async function renderAt(path: string, insideMain = false) {
-  const router = createMemoryRouter(
+  await renderRoutesAsTheAppDoes(
     [
       {
         path: '/',
@@ -29,35 +25,12 @@ async function renderAt(path: string, insideMain = false) {
       },
       { path: '*', element: <NotFoundPage /> },
     ],
-    { initialEntries: [path] },
-  );
-  await renderAsTheAppDoes(
-    <ThemeProvider theme={defaultTheme}>
-      <InsideMainLandmark value={insideMain}>
-        <RouterProvider router={router} />
-      </InsideMainLandmark>
-    </ThemeProvider>,
+    path,
+    (router) => <InsideMainLandmark value={insideMain}>{router}</InsideMainLandmark>,
   );
 }
 
-let root: Root | undefined;
-
-/** Renders as src/start.tsx does: the first render is a transition (React Router's navigations are too). */
-async function renderAsTheAppDoes(ui: ReactNode) {
-  const container = document.body.appendChild(document.createElement('div'));
-  root = createRoot(container);
-  await act(async () => startTransition(() => root?.render(ui)));
-}
-
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.replaceChildren();
-  vi.restoreAllMocks();
-});
+renderingAsTheAppDoes();
 
 describe('the error pages, when their code cannot be fetched', () => {
   it('should say the portal could not be loaded and offer to load the page again, as the entry does', async () => {

@@ -1,19 +1,16 @@
-import { defaultTheme } from '@firm/ui';
-import { act, screen } from '@testing-library/react';
-import { startTransition, type ReactNode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { createMemoryRouter, Outlet, RouterProvider } from 'react-router-dom';
-import { ThemeProvider } from 'styled-components';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { Outlet } from 'react-router-dom';
+import { describe, expect, it } from 'vitest';
 
 import { CLIENT_ROUTE_ID } from '@/hooks/use-loaded-client';
 import { makeClient } from '@/testing/fixtures';
+import { renderingAsTheAppDoes, renderRoutesAsTheAppDoes } from '@/testing/render-as-the-app-does';
 
 import { loadErrorPages, NotFoundPage, RouteErrorPage } from './error-pages';
 
 /** The router's error element and 404 page as app/router.tsx places them, under a client's route. */
 async function renderAt(path: string) {
-  const router = createMemoryRouter(
+  await renderRoutesAsTheAppDoes(
     [
       {
         id: CLIENT_ROUTE_ID,
@@ -34,33 +31,11 @@ async function renderAt(path: string) {
         ],
       },
     ],
-    { initialEntries: [path] },
-  );
-  await renderAsTheAppDoes(
-    <ThemeProvider theme={defaultTheme}>
-      <RouterProvider router={router} />
-    </ThemeProvider>,
+    path,
   );
 }
 
-let root: Root | undefined;
-
-/** Renders as src/start.tsx does: the first render is a transition (React Router's navigations are too). */
-async function renderAsTheAppDoes(ui: ReactNode) {
-  const container = document.body.appendChild(document.createElement('div'));
-  root = createRoot(container);
-  await act(async () => startTransition(() => root?.render(ui)));
-}
-
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.replaceChildren();
-  vi.restoreAllMocks();
-});
+renderingAsTheAppDoes();
 
 // The login page no longer loads the error pages' code before it is drawn (the bundle budget): the router's error
 // element and 404 page fetch it when needed, and the app fetches it once the first page is drawn.
