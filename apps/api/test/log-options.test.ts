@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STALLED_BODY_MESSAGE } from '../src/app.js';
@@ -14,6 +13,7 @@ import {
   outboxMails,
   type TestApp,
 } from './helper.js';
+import { rawExchange } from './hardening/support.js';
 
 describe('loggedUrl', () => {
   it.each([
@@ -233,15 +233,7 @@ describe.each(databases)('the server log of a body refused on its connection ($n
   });
 
   /** Sends `data`, keeps the connection open, and resolves with what came back once the server closed it. */
-  const held = (data: string) =>
-    new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1');
-      const chunks: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      socket.write(data);
-    });
+  const held = (data: string) => rawExchange(port, data, { hold: true });
 
   /** The log's lines (parsed) of the one request whose address was `url`. */
   const linesOf = (url: string) => {

@@ -1,10 +1,9 @@
-import { connect } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityHeaders } from '../../src/plugins/external/security.js';
 import { buildTestApp, databases, listenLocally, loginOpen, type TestApp } from '../helper.js';
-import { DUE_DILIGENCE_FIELDS, multipart, pdf } from './support.js';
+import { DUE_DILIGENCE_FIELDS, multipart, pdf, rawExchange } from './support.js';
 
 /**
  * Found by a black-box hostile run against the built server (a fresh data folder, the demo content, plain
@@ -12,16 +11,7 @@ import { DUE_DILIGENCE_FIELDS, multipart, pdf } from './support.js';
  */
 
 /** Sends raw bytes on a new connection and gives back everything the server sends until it closes. */
-function raw(port: number, data: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.write(data);
-  });
-}
+const raw = (port: number, data: string) => rawExchange(port, data, { hold: true });
 
 /** The headers of a raw answer, by lower-case name. */
 function headersOf(response: string): Record<string, string> {

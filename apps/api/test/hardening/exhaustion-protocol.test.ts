@@ -8,6 +8,7 @@ import {
   originForm,
 } from '../../src/app.js';
 import { buildTestApp, databases, listenLocally, loginOpen, type TestApp } from '../helper.js';
+import { rawExchange } from './support.js';
 
 /**
  * Sends raw bytes on one connection and gives back everything the server sends until it closes it, or until
@@ -361,15 +362,12 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
 
   it('should give a navigation whose headers came in two reads the page, anything else the JSON', async () => {
     const inTwo = (first: string, second: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1');
-        const chunks: Buffer[] = [];
-        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-        socket.on('error', reject);
-        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        socket.setNoDelay(true);
-        socket.write(first);
-        setTimeout(() => socket.write(second), 100);
+      rawExchange(port, first, {
+        hold: true,
+        after: (socket) => {
+          socket.setNoDelay(true);
+          setTimeout(() => socket.write(second), 100);
+        },
       });
     const cookie = `Cookie: x=${'a'.repeat(20_000)}\r\n\r\n`;
     const page = await inTwo(

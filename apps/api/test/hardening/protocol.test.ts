@@ -17,20 +17,18 @@ import {
 } from '../../src/app.js';
 import { securityHeaders } from '../../src/plugins/external/security.js';
 import { buildTestApp, databases, listenLocally, loginOpen } from '../helper.js';
-import { DUE_DILIGENCE_FIELDS, VALID_BODIES, multipart, pdf, walk } from './support.js';
+import {
+  DUE_DILIGENCE_FIELDS,
+  VALID_BODIES,
+  multipart,
+  pdf,
+  rawExchange,
+  walk,
+} from './support.js';
 
 /** Sends raw bytes on a new connection and gives back everything the server sends until it closes. */
-function raw(port: number, data: string | Buffer, { hold = false } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.write(data);
-    if (!hold) socket.end();
-  });
-}
+const raw = (port: number, data: string | Buffer, options?: { hold?: boolean }) =>
+  rawExchange(port, data, options);
 
 const jsonOf = (response: string) =>
   JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as unknown;

@@ -300,6 +300,28 @@ export async function secondInstance(t: TestApp): Promise<FastifyInstance> {
 }
 
 /**
+ * Sends raw bytes on a new connection to 127.0.0.1:`port` and gives back everything the server sends until it
+ * closes (as UTF-8). The connection is ended after the write unless `hold` (the server must close it then);
+ * `after` runs once the bytes are written (to send more later, say).
+ */
+export function rawExchange(
+  port: number,
+  data: string | Buffer,
+  { hold = false, after }: { hold?: boolean; after?: (socket: Socket) => void } = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.write(data);
+    after?.(socket);
+    if (!hold) socket.end();
+  });
+}
+
+/**
  * A raw connection to 127.0.0.1:`port`, once accepted, whose received bytes gather in `text` (as latin1); it is
  * added to `opened`, for the caller to destroy at the end.
  */
