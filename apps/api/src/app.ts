@@ -235,6 +235,15 @@ export const STALLED_BODY_MESSAGE =
 /** The code answerClientError knows that refusal by. */
 const STALLED_BODY = 'STALLED_BODY';
 
+/**
+ * Logged when a connection is closed because the rest of a body its answer did not wait for (a GET or HEAD with a
+ * Content-Length its client never fills, a refusal sent before the body) stopped arriving for IDLE_TIMEOUT_MS.
+ */
+export const STALLED_AFTER_ANSWER_MESSAGE =
+  'The rest of the request’s body stopped arriving after its answer was sent, so the connection was closed.';
+/** The code that close is logged with. */
+export const STALLED_AFTER_ANSWER = 'STALLED_BODY_AFTER_ANSWER';
+
 /** The router's limit on a path parameter (find-my-way's default, stated so the 404/405 check can use it). */
 const MAX_PARAM_LENGTH = 100;
 
@@ -468,6 +477,17 @@ function refusePipelined(
   response.end(body);
 }
 
+/**
+ * Per connection: how many bytes it had read when it last had no request in flight (every request whole and
+ * answered). More read since, with no request begun, is a request line or headers that stopped arriving.
+ */
+const readAtRest = new WeakMap<Duplex, number>();
+/** The code the 408 of a request whose line or headers stopped arriving is known by. */
+const STALLED_HEAD = 'STALLED_HEAD';
+
+/** Per connection: the request answered before its body had all arrived, and its answer's status. */
+const bodyAfterAnswer = new WeakMap<Socket, { request: IncomingMessage; status: number }>();
+
 /** Connections an answer has ended (or is ending): the requests behind it on them are not run. */
 const endedByAnswer = new WeakSet<Duplex>();
 /** Requests answered on their connection itself (a malformed body), never by their handler. */
@@ -597,9 +617,11 @@ function answerClientError(
         ? [408, 'Request Timeout', 'The request took too long to arrive.']
         : error.code === STALLED_BODY
           ? [408, 'Request Timeout', STALLED_BODY_MESSAGE]
-          : error.code === 'FRAGMENTED_BODY'
-            ? [400, 'Bad Request', FRAGMENTED_BODY_MESSAGE]
-            : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
+          : error.code === STALLED_HEAD
+            ? [408, 'Request Timeout', 'The request took too long to arrive.']
+            : error.code === 'FRAGMENTED_BODY'
+              ? [400, 'Bad Request', FRAGMENTED_BODY_MESSAGE]
+              : [400, 'Bad Request', 'Bad request: it is not well-formed HTTP.'];
   const start = requestLineOf(error);
   // A HEAD is answered with the headers alone (RFC 9110 §9.3.2), these refusals too.
   const head = start?.method === 'HEAD';
@@ -1206,6 +1228,31 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     response.setMaxListeners(RESPONSE_CLOSE_LISTENERS);
     trackAnswer(request, response);
+    // Answered before its body has all arrived (a GET that declared one and never reads it, a refusal before the
+    // body): Node reads and drops the rest, and meanwhile gives the connection its keep-alive limit (Fastify's
+    // 72 s), not the idle one, as if it were idle between requests. A client that declared ten bytes and sent
+    // three held the connection that long for nothing, whatever the idle limit (found by the thirty-third
+    // session's probe). It is not idle: the request is still arriving. So it gets the idle limit, reset by each
+    // byte that does arrive (a body sent in full is still read, and the connection kept); at the limit the
+    // connection closes (the 'timeout' listener below: its answer has gone, no other can be given).
+    response.once('finish', () => {
+      const { socket } = request;
+      if (request.complete || socket.destroyed || typeof socket.setTimeout !== 'function') return;
+      const idle = fastify.server.timeout;
+      if (idle > 0) socket.setTimeout(idle);
+      bodyAfterAnswer.set(socket, { request, status: response.statusCode });
+    });
+    // The connection is at rest once this request is whole and answered, and none after it has begun.
+    const atRest = () => {
+      const { socket } = request;
+      if (!socket.destroyed && (unanswered.get(socket)?.size ?? 0) === 0) {
+        readAtRest.set(socket, socket.bytesRead);
+      }
+    };
+    response.once('close', () => {
+      if (request.complete) atRest();
+      else request.once('end', atRest);
+    });
     if (
       request.headers['transfer-encoding'] !== undefined ||
       request.headers['content-length'] !== undefined
@@ -1384,6 +1431,32 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
         const error = Object.assign(new Error(STALLED_BODY_MESSAGE), { code: STALLED_BODY });
         answerClientError(error, socket, everyAnswer);
         return;
+      }
+      // A request line or headers that stopped arriving (bytes read since the connection was last at rest, and no
+      // request begun from them): told so, 408, as a body that stops is, rather than closed without a word (carried
+      // as "no 408 for a partial request line" since the eighteenth session; found again by the thirty-third).
+      // Bytes read in the same read as the request before them are not seen: such a connection is closed as before.
+      const after = bodyAfterAnswer.get(socket);
+      const bodyLeft = after !== undefined && !after.request.complete;
+      if (owed.length === 0 && !bodyLeft && socket.bytesRead > (readAtRest.get(socket) ?? 0)) {
+        const error = Object.assign(new Error('The request took too long to arrive.'), {
+          code: STALLED_HEAD,
+        });
+        answerClientError(error, socket, everyAnswer);
+        return;
+      }
+      // The body of a request already answered stopped arriving (see the 'request' listener above): logged once,
+      // as the stalled body's 408 is, and closed.
+      if (owed.length === 0 && after !== undefined && bodyLeft) {
+        const log = replies.get(after.request)?.log ?? fastify.log;
+        const { method, url } = after.request;
+        log.info(
+          {
+            refusal: { code: STALLED_AFTER_ANSWER, message: STALLED_AFTER_ANSWER_MESSAGE },
+            request: { method, url: loggedUrl(url ?? '/'), status: after.status },
+          },
+          'Connection closed',
+        );
       }
       socket.destroy();
     });

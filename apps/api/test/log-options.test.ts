@@ -1,6 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STALLED_BODY_MESSAGE } from '../src/app.js';
+import {
+  STALLED_AFTER_ANSWER,
+  STALLED_AFTER_ANSWER_MESSAGE,
+  STALLED_BODY_MESSAGE,
+} from '../src/app.js';
 import { randomToken } from '../src/crypto.js';
 import { loggedUrl, loggerOptions } from '../src/log-options.js';
 import {
@@ -315,5 +319,24 @@ describe.each(databases)('the server log of a body refused on its connection ($n
       expect(JSON.stringify(own), url).not.toContain('"stack"');
     }
     expect(lines.filter((line) => line.includes(token))).toEqual([]);
+  });
+
+  it('should log once, at info, a connection closed because a body stopped arriving after its answer', async () => {
+    const answer = await held(
+      'GET /api/demo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\nabc',
+    );
+    expect(answer.match(/HTTP\/1\.1 \d{3} /g)).toEqual(['HTTP/1.1 200 ']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const own = linesOf('/api/demo');
+    expect(own.map((line) => line.msg)).toEqual([
+      'incoming request',
+      'request completed',
+      'Connection closed',
+    ]);
+    expect(own[2]).toMatchObject({
+      level: 30,
+      refusal: { code: STALLED_AFTER_ANSWER, message: STALLED_AFTER_ANSWER_MESSAGE },
+      request: { method: 'GET', url: '/api/demo', status: 200 },
+    });
   });
 });

@@ -593,6 +593,91 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
     expect(pipelined.match(/HTTP\/1\.1 \d{3} /g)).toEqual(['HTTP/1.1 200 ', 'HTTP/1.1 408 ']);
   });
 
+  // Found by the thirty-third session: a request answered before its body had all arrived (a GET declaring a body
+  // it never sends in full, a 404 before the body) kept its connection for Fastify's keep-alive limit (72 s), not
+  // the idle one, with nothing arriving. It closes at the idle limit now; no second answer is written.
+  it('should close a connection whose body stops arriving after its answer, at the idle limit', async () => {
+    const cases = [
+      ['GET /api/demo', 'Content-Length: 10\r\n\r\nabc', 200],
+      ['HEAD /api/demo', 'Content-Length: 10\r\n\r\nabc', 200],
+      ['GET /api/demo', 'Transfer-Encoding: chunked\r\n\r\n5\r\nab', 200],
+      ['GET /api/no-such-client/info', 'Content-Length: 10\r\n\r\nabc', 404],
+    ] as const;
+    const outcomes = await Promise.all(
+      cases.map(async ([line, rest, status]) => {
+        const started = Date.now();
+        const socket = connect(port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', () => undefined);
+        socket.write(`${line} HTTP/1.1\r\nHost: localhost\r\n${rest}`);
+        const closed = await new Promise<boolean>((resolve) => {
+          const giveUp = setTimeout(() => resolve(false), IDLE_MS + 8_000);
+          socket.on('close', () => {
+            clearTimeout(giveUp);
+            resolve(true);
+          });
+        });
+        socket.destroy();
+        const answer = Buffer.concat(chunks).toString('latin1');
+        return { line, rest, status, closed, elapsed: Date.now() - started, answer };
+      }),
+    );
+    for (const { line, rest, status, closed, elapsed, answer } of outcomes) {
+      const what = `${line} ${rest}`;
+      expect(closed, what).toBe(true);
+      expect(elapsed, what).toBeGreaterThanOrEqual(IDLE_MS - 50);
+      expect(answer.match(/HTTP\/1\.1 \d{3} /g), what).toEqual([`HTTP/1.1 ${status} `]);
+    }
+  });
+
+  // Carried as "no 408 for a partial request line": a request line or headers that stop arriving were closed at
+  // the idle limit without a word. They get the 408 a body that stops gets; a connection that sent nothing is still
+  // closed without one.
+  it('should answer a request line or headers that stop arriving with 408 JSON { error } at the idle limit', async () => {
+    const started = Date.now();
+    const [line, headers, nothing] = await Promise.all([
+      raw(port, 'GET /api/demo/cont', { hold: true }),
+      raw(port, 'GET /api/demo HTTP/1.1\r\nHost: localhost\r\nAccept: app', { hold: true }),
+      raw(port, '', { hold: true }),
+    ]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS - 50);
+    for (const [answer, what] of [
+      [line, 'a request line cut short'],
+      [headers, 'headers cut short'],
+    ] as const) {
+      expect(answer, what).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(answer.match(/HTTP\/1\.1 \d{3} /g), what).toHaveLength(1);
+      expectEveryAnswersHeaders(answer, what);
+      expect(headersOf(answer).get('connection'), what).toBe('close');
+      expect(jsonOf(answer), what).toEqual({ error: 'The request took too long to arrive.' });
+    }
+    expect(nothing).toBe('');
+  });
+
+  it('should still read the rest of an unread body that keeps arriving, and keep the connection', async () => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    socket.write('GET /api/demo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 8\r\n\r\nab');
+    // The other six bytes one at a time, each within the idle limit, together well past it.
+    for (const byte of 'cdefgh') {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS / 4));
+      socket.write(byte);
+    }
+    socket.write('GET /api/demo HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const deadline = Date.now() + 5_000;
+    while ((received.match(/HTTP\/1\.1 200 /g) ?? []).length < 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(received.match(/HTTP\/1\.1 \d{3} /g)).toEqual(['HTTP/1.1 200 ', 'HTTP/1.1 200 ']);
+    expect(closed).toBe(false);
+    socket.destroy();
+  });
+
   it('should answer a client that stops sending mid-upload with 408, and leave no part of the file', async () => {
     const cookie = await loginOpen(t.app);
     const form = multipart(DUE_DILIGENCE_FIELDS, { filename: 'report.pdf', content: pdf(200_000) });
