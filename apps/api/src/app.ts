@@ -1791,8 +1791,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     } else {
       // A refusal is no fault of the code: what was refused and why, without a stack (found by the twentieth
       // session's API probe: every 401 of a flood of requests wrote one, thousands of lines of them).
+      // A request the server cannot read (an HTTP version it does not speak: 505) is the client's fault, logged as
+      // any other 4xx refusal; it was logged at warn, as the server's own refusals past 500 are (carried since the
+      // thirtieth session).
       const { code, message } = error as { code?: unknown; message?: unknown };
-      request.log[status >= 500 ? 'warn' : 'info'](
+      request.log[status >= 500 && !MALFORMED_REQUESTS.has(error) ? 'warn' : 'info'](
         { refusal: { code, message }, request: context },
         'Request refused',
       );

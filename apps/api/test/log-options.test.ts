@@ -4,6 +4,7 @@ import {
   STALLED_AFTER_ANSWER,
   STALLED_AFTER_ANSWER_MESSAGE,
   STALLED_BODY_MESSAGE,
+  UNSUPPORTED_VERSION_MESSAGE,
 } from '../src/app.js';
 import { randomToken } from '../src/crypto.js';
 import { loggedUrl, loggerOptions } from '../src/log-options.js';
@@ -319,6 +320,23 @@ describe.each(databases)('the server log of a body refused on its connection ($n
       expect(JSON.stringify(own), url).not.toContain('"stack"');
     }
     expect(lines.filter((line) => line.includes(token))).toEqual([]);
+  });
+
+  it('should log a 505 (an HTTP version it does not speak, the client’s fault) at info, as other refusals', async () => {
+    const answer = await held('GET /api/demo/content HTTP/2.0\r\nHost: localhost\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 505 /);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const own = linesOf('/api/demo/content');
+    expect(own.map((line) => line.msg)).toEqual([
+      'incoming request',
+      'Request refused',
+      'request completed',
+    ]);
+    expect(own[1]).toMatchObject({
+      level: 30,
+      refusal: { message: UNSUPPORTED_VERSION_MESSAGE },
+      request: { method: 'GET', url: '/api/demo/content', status: 505 },
+    });
   });
 
   it('should log once, at info, a connection closed because a body stopped arriving after its answer', async () => {
