@@ -1317,6 +1317,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     url === '/api' || url.startsWith('/api/') || url.startsWith('/media/')
       ? [...new Set(routes.filter((r) => r.pattern.test(url)).flatMap((r) => r.methods))]
       : [];
+  /** `Allow` for `OPTIONS *`: every method some address takes (the portal's pages GET and HEAD), and OPTIONS. */
+  const serverMethods = (): string =>
+    [...new Set(['GET', 'HEAD', ...routes.flatMap((r) => r.methods), 'OPTIONS'])].join(', ');
   /** `Allow` for a CONNECT to a path: a known /api or /media path's methods; the portal's pages and files GET and HEAD. */
   function allowedAt(target: string): string {
     const url = target.split(/[?#]/)[0] ?? '/';
@@ -1571,6 +1574,18 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
     // redirected to a client's login page (found by the twenty-third session's API probe).
     if (!request.url.startsWith('/') && request.method !== 'OPTIONS') {
       done(malformedRequest('Bad request: the address must be a path starting with /.'));
+      return;
+    }
+    // `OPTIONS *` asks about the server as a whole (RFC 9110 §9.3.7): it was a 404, as for an unknown address
+    // (carried as "OPTIONS * 404"). It is a 200 with no content and `Allow` naming every method some address takes,
+    // OPTIONS for this one; no route is added for it (the route table is what the fuzz and tenancy tests walk).
+    if (request.url === '*') {
+      void reply
+        .code(200)
+        .headers(everyAnswer)
+        .header('allow', serverMethods())
+        .header('cache-control', 'no-store')
+        .send();
       return;
     }
     if (request.originalUrl.includes('#')) {

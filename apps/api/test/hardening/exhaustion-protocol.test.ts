@@ -443,7 +443,7 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
     });
   });
 
-  it('should refuse an asterisk-form target but for OPTIONS with 400 JSON { error }', async () => {
+  it('should refuse an asterisk-form target but for OPTIONS with 400 JSON { error }, and answer OPTIONS * with Allow', async () => {
     // `*` is a target for OPTIONS alone (RFC 9112 §3.2.4): `GET *` was routed as the root and redirected to a
     // client's login page (found by the twenty-third session's API probe).
     for (const method of ['GET', 'HEAD', 'POST', 'DELETE']) {
@@ -457,11 +457,29 @@ describe.each(databases)('odd clients on one connection ($name)', (target) => {
           error: 'Bad request: the address must be a path starting with /.',
         });
     }
+    // `OPTIONS *` asks about the server itself (RFC 9110 §9.3.7): a 200 with no content and the methods the server
+    // takes anywhere, not the 404 of an unknown address (carried as "OPTIONS * 404" until the thirty-third session).
     const options = await exchange(
       port,
       'OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
     );
-    expect(statuses(options)).toEqual([404]);
+    expect(statuses(options)).toEqual([200]);
+    const [answer] = answers(options);
+    const allow = /^allow: (.*)$/im
+      .exec(answer?.head ?? '')?.[1]
+      ?.trim()
+      .split(/, */);
+    expect(allow).toEqual(['GET', 'HEAD', 'POST', 'OPTIONS']);
+    expect(answer?.head).toMatch(/^content-length: 0$/im);
+    expect(answer?.head).toMatch(/^cache-control: no-store$/im);
+    expect(answer?.head).toMatch(/^x-content-type-options: nosniff$/im);
+    expect(answer?.body).toBe('');
+    // Still a request like any other: a Host the server does not answer for is refused first.
+    const misdirected = await exchange(
+      port,
+      'OPTIONS * HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n',
+    );
+    expect(statuses(misdirected)).toEqual([421]);
   });
 
   it('should refuse a second Host, Content-Type, Idempotency-Key or Referer header with 400 JSON { error }', async () => {
