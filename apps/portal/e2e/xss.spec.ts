@@ -363,18 +363,24 @@ test('no payload runs on any page, even with the CSP switched off (the sanitiser
   await context.close();
 });
 
-test('every page answer carries the CSP, and nothing runs or is even blocked by it', async ({
-  browser,
-}) => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const found = await trap(context, page);
+/** The page's document answers from now on, each with its CSP header (grows as the page navigates). */
+function documentsOf(page: Page): { url: string; csp: string | undefined }[] {
   const documents: { url: string; csp: string | undefined }[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() === 'document') {
       documents.push({ url: response.url(), csp: response.headers()['content-security-policy'] });
     }
   });
+  return documents;
+}
+
+test('every page answer carries the CSP, and nothing runs or is even blocked by it', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const found = await trap(context, page);
+  const documents = documentsOf(page);
   await loginOpen(page, PREFIX);
   await settle(page, 'dashboard');
   const [first] = content.articles;
@@ -516,12 +522,7 @@ test("the login link's Continue page shows the names a request typed, and the cl
   const context = await browser.newContext({ bypassCSP: true });
   const page = await context.newPage();
   const found = await trap(context, page);
-  const documents: { url: string; csp: string | undefined }[] = [];
-  page.on('response', (response) => {
-    if (response.request().resourceType() === 'document') {
-      documents.push({ url: response.url(), csp: response.headers()['content-security-policy'] });
-    }
-  });
+  const documents = documentsOf(page);
   const user = {
     ...newUser('continue'),
     first_name: `<math><mtext><table><mglyph><style><img src=x onerror=__xss('continue-first')>`,

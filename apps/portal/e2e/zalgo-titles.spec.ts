@@ -96,11 +96,17 @@ async function settle(page: Page) {
   await page.evaluate(() => document.fonts.ready);
 }
 
-/** A screenshot of the whole page once two in a row are the same (an image or a shadow may still be drawn). */
+/**
+ * A screenshot of the whole page once two in a row are the same (an image or a shadow may still be drawn). Videos
+ * are masked (the comparisons leave their boxes out anyway): while one is still loading, on a busy machine, its
+ * controls draw Chromium's loading dots, which `animations: 'disabled'` does not stop.
+ */
 async function stableScreenshot(page: Page): Promise<Buffer> {
-  let last = await page.screenshot({ fullPage: true, animations: 'disabled' });
+  const shot = () =>
+    page.screenshot({ fullPage: true, animations: 'disabled', mask: [page.locator('video')] });
+  let last = await shot();
   for (let attempt = 0; attempt < 10; attempt += 1) {
-    const next = await page.screenshot({ fullPage: true, animations: 'disabled' });
+    const next = await shot();
     if (next.equals(last)) return next;
     last = next;
   }
