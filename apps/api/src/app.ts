@@ -484,6 +484,12 @@ function refusePipelined(
 const readAtRest = new WeakMap<Duplex, number>();
 /** The code the 408 of a request whose line or headers stopped arriving is known by. */
 const STALLED_HEAD = 'STALLED_HEAD';
+/**
+ * Bytes read at rest that are not yet a request: one empty line (CR LF), which some clients send after a body and
+ * which a server ignores (RFC 9112 §2.2). A connection that sent no more is idle, closed without a word at its
+ * limit as one that sent nothing; any more (the shortest method is three letters) is a request that stopped.
+ */
+const STRAY_EMPTY_LINE_BYTES = 2;
 
 /** Per connection: the request answered before its body had all arrived, and its answer's status. */
 const bodyAfterAnswer = new WeakMap<Socket, { request: IncomingMessage; status: number }>();
@@ -1441,7 +1447,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
       // Bytes read in the same read as the request before them are not seen: such a connection is closed as before.
       const after = bodyAfterAnswer.get(socket);
       const bodyLeft = after !== undefined && !after.request.complete;
-      if (owed.length === 0 && !bodyLeft && socket.bytesRead > (readAtRest.get(socket) ?? 0)) {
+      if (
+        owed.length === 0 &&
+        !bodyLeft &&
+        socket.bytesRead - (readAtRest.get(socket) ?? 0) > STRAY_EMPTY_LINE_BYTES
+      ) {
         const error = Object.assign(new Error('The request took too long to arrive.'), {
           code: STALLED_HEAD,
         });

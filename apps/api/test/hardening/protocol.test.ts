@@ -636,15 +636,19 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
   // closed without one.
   it('should answer a request line or headers that stop arriving with 408 JSON { error } at the idle limit', async () => {
     const started = Date.now();
-    const [line, headers, nothing] = await Promise.all([
+    const [line, headers, nothing, emptyLine, shortest] = await Promise.all([
       raw(port, 'GET /api/demo/cont', { hold: true }),
       raw(port, 'GET /api/demo HTTP/1.1\r\nHost: localhost\r\nAccept: app', { hold: true }),
       raw(port, '', { hold: true }),
+      // One empty line is no request (RFC 9112 §2.2: ignored): idle, as a connection that sent nothing.
+      raw(port, '\r\n', { hold: true }),
+      raw(port, 'GET', { hold: true }),
     ]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS - 50);
     for (const [answer, what] of [
       [line, 'a request line cut short'],
       [headers, 'headers cut short'],
+      [shortest, 'a method alone'],
     ] as const) {
       expect(answer, what).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
       expect(answer.match(/HTTP\/1\.1 \d{3} /g), what).toHaveLength(1);
@@ -653,6 +657,7 @@ describe.each(databases)('HTTP the parser refuses, and silent clients ($name)', 
       expect(jsonOf(answer), what).toEqual({ error: 'The request took too long to arrive.' });
     }
     expect(nothing).toBe('');
+    expect(emptyLine).toBe('');
   });
 
   it('should still read the rest of an unread body that keeps arriving, and keep the connection', async () => {
