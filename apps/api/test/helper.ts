@@ -199,8 +199,8 @@ export function loginLinkToken(mail: string): string {
   return match[1];
 }
 
-/** Logs in to a magic-link client the whole way: login POST, mail from the outbox, link POST. */
-export async function loginMagic(
+/** Asks a magic-link client for a login link (the login POST) and gives its token, read from the mail written. */
+export async function askLoginLinkToken(
   t: TestApp,
   prefix = 'northbank',
   person: Partial<typeof PERSON> = {},
@@ -216,7 +216,16 @@ export async function loginMagic(
   const mails = await outboxMails(t.dataDir);
   const mail = mails[before];
   if (mail === undefined) throw new Error('No login mail was written');
-  const token = loginLinkToken(mail);
+  return loginLinkToken(mail);
+}
+
+/** Logs in to a magic-link client the whole way: login POST, mail from the outbox, link POST. */
+export async function loginMagic(
+  t: TestApp,
+  prefix = 'northbank',
+  person: Partial<typeof PERSON> = {},
+): Promise<string> {
+  const token = await askLoginLinkToken(t, prefix, person);
   const link = await t.app.inject({
     method: 'POST',
     url: `/api/${prefix}/login/link`,

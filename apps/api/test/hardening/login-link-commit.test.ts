@@ -1,14 +1,7 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  PERSON,
-  buildTestApp,
-  loginLinkToken,
-  outboxMails,
-  sessionCookie,
-  type TestApp,
-} from '../helper.js';
+import { askLoginLinkToken, buildTestApp, sessionCookie, type TestApp } from '../helper.js';
 import { commitElsewhereBefore } from './support.js';
 
 /**
@@ -37,19 +30,7 @@ describe('a login link used while another connection commits (SQLite)', () => {
     await t.close();
   });
 
-  async function requestToken(email: string): Promise<string> {
-    const before = (await outboxMails(t.dataDir)).length;
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/northbank/login',
-      payload: { ...PERSON, email },
-    });
-    expect(response.statusCode).toBe(200);
-    await t.app.background.drain();
-    const mail = (await outboxMails(t.dataDir))[before];
-    if (mail === undefined) throw new Error('no login mail');
-    return loginLinkToken(mail);
-  }
+  const requestToken = (email: string) => askLoginLinkToken(t, 'northbank', { email });
 
   it('should log in with a good link whenever another connection commits, and spend it once', async () => {
     const token = await requestToken('commit-race@example.com');

@@ -15,6 +15,7 @@ import { TOO_MANY_ATTEMPTS } from '../../src/routes/api/login.js';
 import { IDEMPOTENCY_KEY_REUSED } from '../../src/services/idempotency.js';
 import { importContent } from '../../src/services/content-import.js';
 import {
+  askLoginLinkToken,
   buildTestApp,
   databases,
   FIXTURE_CONTENT,
@@ -161,19 +162,7 @@ describe.each(databases)('races over one link, one session and one key ($name)',
   });
 
   /** Asks northbank for a login link for `email` and gives its token (from the mail). */
-  async function linkFor(email: string): Promise<string> {
-    const before = (await outboxMails(t.dataDir)).length;
-    const asked = await t.app.inject({
-      method: 'POST',
-      url: '/api/northbank/login',
-      payload: { ...PERSON, email },
-    });
-    expect(asked.statusCode).toBe(200);
-    await t.app.background.drain();
-    const mail = (await outboxMails(t.dataDir))[before];
-    if (mail === undefined) throw new Error('no login mail');
-    return loginLinkToken(mail);
-  }
+  const linkFor = (email: string) => askLoginLinkToken(t, 'northbank', { email });
 
   it('should log in exactly once when one link is used by many Continue POSTs at once, while scanners open it', async () => {
     const email = 'race-link@example.com';
