@@ -544,7 +544,12 @@ function endsConnection(response: ServerResponse): boolean {
 }
 
 /** Notes a request as being answered until its response closes (sent, or the connection gone). */
-function trackAnswer(request: IncomingMessage, response: ServerResponse): void {
+function trackAnswer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  /** Runs once the answer has closed, after it counts as answered (one listener for both). */
+  afterClose?: () => void,
+): void {
   const pending = unanswered.get(request.socket) ?? new Set<ServerResponse>();
   unanswered.set(request.socket, pending);
   noteArrival(request, pending.size);
@@ -556,6 +561,7 @@ function trackAnswer(request: IncomingMessage, response: ServerResponse): void {
       pending.delete(response);
       noteAnswered(request);
       resolve();
+      afterClose?.();
     }),
   );
   if (earlier === undefined) {
@@ -1233,29 +1239,31 @@ async function app(fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.server.removeAllListeners('request');
   fastify.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     response.setMaxListeners(RESPONSE_CLOSE_LISTENERS);
-    trackAnswer(request, response);
-    // Answered before its body has all arrived (a GET that declared one and never reads it, a refusal before the
-    // body): Node reads and drops the rest, and meanwhile gives the connection its keep-alive limit (Fastify's
-    // 72 s), not the idle one, as if it were idle between requests. A client that declared ten bytes and sent
-    // three held the connection that long for nothing, whatever the idle limit (found by the thirty-third
-    // session's probe). It is not idle: the request is still arriving. So it gets the idle limit, reset by each
-    // byte that does arrive (a body sent in full is still read, and the connection kept); at the limit the
-    // connection closes (the 'timeout' listener below: its answer has gone, no other can be given).
-    response.once('finish', () => {
+    trackAnswer(request, response, () => {
       const { socket } = request;
-      if (request.complete || socket.destroyed || typeof socket.setTimeout !== 'function') return;
-      const idle = fastify.server.timeout;
-      if (idle > 0) socket.setTimeout(idle);
-      bodyAfterAnswer.set(socket, { request, status: response.statusCode });
-    });
-    // The connection is at rest once this request is whole and answered, and none after it has begun.
-    const atRest = () => {
-      const { socket } = request;
-      if (!socket.destroyed && (unanswered.get(socket)?.size ?? 0) === 0) {
-        readAtRest.set(socket, socket.bytesRead);
+      // Answered before its body has all arrived (a GET that declared one and never reads it, a refusal before
+      // the body): Node reads and drops the rest, and meanwhile gives the connection its keep-alive limit
+      // (Fastify's 72 s), not the idle one, as if it were idle between requests. A client that declared ten bytes
+      // and sent three held the connection that long for nothing, whatever the idle limit (found by the
+      // thirty-third session's probe). It is not idle: the request is still arriving. So it gets the idle limit,
+      // reset by each byte that does arrive (a body sent in full is still read, and the connection kept); at the
+      // limit the connection closes (the 'timeout' listener below: its answer has gone, no other can be given).
+      if (
+        response.writableFinished &&
+        !request.complete &&
+        !socket.destroyed &&
+        typeof socket.setTimeout === 'function'
+      ) {
+        const idle = fastify.server.timeout;
+        if (idle > 0) socket.setTimeout(idle);
+        bodyAfterAnswer.set(socket, { request, status: response.statusCode });
       }
-    };
-    response.once('close', () => {
+      // The connection is at rest once this request is whole and answered, and none after it has begun.
+      const atRest = () => {
+        if (!socket.destroyed && (unanswered.get(socket)?.size ?? 0) === 0) {
+          readAtRest.set(socket, socket.bytesRead);
+        }
+      };
       if (request.complete) atRest();
       else request.once('end', atRest);
     });
