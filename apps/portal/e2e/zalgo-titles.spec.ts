@@ -88,12 +88,26 @@ async function marked(page: Page, text: string) {
   }, text);
 }
 
-/** Waits for the page's images to be drawn, so two screenshots differ only by what the test changed. */
+/**
+ * Waits for the page's images and fonts to be drawn and for its scrolling to end, so that the titles are measured
+ * where the screenshots show them and two screenshots differ only by what the test changed. A new page scrolls
+ * smoothly back to the top (useScrollToTop), and the article's related list is sticky: measured mid-scroll, its
+ * title's box was 38 px below where it was drawn (the fresh-clone CI failure of session 33).
+ */
 async function settle(page: Page) {
   await page.evaluate(() =>
     Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))),
   );
   await page.evaluate(() => document.fonts.ready);
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    // Still for ten frames in a row: smooth scrolling moves the page every frame until it ends.
+    for (let still = 0, last = scrollY; still < 10;) {
+      await frame();
+      still = scrollY === last ? still + 1 : 0;
+      last = scrollY;
+    }
+  });
 }
 
 /**
