@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { maxHeaderSize, type IncomingMessage, type Server } from 'node:http';
 import { Socket } from 'node:net';
 import { SharedCheck } from '../db/committed-reads.js';
 
@@ -20,11 +20,21 @@ import { SharedCheck } from '../db/committed-reads.js';
  * new as the moment each such request was sent, and the database as it was at the check is a correct answer
  * to every one of them (a commit before a request was sent is seen; a commit after is concurrent with it).
  *
+ * A request with a body is judged (its session looked up) once its body has arrived, which may be many polls,
+ * even minutes, after its headers: a check of the turn its headers came in would answer it with the database as
+ * it was before the rest was sent (a session logged out on another instance, or ended by the staff tool, before
+ * the body's last byte was sent, used to store a quote and mail the team). It shares its turn's check only when
+ * it is judged still within that turn with the whole of it read (a calculator's POST, headers and body sent in
+ * one write): then every byte of it came in that poll's first read of its connection, since nothing of an earlier
+ * request is left on the connection (the rules below) and the request is smaller than one read
+ * ({@link MAX_SHARING_BODY_BYTES} of body at most, and no more header bytes than Node's limit; libuv reads a
+ * connection again within one poll only after a read that filled its whole 64 KiB buffer), so every byte was
+ * there when the poll returned, as for a request without a body.
+ *
  * Requests that cannot be shown to have arrived that way check for themselves:
- * - a request with a body: it is judged (its session looked up) once its body has arrived, which may be many
- *   polls, even minutes, after its headers; a check of the turn its headers came in would answer it with the
- *   database as it was before the rest was sent (a session logged out on another instance, or ended by the
- *   staff tool, before the body's last byte was sent, used to store a quote and mail the team);
+ * - a request with a body judged in a later turn than its headers came in, or not yet wholly read when judged
+ *   (an upload's session is looked up before its body is read), or with a body of an unknown length (chunked) or
+ *   over {@link MAX_SHARING_BODY_BYTES};
  * - a request behind another on the same connection (pipelined, or sent after an answer that went out in this
  *   turn): its bytes may have been read after the poll returned (libuv goes on reading a connection, within
  *   the same poll, while its reads fill the whole buffer);
@@ -37,6 +47,15 @@ import { SharedCheck } from '../db/committed-reads.js';
 
 /** Below libuv's 1,024 events a poll, with room for the descriptors that are not connections. */
 export const MAX_SHARING_CONNECTIONS = 900;
+
+/**
+ * The largest body a request may share its turn's check with (see above): with Node's header limit (16 KiB by
+ * default, `http.maxHeaderSize`), well within the 64 KiB a connection is read by at a time.
+ */
+export const MAX_SHARING_BODY_BYTES = 8 * 1024;
+
+/** The bytes libuv reads from a connection at a time: a request smaller than this is read whole by one read. */
+const READ_BYTES = 64 * 1024;
 
 let turn: SharedCheck | undefined;
 
@@ -84,24 +103,31 @@ export function countConnections(server: Server): void {
  */
 export function noteArrival(request: IncomingMessage, answersPending: number): void {
   const socket = request.socket;
-  if (!(socket instanceof Socket) || answersPending > 0 || hasBody(request)) return;
+  if (!(socket instanceof Socket) || answersPending > 0) return;
+  const body = bodyOf(request);
+  if (body === 'unknown' || body > MAX_SHARING_BODY_BYTES) return;
+  if (body > 0 && body + maxHeaderSize >= READ_BYTES) return;
   if (openConnections >= MAX_SHARING_CONNECTIONS || !countedSockets.has(socket)) return;
   const last = lastAnswerIn.get(socket);
   const now = currentTurn();
   if (last === null || last === now) return;
   arrivedIn.set(request, now);
+  if (body > 0) withBody.add(request);
 }
 
+/** Requests with a body noted as arriving in a turn: they share its check only if wholly read within it. */
+const withBody = new WeakSet<IncomingMessage>();
+
 /**
- * Whether a body follows the request's headers (HTTP/1.1 message framing: a transfer coding, or a length other
- * than 0; Node's parser has already refused a length it cannot read).
+ * The length of the body that follows the request's headers (HTTP/1.1 message framing: 0 for none), or
+ * `'unknown'` for a transfer coding (chunked). Node's parser has already refused a length it cannot read.
  */
-function hasBody(request: IncomingMessage): boolean {
+function bodyOf(request: IncomingMessage): number | 'unknown' {
+  if (request.headers['transfer-encoding'] !== undefined) return 'unknown';
   const length = request.headers['content-length'];
-  return (
-    request.headers['transfer-encoding'] !== undefined ||
-    (length !== undefined && Number(length) !== 0)
-  );
+  if (length === undefined) return 0;
+  const bytes = Number(length);
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : 'unknown';
 }
 
 /** Notes that the answer to `request` has gone out, or will not (its response closed). */
@@ -116,5 +142,10 @@ export function noteAnswered(request: IncomingMessage): void {
 
 /** The check a request may share with the others of its turn, or `undefined` if it checks for itself. */
 export function sharedCheckOf(request: IncomingMessage): SharedCheck | undefined {
-  return arrivedIn.get(request);
+  const arrived = arrivedIn.get(request);
+  // A request with a body: only while its turn lasts (`turn` is cleared at its end) and once wholly read.
+  if (arrived !== undefined && withBody.has(request) && (turn !== arrived || !request.complete)) {
+    return undefined;
+  }
+  return arrived;
 }

@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SharedCheck } from '../../src/db/committed-reads.js';
 import {
+  MAX_SHARING_BODY_BYTES,
   MAX_SHARING_CONNECTIONS,
   countConnections,
   noteAnswered,
@@ -15,13 +16,27 @@ import {
  * noted when its response closes), answering each request at once without reading its body, and recording the
  * check each request may share.
  */
-function turnServer() {
+function turnServer(
+  /**
+   * When the request is judged: at once (before its body is read), once its body has been read (as a JSON
+   * POST is), or a turn of the event loop after that.
+   */
+  judged: 'at once' | 'after its body' | 'a turn later' = 'at once',
+) {
   const seen: { url: string; check: SharedCheck | undefined }[] = [];
   const pending = new WeakMap<object, number>();
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    seen.push({ url: request.url ?? '', check: sharedCheckOf(request) });
-    response.setHeader('content-type', 'text/plain');
-    response.end('ok');
+    const judge = () => {
+      seen.push({ url: request.url ?? '', check: sharedCheckOf(request) });
+      response.setHeader('content-type', 'text/plain');
+      response.end('ok');
+    };
+    if (judged === 'at once') {
+      judge();
+      return;
+    }
+    request.resume();
+    request.once('end', () => (judged === 'a turn later' ? setImmediate(judge) : judge()));
   });
   countConnections(server);
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -75,16 +90,24 @@ describe('arrival turns: which requests may share a check of other connectionsâ€
       poll();
     });
 
-  beforeEach(async () => {
-    ({ server, seen } = turnServer());
+  const start = async (judged?: Parameters<typeof turnServer>[0]) => {
+    ({ server, seen } = turnServer(judged));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     port = typeof address === 'object' && address !== null ? address.port : 0;
-  });
-  afterEach(async () => {
+  };
+  const stop = async () => {
     for (const socket of sockets.splice(0)) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
-  });
+  };
+  /** The server again, judging its requests `judged`. */
+  const restart = async (judged: Parameters<typeof turnServer>[0]) => {
+    await stop();
+    await start(judged);
+  };
+
+  beforeEach(() => start());
+  afterEach(stop);
 
   it('should give requests on different connections that arrive together one turn', async () => {
     const [a, b, c] = await Promise.all([open(), open(), open()]);
@@ -125,7 +148,7 @@ describe('arrival turns: which requests may share a check of other connectionsâ€
     expect(checkOf('/three')).toBeUndefined();
   });
 
-  it('should not let a request with a body share: it is judged once its body is in, perhaps much later', async () => {
+  it('should not let a request with a body share when it is judged before its body is read', async () => {
     const [a, b, c, d] = await Promise.all([open(), open(), open(), open()]);
     if (a === undefined || b === undefined || c === undefined || d === undefined) {
       throw new Error('not connected');
@@ -184,5 +207,77 @@ describe('arrival turns: which requests may share a check of other connectionsâ€
     first.write(get('/roomy'));
     await answers(first, 1);
     expect(checkOf('/roomy')).toBeDefined();
+  });
+  const post = (path: string, body: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  /** A GET and a POST on two connections, written together: read by the server in one poll. */
+  const getAndPost = async (postRequest: string) => {
+    const [a, b] = await Promise.all([open(), open()]);
+    if (a === undefined || b === undefined) throw new Error('not connected');
+    await connections((count) => count >= 2);
+    a.write(get('/alone'));
+    b.write(postRequest);
+    await Promise.all([answers(a, 1), answers(b, 1)]);
+    return { a, b };
+  };
+
+  it('should let a request whose body came with its headers share once its body is read, in the same turn', async () => {
+    await restart('after its body');
+    await getAndPost(post('/quote', JSON.stringify({ units: 12, name: 'Bench Mark' })));
+    expect(checkOf('/alone')).toBeDefined();
+    expect(checkOf('/quote')).toBe(checkOf('/alone'));
+  });
+
+  it('should not let a request with a body share when it is judged a turn after it was read', async () => {
+    await restart('a turn later');
+    await getAndPost(post('/quote', '{"units":12}'));
+    expect(checkOf('/alone')).toBeDefined();
+    expect(checkOf('/quote')).toBeUndefined();
+  });
+
+  it('should not let a request share whose body ends in a later poll than its headers came in', async () => {
+    await restart('after its body');
+    const [a, b] = await Promise.all([open(), open()]);
+    if (a === undefined || b === undefined) throw new Error('not connected');
+    await connections((count) => count >= 2);
+    const request = post('/slow', '{"units":12}');
+    a.write(get('/alone'));
+    b.write(request.slice(0, -4));
+    await answers(a, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    b.write(request.slice(-4));
+    await answers(b, 1);
+    expect(checkOf('/alone')).toBeDefined();
+    expect(checkOf('/slow')).toBeUndefined();
+  });
+
+  it(`should not let a request share whose body is over ${MAX_SHARING_BODY_BYTES} bytes or of unknown length`, async () => {
+    await restart('after its body');
+    await getAndPost(post('/large', JSON.stringify({ text: 'x'.repeat(MAX_SHARING_BODY_BYTES) })));
+    expect(checkOf('/alone')).toBeDefined();
+    expect(checkOf('/large')).toBeUndefined();
+    await restart('after its body');
+    await getAndPost(
+      'POST /chunked HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n' +
+        '2\r\n{}\r\n0\r\n\r\n',
+    );
+    expect(checkOf('/alone')).toBeDefined();
+    expect(checkOf('/chunked')).toBeUndefined();
+    // At the limit it shares.
+    await restart('after its body');
+    const atLimit = JSON.stringify({ text: 'x'.repeat(MAX_SHARING_BODY_BYTES - 11) });
+    expect(Buffer.byteLength(atLimit)).toBe(MAX_SHARING_BODY_BYTES);
+    await getAndPost(post('/limit', atLimit));
+    expect(checkOf('/limit')).toBe(checkOf('/alone'));
+  });
+
+  it('should not let a request with a body behind another on its connection share', async () => {
+    await restart('after its body');
+    const a = await open();
+    a.write(get('/first') + post('/behind', '{"units":12}'));
+    await answers(a, 2);
+    expect(checkOf('/first')).toBeDefined();
+    expect(checkOf('/behind')).toBeUndefined();
   });
 });
