@@ -8,6 +8,7 @@ import { makeDataDir } from '../data-dir.js';
 import { watchChanges } from './committed-reads.js';
 import { ANSWER_GRACE_MS, armAnswerDeadline } from './answer-deadline.js';
 import { GroupCommit, type Work } from './group-commit.js';
+import type { DirectRun } from './precompiled.js';
 import { START_LOCK_WAIT_MS, migrateToLatest, type MigrateOptions } from './migrations.js';
 import type { Database } from './schema.js';
 import { BUSY_TIMEOUT_MS, FairSqliteDialect, type ConnectionWatch } from './sqlite-dialect.js';
@@ -268,10 +269,12 @@ export async function openDatabase(
   let dialect: Dialect;
   let sqliteWatch: ConnectionWatch | null = null;
   let sqliteFiles: SqliteFilesWatch | undefined;
+  let sqliteRun: DirectRun | undefined;
   if (config.databaseUrl === null) {
     const sqlite = openSqlite(config.dataDir, mustExist);
     const sqliteDialect = new FairSqliteDialect(withStatementCache(sqlite));
     kysely = new Kysely<Database>({ dialect: sqliteDialect });
+    sqliteRun = sqliteDialect.runOnHeldConnection;
     dialect = 'sqlite';
     sqliteWatch = sqliteDialect.watch;
     sqliteFiles = new SqliteFilesWatch(path.join(config.dataDir, 'portal.sqlite'), onFilesReplaced);
@@ -385,7 +388,7 @@ export async function openDatabase(
       close: () => kysely.destroy(),
     };
   }
-  const group = new GroupCommit(kysely);
+  const group = new GroupCommit(kysely, sqliteRun);
   return {
     kysely,
     dialect,

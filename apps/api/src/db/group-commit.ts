@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { runningDirectly, type DirectRun } from './precompiled.js';
 
 /**
  * A unit of durable work: database statements only. It runs inside a transaction (on SQLite together with
@@ -44,13 +45,16 @@ export interface GroupCommitStats {
  */
 export class GroupCommit<DB> {
   readonly #db: Kysely<DB>;
+  /** Runs a precompiled statement straight on the connection the batch's transaction holds (precompiled.ts). */
+  readonly #direct: DirectRun | undefined;
   #queue: Item<DB>[] = [];
   #scheduled = false;
   #flushing: Promise<void> | undefined;
   readonly stats: GroupCommitStats = { transactions: 0, units: 0 };
 
-  constructor(db: Kysely<DB>) {
+  constructor(db: Kysely<DB>, direct?: DirectRun) {
     this.#db = db;
+    this.#direct = direct;
   }
 
   submit<T>(work: Work<DB, T>): Promise<T> {
@@ -93,20 +97,22 @@ export class GroupCommit<DB> {
     // and its release are two of the few statements a unit runs. If a unit throws, this transaction is rolled
     // back whole and the batch runs again, each unit in its own savepoint (below).
     try {
-      await this.#db.transaction().execute(async (trx) => {
-        // Taken once the connection is ours, so units queued while waiting for it come along.
-        batch = this.#queue.splice(0, MAX_BATCH);
-        this.stats.transactions += 1;
-        this.stats.units += batch.length;
-        for (const item of batch) {
-          try {
-            item.outcome = { ok: true, value: await item.work(trx) };
-          } catch (error) {
-            unitFailed = true;
-            throw error;
+      await this.#db.transaction().execute((trx) =>
+        runningDirectly(trx, this.#direct, async () => {
+          // Taken once the connection is ours, so units queued while waiting for it come along.
+          batch = this.#queue.splice(0, MAX_BATCH);
+          this.stats.transactions += 1;
+          this.stats.units += batch.length;
+          for (const item of batch) {
+            try {
+              item.outcome = { ok: true, value: await item.work(trx) };
+            } catch (error) {
+              unitFailed = true;
+              throw error;
+            }
           }
-        }
-      });
+        }),
+      );
     } catch (error) {
       if (batch !== undefined && unitFailed) {
         for (const item of batch) item.outcome = undefined;
@@ -125,25 +131,27 @@ export class GroupCommit<DB> {
   /** The batch again, each unit in its own savepoint: a unit that throws is rolled back and fails alone. */
   async #flushWithSavepoints(batch: Item<DB>[]): Promise<void> {
     try {
-      await this.#db.transaction().execute(async (trx) => {
-        this.stats.transactions += 1;
-        for (const item of batch) {
-          await trx.executeQuery(SAVEPOINT);
-          try {
-            item.outcome = { ok: true, value: await item.work(trx) };
-          } catch (error) {
-            item.outcome = { ok: false, error };
+      await this.#db.transaction().execute((trx) =>
+        runningDirectly(trx, this.#direct, async () => {
+          this.stats.transactions += 1;
+          for (const item of batch) {
+            await trx.executeQuery(SAVEPOINT);
             try {
-              await trx.executeQuery(ROLLBACK_TO);
-            } catch {
-              // SQLite has already rolled the whole transaction back (e.g. disk full, I/O error): the
-              // batch fails as a whole, with this unit's error as the reason.
-              throw error;
+              item.outcome = { ok: true, value: await item.work(trx) };
+            } catch (error) {
+              item.outcome = { ok: false, error };
+              try {
+                await trx.executeQuery(ROLLBACK_TO);
+              } catch {
+                // SQLite has already rolled the whole transaction back (e.g. disk full, I/O error): the
+                // batch fails as a whole, with this unit's error as the reason.
+                throw error;
+              }
             }
+            await trx.executeQuery(RELEASE);
           }
-          await trx.executeQuery(RELEASE);
-        }
-      });
+        }),
+      );
     } catch (error) {
       for (const item of batch) {
         item.reject(item.outcome?.ok === false ? item.outcome.error : error);

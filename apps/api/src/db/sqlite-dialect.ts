@@ -245,6 +245,11 @@ class FairSqliteDriver implements Driver {
   readonly #lock = new FifoLock();
   readonly #connection: SqliteConnection;
 
+  /** The one connection (for a transaction that holds the lock: FairSqliteDialect's runOnHeldConnection). */
+  get connection(): SqliteConnection {
+    return this.#connection;
+  }
+
   constructor(
     private readonly db: TransactionAwareDatabase,
     writes: WriteCount,
@@ -341,8 +346,21 @@ export class FairSqliteDialect implements Dialect {
   ) {}
 
   createDriver(): Driver {
-    return new FairSqliteDriver(this.database, this.writes, this.watch);
+    const driver = new FairSqliteDriver(this.database, this.writes, this.watch);
+    this.#driver = driver;
+    return driver;
   }
+
+  #driver: FairSqliteDriver | undefined;
+
+  /**
+   * Runs a statement on the dialect's one connection, without taking its lock: only for a transaction that holds
+   * it (group-commit.ts, through precompiled.ts's `runningDirectly`).
+   */
+  readonly runOnHeldConnection = (query: CompiledQuery): Promise<QueryResult<unknown>> => {
+    if (this.#driver === undefined) throw new Error('The dialect has no driver yet');
+    return this.#driver.connection.executeQuery(query);
+  };
 
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();

@@ -2,12 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connect.js';
 import { GroupCommit, MAX_BATCH } from '../../src/db/group-commit.js';
+import { precompiled } from '../../src/db/precompiled.js';
 import type { Database } from '../../src/db/schema.js';
+import { FairSqliteDialect } from '../../src/db/sqlite-dialect.js';
 import { nextReference } from '../../src/repositories/references.js';
 import { createPgSchema, databases, type DatabaseTarget } from '../helper.js';
 
@@ -272,6 +274,41 @@ describe('GroupCommit (SQLite)', () => {
     expect(runs).toEqual([2, 2, 2, 1, 1]);
     expect(group.stats).toEqual({ transactions: 2, units: 5 });
     expect(await storedMarks(db)).toEqual(['m0', 'm1', 'm3', 'm4']);
+  });
+
+  it('should run precompiled statements straight on the connection, undone with a unit that throws', async () => {
+    const sqlite = new SqliteDatabase(path.join(dir, 'direct.sqlite'));
+    const dialect = new FairSqliteDialect(sqlite);
+    const k = new Kysely<Database>({ dialect });
+    try {
+      await sql`create table sequences (client_id text, kind text, year integer, value integer,
+        primary key (client_id, kind, year))`.execute(k);
+      const insert = precompiled<'kind'>(['kind'], (q, slot) =>
+        q
+          .insertInto('sequences')
+          .values({ client_id: 'c', kind: slot('kind'), year: 2026, value: 1 }),
+      );
+      const direct: unknown[] = [];
+      const group = new GroupCommit<Database>(k, (query) => {
+        direct.push(query.parameters[1]);
+        return dialect.runOnHeldConnection(query);
+      });
+      const outcomes = await Promise.allSettled(
+        [0, 1, 2].map((i) =>
+          group.submit(async (t) => {
+            await insert(t, { kind: `k${i}` });
+            if (i === 1) await insert(t, { kind: 'k0' }); // the same key again: this unit fails
+          }),
+        ),
+      );
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      // Every run (twice up to the failing unit, the second time each unit in its savepoint) on the runner.
+      expect(direct).toEqual(['k0', 'k1', 'k0', 'k0', 'k1', 'k0', 'k2']);
+      const kinds = sqlite.prepare('select kind from sequences order by kind').pluck().all();
+      expect(kinds).toEqual(['k0', 'k2']);
+    } finally {
+      await k.destroy();
+    }
   });
 
   it(`should split a burst into transactions of at most ${MAX_BATCH} units`, async () => {

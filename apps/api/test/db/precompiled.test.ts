@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connect.js';
-import { precompiled } from '../../src/db/precompiled.js';
+import { precompiled, runningDirectly } from '../../src/db/precompiled.js';
 import { createPgSchema, databases } from '../helper.js';
 
 describe.each(databases)('precompiled ($name)', (target) => {
@@ -51,6 +51,32 @@ describe.each(databases)('precompiled ($name)', (target) => {
       { year: 2028, value: 7 },
     ]);
     expect((await read(db.kysely, { kind: 'B' })).rows).toEqual([{ year: 2026, value: 7 }]);
+  });
+
+  it('should run on a transaction’s own runner only while runningDirectly’s work runs', async () => {
+    const insert = precompiled<'kind'>(['kind'], (k, slot) =>
+      k
+        .insertInto('sequences')
+        .values({ client_id: 'c', kind: slot('kind'), year: 2026, value: 1 }),
+    );
+    const direct: unknown[][] = [];
+    await db.kysely.transaction().execute(async (trx) => {
+      await runningDirectly(
+        trx,
+        async (query) => {
+          direct.push([...query.parameters]);
+          return { rows: [] };
+        },
+        () => insert(trx, { kind: 'direct' }),
+      );
+      // The work is over: the transaction's statements go through Kysely again.
+      await insert(trx, { kind: 'kysely' });
+    });
+    // Nor does any other use of the database.
+    await insert(db.kysely, { kind: 'outside' });
+    expect(direct).toEqual([['c', 'direct', 2026, 1]]);
+    const kinds = await db.kysely.selectFrom('sequences').select('kind').orderBy('kind').execute();
+    expect(kinds.map((row) => row.kind)).toEqual(['kysely', 'outside']);
   });
 
   it('should bind a value used twice in both places, and refuse a query without one of its slots', async () => {
