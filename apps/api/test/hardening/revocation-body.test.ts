@@ -121,6 +121,30 @@ describe('a session ended while a request’s body is on its way (SQLite, two in
         reader.destroy();
         writer.destroy();
       });
+
+      it(`should refuse POST ${call} sent whole after ${how}, in the turn of a GET of its session`, async () => {
+        const cookie = await loginOpen(t.app);
+        const body = JSON.stringify(VALID_BODIES[`POST /api/:client/${call}`]);
+        const stored = await rows(table);
+        const [warm, reader, writer] = [await open(), await open(), await open()];
+        await accepted(3);
+        // The lookup kept in memory first, then the session ended on another connection.
+        warm.write(`GET /api/demo HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n\r\n`);
+        expect((await answer(warm)).status).toBe(200);
+        await revoke(cookie);
+        // Both read in one poll: the POST, headers and body in one write, shares the turn's one check, made
+        // after the session ended.
+        reader.write(`GET /api/demo HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n\r\n`);
+        writer.write(
+          `POST /api/demo/${call} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        expect((await answer(writer)).status).toBe(401);
+        expect(await rows(table)).toBe(stored);
+        warm.destroy();
+        reader.destroy();
+        writer.destroy();
+      });
     }
   }
 });
