@@ -17,7 +17,8 @@ const directRuns = new WeakMap<object, DirectRun>();
  * itself, an eighth of what a calculator's POST allocated (group-commit.ts). Only while `work` runs: once it has
  * returned, the transaction commits, and the statements go Kysely's way again (which refuses them). `work` must
  * await each statement before the next, as units of work do: a statement run directly does not queue behind one
- * sent through Kysely and not yet awaited.
+ * sent through Kysely and not yet awaited. Kysely's plugins are left out of that path too (the database has none:
+ * one that transforms results would have to be applied here as well).
  */
 export async function runningDirectly<T>(
   trx: object,

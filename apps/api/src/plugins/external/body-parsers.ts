@@ -65,8 +65,18 @@ const NUMBER_PARTS = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const LOWER_E = 0x65;
 const ZERO = 0x30;
 const NINE = 0x39;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+/** Sets the bit that makes an ASCII capital letter its lower-case form (`E` → `e`). */
+const LOWER_CASE_BIT = 0x20;
 
 /**
  * Where the string starting at `at` (its opening quote) in a well-formed JSON text ends: the index after its
@@ -93,7 +103,7 @@ function isExactly(token: string, value: number): boolean {
   // Not `/0+$/`: unanchored at its start, it rescans every run of zeros from each of its zeros (a 60 KB
   // `1.000…0001e20` took seconds of the event loop); the digits are counted back from the end instead.
   let end = digits.length;
-  while (digits.charCodeAt(end - 1) === 0x30) end -= 1;
+  while (digits.charCodeAt(end - 1) === ZERO) end -= 1;
   const significant = digits.slice(0, end);
   const scale = Number(exponent) - fraction.length + (digits.length - significant.length);
   // A fractional part is left, or the number is far past any a double holds exactly as an integer.
@@ -128,14 +138,14 @@ export function inexactWholeNumber(text: string): { token: string; value: number
     if (c === MINUS) i += 1;
     while (i < length && isDigit(text.charCodeAt(i))) i += 1;
     const integerEnd = i;
-    if (text.charCodeAt(i) === 0x2e) {
+    if (text.charCodeAt(i) === DOT) {
       i += 1;
       while (i < length && isDigit(text.charCodeAt(i))) i += 1;
     }
-    if ((text.charCodeAt(i) | 0x20) === 0x65) {
+    if ((text.charCodeAt(i) | LOWER_CASE_BIT) === LOWER_E) {
       i += 1;
       const sign = text.charCodeAt(i);
-      if (sign === 0x2b || sign === MINUS) i += 1;
+      if (sign === PLUS || sign === MINUS) i += 1;
       while (i < length && isDigit(text.charCodeAt(i))) i += 1;
     }
     // An integer of at most 15 digits is always exact: the common case costs no token at all.
@@ -172,18 +182,17 @@ export function repeatedName(text: string): string | undefined {
         lastStart = i;
         lastEnd = i = stringEnd(text, i);
         continue;
-      case 0x7b: // {
+      case OPEN_BRACE:
         open.push(new Set());
         break;
-      case 0x5b: // [
+      case OPEN_BRACKET:
         open.push(null);
         break;
-      case 0x7d: // }
-      case 0x5d: // ]
+      case CLOSE_BRACE:
+      case CLOSE_BRACKET:
         open.pop();
         break;
-      case 0x3a: {
-        // :
+      case COLON: {
         const names = open.at(-1);
         if (names !== null && names !== undefined && lastStart >= 0) {
           const quoted = text.slice(lastStart, lastEnd);
