@@ -112,11 +112,7 @@ export function noteArrival(request: IncomingMessage, answersPending: number): v
   const now = currentTurn();
   if (last === null || last === now) return;
   arrivedIn.set(request, now);
-  if (body > 0) withBody.add(request);
 }
-
-/** Requests with a body noted as arriving in a turn: they share its check only if wholly read within it. */
-const withBody = new WeakSet<IncomingMessage>();
 
 /**
  * The length of the body that follows the request's headers (HTTP/1.1 message framing: 0 for none), or
@@ -144,7 +140,7 @@ export function noteAnswered(request: IncomingMessage): void {
 export function sharedCheckOf(request: IncomingMessage): SharedCheck | undefined {
   const arrived = arrivedIn.get(request);
   // A request with a body: only while its turn lasts (`turn` is cleared at its end) and once wholly read.
-  if (arrived !== undefined && withBody.has(request) && (turn !== arrived || !request.complete)) {
+  if (arrived !== undefined && bodyOf(request) !== 0 && (turn !== arrived || !request.complete)) {
     return undefined;
   }
   return arrived;
